@@ -1,0 +1,168 @@
+// Every target-specific value, read from the environment (and .env), checked once, typed.
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import dotenv from 'dotenv';
+import { schemas } from './schema-registry';
+
+dotenv.config({ path: resolve(__dirname, '../../.env'), quiet: true });
+
+type Env = Record<string, string | undefined>;
+
+/** A value the user may set, its default (fitting the embedded reference) and what it means. */
+interface Setting<T> {
+  name: string;
+  doc: string;
+  default: string;
+  parse: (raw: string) => T;
+  secret?: boolean;
+}
+
+class ConfigProblem extends Error {}
+
+const text = (raw: string): string => raw;
+const integer = (raw: string): number => {
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigProblem(`expected an integer, got "${raw}"`);
+  return Number(raw);
+};
+const bounded = (min: number, max: number) => (raw: string): number => {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigProblem(`expected a number from ${min} to ${max}, got "${raw}"`);
+  return n;
+};
+const flag = (raw: string): boolean => {
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off|)$/i.test(raw)) return false;
+  throw new ConfigProblem(`expected true or false, got "${raw}"`);
+};
+const list = <T>(item: (raw: string) => T) => (raw: string): T[] => {
+  const parts = raw.split(',').map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0) throw new ConfigProblem('expected a comma-separated list with at least one value');
+  return parts.map(item);
+};
+const regex = (raw: string): RegExp => {
+  try {
+    return new RegExp(raw, 'iu');
+  } catch (e) {
+    throw new ConfigProblem(`not a valid regular expression: ${(e as Error).message}`);
+  }
+};
+const url = (raw: string): string => {
+  if (raw === '') return '';
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigProblem(`not a URL: "${raw}"`);
+  }
+  if (!/^https?:$/.test(parsed.protocol)) throw new ConfigProblem(`expected an http or https URL, got "${raw}"`);
+  if (parsed.username || parsed.password) throw new ConfigProblem('must not carry credentials; use RSF_BEARER_TOKEN');
+  return raw;
+};
+const json = (schema?: string) => (raw: string): unknown => {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (e) {
+    throw new ConfigProblem(`not valid JSON: ${(e as Error).message}`);
+  }
+  if (schema) {
+    const verdict = schemas().validate(schema, value);
+    if (!verdict.valid) throw new ConfigProblem(`does not match schemas/${schema}.schema.json: ${verdict.errors.join('; ')}`);
+  }
+  return value;
+};
+
+const S = <T>(name: string, def: string, parse: (raw: string) => T, doc: string, secret = false): Setting<T> => ({ name, default: def, parse, doc, secret });
+
+/** The settings, in the order the README and .env.example list them. */
+export const SETTINGS = {
+  targetUrl: S('RSF_TARGET_URL', '', url, 'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server.'),
+  bearerToken: S('RSF_BEARER_TOKEN', 'reference-bearer-token', text, 'Access token sent as "Authorization: Bearer …" (§5.1).', true),
+  invalidBearerToken: S('RSF_INVALID_BEARER_TOKEN', '', text, 'A token the target must refuse. Empty: a random one per run.', true),
+  allowWrites: S('RSF_ALLOW_WRITES', 'false', flag, 'Run requests that a conforming target carries out (client update, addresses, categories, cart, payment preference, deletion, post-sale). Always on against the embedded reference.'),
+  requestTimeoutMs: S('RSF_REQUEST_TIMEOUT_MS', '10000', bounded(100, 120000), 'Time-out of one request, in milliseconds (100 to 120000).'),
+  maxRequestsPerSecond: S('RSF_MAX_REQUESTS_PER_SECOND', '', bounded(0, 10000), 'Upper bound on requests per second, over all workers; 0 means unbounded. Empty: 10 against an external target, unbounded against the embedded reference.'),
+  productId: S('RSF_PRODUCT_ID', '1001', text, 'An existing product, for product detail (operation 8).'),
+  missingProductId: S('RSF_MISSING_PRODUCT_ID', '999999', text, 'A product id that does not exist (operations 5 and 8).'),
+  stockProductIds: S('RSF_STOCK_PRODUCT_IDS', '1001,1002,1003,1004,1005', list(text), 'Products whose logged-in stock fields are checked (§2.6, §8); cover stock above, at and below the display limit, and none.'),
+  productDetailQuery: S('RSF_PRODUCT_DETAIL_QUERY', '', text, 'Query string added to product detail requests, e.g. "type=1" (§4.8 leaves the price-context parameter open).'),
+  categoryId: S('RSF_CATEGORY_ID', '10', json(), 'An existing personal category, as JSON (a number, or a quoted string: its declared type is not shown, §4.4).'),
+  missingCategoryId: S('RSF_MISSING_CATEGORY_ID', '99999', json(), 'A category that does not exist, as JSON.'),
+  addressId: S('RSF_ADDRESS_ID', '501', integer, 'idDirCli of an existing shipping address (operation 3).'),
+  placeId: S('RSF_PLACE_ID', '"PL-2000"', json(), 'A valid placeId, as JSON (a quoted string per §4.2).'),
+  provinceId: S('RSF_PROVINCE_ID', '21', integer, 'A valid provinceId (§4.2).'),
+  placeString: S('RSF_PLACE_STRING', 'Rosario', text, 'A locality name that goes with RSF_PROVINCE_ID (§4.2).'),
+  addressFields: S('RSF_ADDRESS_FIELDS', '{"direccion":"Cordoba 1234","telefono":"+54 341 555 0100","codigoPostal":"2000"}', json(), 'direccion, telefono and codigoPostal used to create and update addresses, as a JSON object.'),
+  clientBody: S('RSF_CLIENT_BODY', '{"fiscalName":"Ferreteria Modelo SA","socialName":"Ferreteria Modelo","fiscalNumber":"30-71234567-9","clientAddress":"San Martin 950","mainPhone":"+54 341 555 0101","whatsApp":"+54 9 341 555 0102","formatFiscalId":80,"taxCategoryId":1,"clientPostalCode":2000,"clientCityId":2001,"clientProvinceId":21}', json('client.request'), 'A valid body for PATCH /client (§2.1), as JSON; without the optional fields.'),
+  clientWebsite: S('RSF_CLIENT_WEBSITE', 'https://ferreteria-modelo.example', text, 'A valid clientWebsite, for the optional-fields check (§4.1).'),
+  cartProductId: S('RSF_CART_PRODUCT_ID', '1001', integer, 'A product that can be put in the cart (operation 5).'),
+  cartAmount: S('RSF_CART_AMOUNT', '1', integer, 'The amount used for cart items.'),
+  cartAllowedType: S('RSF_CART_ALLOWED_TYPE', '1', integer, 'An item type the cart accepts (§4.5 leaves the values open).'),
+  cartDisallowedType: S('RSF_CART_DISALLOWED_TYPE', '99', integer, 'An item type the cart must refuse.'),
+  paymentPreferenceBody: S('RSF_PAYMENT_PREFERENCE_BODY', '{"title":"Order 123456","quantity":1,"unit_price":1500.5,"clientId":4242,"orderId":123456,"branch":1}', json('payment-preference.request'), 'A valid payment preference request (§2.5), as JSON.'),
+  shippingPostalCode: S('RSF_SHIPPING_POSTAL_CODE', '2000', text, 'codigoPostalFavorito for the shipping quote (operation 7).'),
+  shippingAddressValid: S('RSF_SHIPPING_ADDRESS_VALID', 'Cordoba 1234, Rosario', text, 'A full address the target can quote (operation 7).'),
+  shippingAddressInvalid: S('RSF_SHIPPING_ADDRESS_INVALID', 'no street number', text, 'A full address the target must refuse as not valid (§4.7).'),
+  orderBranch: S('RSF_ORDER_BRANCH', '1', text, 'branch of an existing order (operation 11).'),
+  orderAlbNumber: S('RSF_ORDER_ALB_NUMBER', '123456', text, 'albNumber of that order.'),
+  voucherBranch: S('RSF_VOUCHER_BRANCH', '0001', text, 'branch of an existing payment voucher (operation 10).'),
+  voucherOrder: S('RSF_VOUCHER_ORDER', '00012345', text, 'order of that voucher.'),
+  deleteProductId: S('RSF_DELETE_PRODUCT_ID', '2001', text, 'A product of the account that may be deleted (operation 12). It is deleted for real when writes are allowed.'),
+  postSaleBody: S('RSF_POSTSALE_BODY', '{"orderId":123456,"productId":1001,"reason":"damaged on arrival"}', json('post-sale.request'), 'The JSON body of POST /postventa; §4.13 does not show its fields.'),
+  postSaleId: S('RSF_POSTSALE_ID', '7001', integer, 'postsaleInboundId of an existing post-sale channel (operations 14 and 15).'),
+  channelToken: S('RSF_CHANNEL_TOKEN', 'reference-channel-token', text, 'The channel token of that post-sale channel (operation 15).', true),
+  channelUserId: S('RSF_CHANNEL_USER_ID', 'u-42', text, 'The userId that may write to that channel.'),
+  channelMessage: S('RSF_CHANNEL_MESSAGE', 'Message from the conformance suite', text, 'The message text sent to the channel.'),
+  clientSuccessStatus: S('RSF_CLIENT_SUCCESS_STATUS', '^(ok|success|successful|updated|true|200)$', regex, 'PATCH /client answers {status, message} for success and failure alike (§4.1): a status matching this pattern means success.'),
+  rejectionText: S('RSF_REJECTION_TEXT', '\\b(error|invalid|inv[aá]lid[oa]?|not (allowed|found|exist|authori[sz]ed|authenticated|valid)|denied|unauthori[sz]ed|forbidden|fail(ed|ure)?|mandatory|required|obligatori[oa]|no existe|no permitid[oa]|no autorizad[oa]|no autenticad[oa])\\b', regex, 'Where success is a plain string or an unspecified body (operations 5 and 12), a body matching this pattern is a rejection, so that HTTP 200 errors are recognised.'),
+  stockLabelNone: S('RSF_STOCK_LABEL_NONE', '^(no stock|out of stock|sin stock|agotado)$', regex, 'The "no stock" form of availableStockLabel (§2.6).'),
+  stockLabelExact: S('RSF_STOCK_LABEL_EXACT', '^(\\d+) (units?|unidad(es)?)$', regex, 'The "N units" form; group 1 is N.'),
+  stockLabelAtLeast: S('RSF_STOCK_LABEL_AT_LEAST', '^(\\d+) (units? or more|unidad(es)? o m[aá]s)$', regex, 'The "X units or more" form; group 1 is X.'),
+  fcSeed: S('RSF_FC_SEED', '', text, 'fast-check seed, to replay a run. Empty: one random seed per run, recorded in the report.'),
+  fcNumRuns: S('RSF_FC_NUM_RUNS', '', bounded(1, 100000), 'Runs per property. Empty: 100 against the embedded reference, 25 against an external target.'),
+  strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too.'),
+  waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason"}]; a waived requirement does not fail the run. Missing file: no waivers.'),
+} satisfies Record<string, Setting<unknown>>;
+
+type Settings = typeof SETTINGS;
+export type Config = { [K in keyof Settings]: ReturnType<Settings[K]['parse']> } & {
+  /** True when the suite starts the embedded reference server itself. */
+  embedded: boolean;
+  /** Writes run: always against the embedded reference, by opt-in elsewhere. */
+  writesEnabled: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration (see README, "Configuration"):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting<unknown>][]) {
+    const raw = env[setting.name]?.trim() || setting.default;
+    try {
+      values[key] = setting.parse(raw);
+    } catch (e) {
+      const shown = setting.secret ? '' : ` (${setting.name}=${raw})`;
+      problems.push(`${setting.name}: ${(e as Error).message}${shown}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  const config = values as Config;
+  config.embedded = config.targetUrl === '';
+  config.writesEnabled = config.embedded || config.allowWrites;
+  if (config.invalidBearerToken === '') config.invalidBearerToken = `invalid-${randomBytes(12).toString('hex')}`;
+  if (config.invalidBearerToken === config.bearerToken) throw new ConfigError(['RSF_INVALID_BEARER_TOKEN must differ from RSF_BEARER_TOKEN']);
+  return config;
+}
+
+/** The secret values of a config, for redaction. */
+export function secretsOf(config: Config): string[] {
+  return (Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][])
+    .filter(([, s]) => s.secret)
+    .map(([key]) => String(config[key]))
+    .filter((v) => v.length >= 4);
+}

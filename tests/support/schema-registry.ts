@@ -1,0 +1,83 @@
+// The one Ajv instance of the project. Every schema in schemas/ is added by $id and compiled once, here.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+export const SCHEMA_DIR = resolve(__dirname, '../../schemas');
+export const SCHEMA_ID_BASE = 'https://schemas.reseller-storefront.test/';
+const SUFFIX = '.schema.json';
+
+/** Short name of a schema: its file name without `.schema.json`, e.g. `prices.response`. */
+export type SchemaName = string;
+
+export interface SchemaVerdict {
+  valid: boolean;
+  /** One line per ajv error, e.g. `/0/finalPrice must be number`. */
+  errors: string[];
+}
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+  addFormats(ajv);
+  // OpenAPI formats: they document the wire type, and constrain nothing beyond "type".
+  ajv.addFormat('float', { type: 'number', validate: () => true });
+  ajv.addFormat('double', { type: 'number', validate: () => true });
+  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat('password', { type: 'string', validate: () => true });
+  return ajv;
+}
+
+function loadSchemaFiles(): Map<SchemaName, object> {
+  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(SUFFIX)).sort();
+  return new Map(files.map((f) => [f.slice(0, -SUFFIX.length), JSON.parse(readFileSync(join(SCHEMA_DIR, f), 'utf8')) as object]));
+}
+
+export function schemaId(name: SchemaName): string {
+  return `${SCHEMA_ID_BASE}${name}${SUFFIX}`;
+}
+
+class SchemaRegistry {
+  readonly ajv = createAjv();
+  readonly sources = loadSchemaFiles();
+  private readonly compiled = new Map<SchemaName, ValidateFunction>();
+
+  constructor() {
+    for (const [name, schema] of this.sources) this.ajv.addSchema(schema);
+    for (const name of this.sources.keys()) {
+      const validate = this.ajv.getSchema(schemaId(name));
+      if (!validate) throw new Error(`schemas/${name}${SUFFIX}: its $id must be ${schemaId(name)}`);
+      this.compiled.set(name, validate);
+    }
+  }
+
+  get names(): SchemaName[] {
+    return [...this.sources.keys()];
+  }
+
+  validate(name: SchemaName, data: unknown): SchemaVerdict {
+    const validate = this.compiled.get(name);
+    if (!validate) throw new Error(`Unknown schema "${name}". Known: ${this.names.join(', ')}`);
+    const valid = validate(data) as boolean;
+    return { valid, errors: valid ? [] : formatErrors(validate.errors ?? []) };
+  }
+}
+
+export function formatErrors(errors: ErrorObject[]): string[] {
+  return errors.map((e) => {
+    const where = e.instancePath === '' ? '(root)' : e.instancePath;
+    const params = e.keyword === 'additionalProperties' || e.keyword === 'required' || e.keyword === 'enum' || e.keyword === 'const'
+      ? ` ${JSON.stringify(e.params)}`
+      : '';
+    return `${where} ${e.message ?? e.keyword}${params}`;
+  });
+}
+
+let registry: SchemaRegistry | undefined;
+
+/** The registry, built on first use and then shared by everything in this process. */
+export function schemas(): SchemaRegistry {
+  registry ??= new SchemaRegistry();
+  return registry;
+}
