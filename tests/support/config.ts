@@ -83,11 +83,12 @@ export const SETTINGS = {
   requestTimeoutMs: S('RSF_REQUEST_TIMEOUT_MS', '10000', bounded(100, 120000), 'Time-out of one request, in milliseconds (100 to 120000).'),
   maxRequestsPerSecond: S('RSF_MAX_REQUESTS_PER_SECOND', '', bounded(0, 10000), 'Upper bound on requests per second, over all workers; 0 means unbounded. Empty: 10 against an external target, unbounded against the embedded reference.'),
   productId: S('RSF_PRODUCT_ID', '1001', text, 'An existing product, for product detail (operation 8).'),
-  missingProductId: S('RSF_MISSING_PRODUCT_ID', '999999', text, 'A product id that does not exist (operations 5 and 8).'),
+  missingProductId: S('RSF_MISSING_PRODUCT_ID', '999999', integer, 'A product id that does not exist (operations 5 and 8).'),
   stockProductIds: S('RSF_STOCK_PRODUCT_IDS', '1001,1002,1003,1004,1005', list(text), 'Products whose logged-in stock fields are checked (§2.6, §8); cover stock above, at and below the display limit, and none.'),
   productDetailQuery: S('RSF_PRODUCT_DETAIL_QUERY', '', text, 'Query string added to product detail requests, e.g. "type=1" (§4.8 leaves the price-context parameter open).'),
   categoryId: S('RSF_CATEGORY_ID', '10', json(), 'An existing personal category, as JSON (a number, or a quoted string: its declared type is not shown, §4.4).'),
   missingCategoryId: S('RSF_MISSING_CATEGORY_ID', '99999', json(), 'A category that does not exist, as JSON.'),
+  categoryFields: S('RSF_CATEGORY_FIELDS', '{"utility":40,"description":"Conformance suite","hide":false}', json(), 'utility, description and hide sent when updating RSF_CATEGORY_ID, as a JSON object (it is updated for real when writes are allowed).'),
   addressId: S('RSF_ADDRESS_ID', '501', integer, 'idDirCli of an existing shipping address (operation 3).'),
   placeId: S('RSF_PLACE_ID', '"PL-2000"', json(), 'A valid placeId, as JSON (a quoted string per §4.2).'),
   provinceId: S('RSF_PROVINCE_ID', '21', integer, 'A valid provinceId (§4.2).'),
@@ -119,7 +120,9 @@ export const SETTINGS = {
   stockLabelExact: S('RSF_STOCK_LABEL_EXACT', '^(\\d+) (units?|unidad(es)?)$', regex, 'The "N units" form; group 1 is N.'),
   stockLabelAtLeast: S('RSF_STOCK_LABEL_AT_LEAST', '^(\\d+) (units? or more|unidad(es)? o m[aá]s)$', regex, 'The "X units or more" form; group 1 is X.'),
   fcSeed: S('RSF_FC_SEED', '', text, 'fast-check seed, to replay a run. Empty: one random seed per run, recorded in the report.'),
+  fcPath: S('RSF_FC_PATH', '', text, 'fast-check path of a counterexample to replay, with RSF_FC_SEED, as printed by a failing property.'),
   fcNumRuns: S('RSF_FC_NUM_RUNS', '', bounded(1, 100000), 'Runs per property. Empty: 100 against the embedded reference, 25 against an external target.'),
+  reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports and Playwright\'s HTML report are written.'),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too.'),
   waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason"}]; a waived requirement does not fail the run. Missing file: no waivers.'),
 } satisfies Record<string, Setting<unknown>>;
@@ -165,4 +168,12 @@ export function secretsOf(config: Config): string[] {
     .filter(([, s]) => s.secret)
     .map(([key]) => String(config[key]))
     .filter((v) => v.length >= 4);
+}
+
+let current: Config | undefined;
+
+/** This process's configuration, loaded once. */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
 }

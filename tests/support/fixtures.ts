@@ -1,5 +1,48 @@
 // The only module that exports `test` and `expect`. Spec files import from here and nowhere else.
-import { test as base, expect as baseExpect } from '@playwright/test';
+import { test as base } from '@playwright/test';
+import { type ValidBodies, validBodies } from './bodies';
+import { REQUESTS_ANNOTATION } from './check-protocol';
+import { Conformance, expect } from './checks';
+import { type Config, config as loadedConfig } from './config';
+import { ApiClient, Transport } from './http';
+import { apiBase, referenceProfilePath } from './target';
 
-export const test = base;
-export const expect = baseExpect;
+interface WorkerFixtures {
+  /** Path prefix of a reference profile (a mode or a fault), set per project by the mutation matrix. */
+  referenceProfile: string;
+  config: Config;
+  transport: Transport;
+}
+
+interface TestFixtures {
+  api: ApiClient;
+  conformance: Conformance;
+  bodies: ValidBodies;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  referenceProfile: ['', { option: true, scope: 'worker' }],
+  config: [async ({}, use) => { await use(loadedConfig()); }, { scope: 'worker' }],
+  transport: [async ({ config, referenceProfile }, use, workerInfo) => {
+    await use(new Transport(config, apiBase(config, referenceProfile || referenceProfilePath()), workerInfo.config.workers));
+  }, { scope: 'worker' }],
+  api: async ({ request, transport }, use, testInfo) => {
+    const api = new ApiClient(request, transport);
+    await use(api);
+    testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(api.exchanges.length) });
+  },
+  conformance: async ({ config }, use) => { await use(new Conformance(config)); },
+  bodies: async ({ config }, use) => { await use(validBodies(config)); },
+});
+
+export { expect };
+export { tags, INVALID_INPUT_IDS, AUTH_REJECTION_IDS } from './checks';
+// Shared test families; they declare tests with this module's `test`, read when they are called.
+export { bearerAuthTests, requestBodyTests, malformedJsonTest, type RequestContext } from './scenarios';
+export { without, requiredFields } from './bodies';
+export { jsonBody, plainString } from './http';
+export { isObject } from './outcome';
+export { LOGGED_IN_FIELDS, asProduct, loggedInDataIn, stockBoundsProblem, stockLabelProblem } from './stock';
+
+/** Skip reason of tests that a conforming target would carry out, when writes are off. */
+export const WRITES_OFF = 'Skipped: a conforming target would carry out this request, and writes are off against an external target. Set RSF_ALLOW_WRITES=true to run it.';

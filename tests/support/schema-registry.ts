@@ -81,3 +81,41 @@ export function schemas(): SchemaRegistry {
   registry ??= new SchemaRegistry();
   return registry;
 }
+
+interface ObjectSchema {
+  $ref?: string;
+  type?: string | string[];
+  required?: string[];
+  properties?: Record<string, ObjectSchema>;
+  items?: ObjectSchema;
+}
+
+/** Follows a whole-file $ref (as the request schemas use for §2 resources) to the schema it names. */
+function resolveRef(schema: ObjectSchema): ObjectSchema {
+  let current = schema;
+  for (let hops = 0; current.$ref && hops < 5; hops++) {
+    const name = current.$ref.replace(/^.*\//, '').replace(/\.schema\.json$/, '');
+    const target = schemas().sources.get(name);
+    if (!target) throw new Error(`Unresolvable $ref ${current.$ref}`);
+    current = target as ObjectSchema;
+  }
+  return current;
+}
+
+export interface FieldShape {
+  name: string;
+  required: boolean;
+  /** The declared JSON type, or undefined when the schema allows several (the spec did not fix one). */
+  type?: string;
+}
+
+/** The top-level fields of an object request schema (or of the items of an array schema), read from the schema. */
+export function fieldsOf(name: SchemaName): FieldShape[] {
+  let schema = resolveRef(schemas().sources.get(name) as ObjectSchema);
+  if (schema.type === 'array' && schema.items) schema = resolveRef(schema.items);
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([field, sub]) => {
+    const type = resolveRef(sub).type;
+    return { name: field, required: required.has(field), ...(typeof type === 'string' ? { type } : {}) };
+  });
+}

@@ -1,0 +1,42 @@
+// Before any test: check the configuration, start the embedded reference if no target is set, run the preflight.
+import type { FullConfig } from '@playwright/test';
+import { startReferenceServer } from '../../reference/server';
+import { ConfigError, loadConfig } from './config';
+import { preflight } from './preflight';
+import { EMBEDDED_URL_ENV } from './target';
+
+/** An error Playwright prints as its message alone: one clear line beats a stack trace here. */
+function plain(error: Error): Error {
+  error.stack = `${error.name}: ${error.message}`;
+  return error;
+}
+
+export default async function globalSetup(fullConfig: FullConfig): Promise<() => Promise<void>> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    throw e instanceof ConfigError ? plain(e) : e;
+  }
+  for (const project of fullConfig.projects) {
+    const trace = project.use.trace;
+    const mode = typeof trace === 'string' ? trace : trace?.mode;
+    if (mode && mode !== 'off') throw plain(new Error('Traces record request headers, the Bearer token among them, so this suite does not run with --trace. Use the evidence in reports/ instead.'));
+  }
+  // Workers inherit the environment: one invalid token for the whole run.
+  process.env.RSF_INVALID_BEARER_TOKEN = config.invalidBearerToken;
+
+  let stop: (() => Promise<void>) | undefined;
+  if (config.embedded) {
+    const server = await startReferenceServer({ bearerToken: config.bearerToken, channelToken: config.channelToken });
+    process.env[EMBEDDED_URL_ENV] = server.url;
+    stop = () => server.close();
+  }
+  try {
+    await preflight(config);
+  } catch (e) {
+    await stop?.();
+    throw plain(e as Error);
+  }
+  return async () => { await stop?.(); };
+}

@@ -1,0 +1,87 @@
+// Self-test helpers: run Playwright in a child process, the way Playwright tests its own reporters.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from './collect';
+import type { ConformanceReport } from './model';
+
+export { REPO_ROOT };
+const CLI = require.resolve('@playwright/test/cli');
+
+export interface ChildRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The parent's environment without what would leak into the child run: Playwright's worker variables and every
+ * RSF_ / FAKE_ setting (a developer's .env is still read by the child's config; pass the values a test relies on).
+ */
+export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(PW_|PWTEST_|PLAYWRIGHT_|TEST_|RSF_|FAKE_|FORCE_COLOR$)/.test(k)) env[k] = v;
+  env.FORCE_COLOR = '0';
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+/** `npx playwright <args>` from the repository root; the whole process group is killed after timeoutMs. */
+export function runPlaywright(args: string[], extraEnv: Record<string, string | undefined>, timeoutMs: number): Promise<ChildRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: childEnv(extraEnv), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    const timer = setTimeout(() => {
+      stderr += `\n[child-run] killed after ${timeoutMs} ms\n`;
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Recognisable secrets, unique per call; the channel token has characters that percent-encoding changes. */
+export function fakeSecrets(): { bearer: string; channel: string } {
+  const tag = randomBytes(6).toString('hex');
+  return { bearer: `ZZSECRETBEARERZZ-${tag}`, channel: `ZZSECRETCHANNELZZ+/${tag}` };
+}
+
+export function readReport(dir: string): ConformanceReport {
+  return JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
+}
+
+export const FAKE_SUITE_CONFIG = 'tests/self/fixtures/reporter-suite/playwright.config.ts';
+
+export interface FakeRun extends ChildRun {
+  reportsDir: string;
+  report: () => ConformanceReport;
+  file: (name: string) => string;
+}
+
+/** Runs the fake reporter-suite with its outputs under outDir. Without RSF_WAIVERS_FILE in env, no waivers apply. */
+export async function runFakeSuite(outDir: string, opts: { env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<FakeRun> {
+  const env = { RSF_WAIVERS_FILE: join(outDir, 'no-waivers.json'), ...opts.env, FAKE_OUT_DIR: outDir };
+  const run = await runPlaywright(['test', '--config', FAKE_SUITE_CONFIG, ...(opts.args ?? [])], env, 50_000);
+  const reportsDir = join(outDir, 'reports');
+  if (!existsSync(join(reportsDir, 'conformance.json'))) throw new Error(`the fake suite wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  return { ...run, reportsDir, report: () => readReport(reportsDir), file: (name) => readFileSync(join(reportsDir, name), 'utf8') };
+}
+
+/** The last non-empty line of a text. */
+export function lastLine(text: string): string {
+  return text.trimEnd().split('\n').at(-1) ?? '';
+}

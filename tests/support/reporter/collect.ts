@@ -1,0 +1,76 @@
+// Turns Playwright's TestCase objects into plain TestRecords. Only the test, its last result, its annotations
+// and attachments are read, never state of the run itself, so the same code works after `playwright merge-reports`.
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import { EVIDENCE_ATTACHMENT_PREFIX, REQUESTS_ANNOTATION, SEED_ANNOTATION, parseCheckAnnotation } from '../check-protocol';
+import type { Evidence } from '../check-protocol';
+import type { TestRecord, TestRunStatus } from './model';
+
+/** Locations in reports are relative to the repository root, whatever the cwd or the config's rootDir. */
+export const REPO_ROOT = resolve(__dirname, '../../..');
+
+export function repoPath(file: string): string {
+  return relative(REPO_ROOT, file).split('\\').join('/');
+}
+
+export function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+}
+
+function attachmentText(a: TestResult['attachments'][number]): string {
+  if (a.body) return a.body.toString('utf8');
+  if (a.path) {
+    try {
+      return readFileSync(a.path, 'utf8');
+    } catch (e) {
+      return `(attachment ${a.path} could not be read: ${(e as Error).message})`;
+    }
+  }
+  return '';
+}
+
+function evidenceOf(result: TestResult): TestRecord['evidence'] {
+  return result.attachments
+    .filter((a) => a.name.startsWith(EVIDENCE_ATTACHMENT_PREFIX))
+    .map((a) => {
+      const id = a.name.slice(EVIDENCE_ATTACHMENT_PREFIX.length).trim();
+      const raw = attachmentText(a);
+      try {
+        return { id, evidence: JSON.parse(raw) as Evidence };
+      } catch {
+        return { id, raw };
+      }
+    });
+}
+
+export function projectName(test: TestCase): string {
+  return test.parent.project()?.name ?? '';
+}
+
+export function recordOf(test: TestCase): TestRecord {
+  const result = test.results.at(-1);
+  const annotations = result?.annotations ?? test.annotations;
+  const of = (type: string) => annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
+  const seeds = of(SEED_ANNOTATION);
+  const requests = of(REQUESTS_ANNOTATION).map(Number).filter(Number.isFinite);
+  const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
+  return {
+    // titlePath is ['', project, file, ...describes, title].
+    title: test.titlePath().slice(3).join(' › '),
+    file: repoPath(test.location.file),
+    line: test.location.line,
+    project: projectName(test),
+    tags: test.tags.map((t) => t.replace(/^@/, '')),
+    status: (result?.status ?? 'not run') satisfies TestRunStatus,
+    flaky: test.outcome() === 'flaky',
+    durationMs: result?.duration ?? 0,
+    checks: annotations.flatMap((a) => parseCheckAnnotation(a) ?? []),
+    evidence: result ? evidenceOf(result) : [],
+    ...(skipReasons.length > 0 && { skipReason: skipReasons.join('; ') }),
+    errors: (result?.errors ?? []).map((e) => stripAnsi(e.message ?? e.value ?? 'unknown error')),
+    ...(seeds.length > 0 && { seed: seeds.join('; ') }),
+    ...(requests.length > 0 && { requestsSent: requests.reduce((a, b) => a + b, 0) }),
+  };
+}

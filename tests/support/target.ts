@@ -1,0 +1,32 @@
+// Where requests go: the configured target, or the embedded reference (optionally one of its modes or faults).
+import type { Config } from './config';
+
+/** Set by the global setup to the root URL of the embedded reference server it started. */
+export const EMBEDDED_URL_ENV = 'RSF_EMBEDDED_URL';
+
+/** Strips trailing slashes and a trailing /v1, so that RSF_TARGET_URL may be given either way. */
+export function normalizeTargetUrl(url: string): string {
+  return url.replace(/\/+$/, '').replace(/\/v1$/i, '').replace(/\/+$/, '');
+}
+
+/** The path prefix of a reference profile: '' (clean), `/_modes/<mode>` or `/_faults/<fault>`. */
+export function referenceProfilePath(env: Record<string, string | undefined> = process.env): string {
+  if (env.RSF_REFERENCE_FAULT) return `/_faults/${encodeURIComponent(env.RSF_REFERENCE_FAULT)}`;
+  if (env.RSF_REFERENCE_MODE && env.RSF_REFERENCE_MODE !== 'reference') return `/_modes/${encodeURIComponent(env.RSF_REFERENCE_MODE)}`;
+  return '';
+}
+
+/** The URL that operation paths are appended to, ending in /v1. */
+export function apiBase(config: Config, profilePath = referenceProfilePath()): string {
+  if (!config.embedded) return `${normalizeTargetUrl(config.targetUrl)}/v1`;
+  const root = process.env[EMBEDDED_URL_ENV];
+  if (!root) throw new Error(`${EMBEDDED_URL_ENV} is not set: the embedded reference is started by the global setup of playwright.config.ts`);
+  return `${root}${profilePath}/v1`;
+}
+
+/** The target as it may be shown in reports: no query string, no user info. */
+export function displayTarget(config: Config): string {
+  if (config.embedded) return 'embedded reference server';
+  const url = new URL(normalizeTargetUrl(config.targetUrl));
+  return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
+}
