@@ -1,0 +1,199 @@
+// The conformance reporter, end to end: run the fake suite in a child process and read what the reporter wrote.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '../support/fixtures';
+import { fakeSecrets, lastLine, readReport, runFakeSuite } from '../support/reporter/child-run';
+import type { ConformanceReport, RequirementRow, Status } from '../support/reporter/model';
+
+test.describe.configure({ mode: 'parallel' });
+
+const SUITE_DIR = join(__dirname, 'fixtures/reporter-suite');
+const ONLY_SOFT = ['--grep-invert', '@breaks-must'];
+
+function row(report: ConformanceReport, id: string): RequirementRow {
+  const found = report.requirements.find((r) => r.id === id);
+  if (!found) throw new Error(`no row for ${id}`);
+  return found;
+}
+
+function statuses(report: ConformanceReport, ids: string[]): Record<string, Status> {
+  return Object.fromEntries(ids.map((id) => [id, row(report, id).status]));
+}
+
+/** Tags balance and every attribute is quoted: enough to catch broken escaping without an XML parser. */
+function expectWellFormedXml(xml: string): void {
+  expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n')).toBe(true);
+  const stack: string[] = [];
+  for (const [tag] of xml.replace(/^<\?xml[^>]*\?>/, '').matchAll(/<[^>]*>/g)) {
+    expect(tag, 'attributes are quoted').toMatch(/^<\/?[A-Za-z-]+(\s+[A-Za-z-]+="[^"<]*")*\s*\/?>$/);
+    if (tag.startsWith('</')) expect(stack.pop(), `closing ${tag}`).toBe(tag.slice(2, -1));
+    else if (!tag.endsWith('/>')) stack.push(tag.slice(1).split(/[\s>]/)[0] ?? '');
+  }
+  expect(stack).toEqual([]);
+  expect(xml.replace(/<[^>]*>/g, ''), 'no stray < in text').not.toContain('<');
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+}
+
+test('a full run: statuses, counts, evidence, verdict and exit code 1 for a failed MUST', async ({}, testInfo) => {
+  const secrets = fakeSecrets();
+  const run = await runFakeSuite(testInfo.outputPath('run'), { env: { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel } });
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const report = run.report();
+
+  expect(statuses(report, [
+    'OP9-SUCCESS-SHAPE', 'HTTP-AUTH-401', 'OP4-SUCCESS-SHAPE', 'OP4-UTILITY-MAX', 'OP4-UNKNOWN-CATEGORY', 'OP9-AUTH-ERROR-BODY',
+    'OP9-FINAL-PRICE', 'OP12-DELETE-SUCCEEDS', 'OP8-SUCCESS-SHAPE', 'OP8-LOGGED-IN-FIELDS', 'OP7-SUCCESS-SHAPE',
+    'OP1-SUCCESS-SHAPE', 'OP15-SUCCESS-SHAPE', 'GEN-V1-PREFIX', 'GEN-REQUEST-CONTENT-TYPE', 'OP2-ADDRESS-ID-RETURNED',
+  ])).toEqual({
+    'OP9-SUCCESS-SHAPE': 'passed',
+    'HTTP-AUTH-401': 'passed',
+    'OP4-SUCCESS-SHAPE': 'passed', // its check passed before another check failed the test
+    'OP4-UTILITY-MAX': 'failed',
+    'OP4-UNKNOWN-CATEGORY': 'untested', // the test stopped before checking it
+    'OP9-AUTH-ERROR-BODY': 'warning',
+    'OP9-FINAL-PRICE': 'warning',
+    'OP12-DELETE-SUCCEEDS': 'skipped',
+    'OP8-SUCCESS-SHAPE': 'failed', // crash without a check: MUST tag fails
+    'OP8-LOGGED-IN-FIELDS': 'warning', // …and SHOULD tag warns
+    'OP7-SUCCESS-SHAPE': 'failed', // time-out
+    'OP1-SUCCESS-SHAPE': 'passed',
+    'OP15-SUCCESS-SHAPE': 'passed', // the last result counts: it passed on the retry
+    'GEN-V1-PREFIX': 'untested',
+    'GEN-REQUEST-CONTENT-TYPE': 'not-observable',
+    'OP2-ADDRESS-ID-RETURNED': 'untested',
+  });
+  expect(report.requirements).toHaveLength(84);
+  expect(row(report, 'OP12-DELETE-SUCCEEDS').reason).toContain('read-only mode: deleting a product is a write');
+  expect(row(report, 'OP4-UNKNOWN-CATEGORY').reason).toContain('stopped at an earlier failed check');
+  expect(row(report, 'GEN-V1-PREFIX').reason).toBe('no test carries @GEN-V1-PREFIX');
+  expect(row(report, 'GEN-REQUEST-CONTENT-TYPE').reason).toContain('obligation of the client');
+  expect(row(report, 'OP15-SUCCESS-SHAPE').tests.map((t) => t.outcome)).toEqual(['flaky', 'flaky']);
+
+  const s = report.summary;
+  expect(s).toMatchObject({
+    verdict: 'FAIL',
+    verdictReasons: ['3 MUST requirements failed'],
+    target: 'https://fake-target.example.test',
+    suiteVersion: '0.0.0-fake',
+    safetyMode: 'read-only',
+    profile: 'fake profile',
+    seed: '4242',
+    strict: false,
+    requestsSent: 2 * (25 + 3),
+    tests: { total: 18, passed: 8, failed: 6, flaky: 2, skipped: 2, notRun: 0 },
+    errors: [],
+    unknownTags: ['OP99-NOT-IN-CATALOGUE'],
+  });
+  expect(s.counts.MUST).toEqual({ failed: 3, warning: 0, waived: 0, skipped: 1, untested: 55, 'not-observable': 2, passed: 4, total: 65 });
+  expect(s.counts.SHOULD).toMatchObject({ warning: 2, passed: 1, untested: 14, total: 17 });
+  expect(s.counts.INFO).toMatchObject({ warning: 1, untested: 1, total: 2 });
+
+  // Evidence: the check's attachment, and the error message of a crash; secrets redacted in both.
+  const utility = row(report, 'OP4-UTILITY-MAX');
+  expect(utility.evidence).toHaveLength(2);
+  expect(utility.evidence[0]).toMatchObject({ kind: 'check', message: 'utility 100.5 was accepted', location: 'tests/self/fixtures/reporter-suite/checks.spec.ts:10' });
+  expect(utility.evidence[0]?.evidence?.exchanges[0]?.request.headers.authorization).toBe('Bearer [REDACTED]');
+  expect(utility.evidence[0]?.evidence?.replay).toContain('RSF_FC_SEED=4242');
+  expect(row(report, 'OP8-SUCCESS-SHAPE').evidence[0]).toMatchObject({ kind: 'error', message: expect.stringContaining('socket hang up (Authorization: Bearer [REDACTED])') });
+  expect(row(report, 'OP7-SUCCESS-SHAPE').evidence[0]?.message).toContain('Test timeout of 500ms exceeded');
+  expect(row(report, 'OP1-SUCCESS-SHAPE').tests[0]).toMatchObject({ seed: 'seed=4242 path=0:1', requestsSent: 25 });
+
+  // The other formats.
+  const md = run.file('conformance.md');
+  expect(md).toContain('# Reseller Storefront API conformance: FAIL');
+  expect(md).toContain('| MUST | 3 | 0 | 0 | 1 | 55 | 2 | 4 | 65 |');
+  expect(md).toContain('| GEN-V1-PREFIX | MUST | 9 | untested: no test carries @GEN-V1-PREFIX |');
+  expect(md).toContain('### OP4-UTILITY-MAX (MUST, §8): failed');
+
+  const junit = run.file('junit.xml');
+  expectWellFormedXml(junit);
+  expect([...junit.matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1])).toEqual(['MUST', 'SHOULD', 'INFO']);
+  expect(junit.match(/<testcase /g)).toHaveLength(84);
+  expect(junit).toContain('<testcase classname="8" name="OP4-UTILITY-MAX utility is at most 100');
+  expect(junit.match(/<failure /g)).toHaveLength(3);
+  expect(junit).toMatch(/name="OP9-AUTH-ERROR-BODY [^"]*" time="[\d.]+">\n\s*<system-out>SHOULD warning/);
+  expect(junit).toMatch(/name="OP12-DELETE-SUCCEEDS [^"]*" time="[\d.]+">\n\s*<skipped message="skipped: read-only mode/);
+  expect(junit).toMatch(/name="GEN-V1-PREFIX [^"]*" time="[\d.]+">\n\s*<skipped message="untested: no test carries/);
+
+  expect(lastLine(run.stdout)).toMatch(/^Conformance: FAIL — MUST 3 failed \/ 65; SHOULD 2 warnings \/ 17; INFO 1 deviation \/ 2; waived 0; skipped 1; untested 70 \(.*conformance\.html\)$/);
+
+  // One report per project, in sanitised directories listed by index.json.
+  const projects = join(run.reportsDir, 'projects');
+  const index = JSON.parse(readFileSync(join(projects, 'index.json'), 'utf8')) as Record<string, string>;
+  expect(index).toEqual({ 'fault:op4/utility max': 'fault_op4_utility_max', reference: 'reference' });
+  for (const [name, dir] of Object.entries(index)) {
+    const own = readReport(join(projects, dir));
+    expect(own.summary).toMatchObject({ project: name, verdict: 'FAIL', tests: { total: 9 } });
+    expect(new Set(own.requirements.flatMap((r) => r.tests.map((t) => t.project)))).toEqual(new Set([name]));
+  }
+
+  // Defence in depth: the fake checks attach secrets unredacted; no file the reporter wrote contains them.
+  const forms = [secrets.bearer, secrets.channel, encodeURIComponent(secrets.channel)];
+  for (const file of filesUnder(run.reportsDir)) {
+    const content = readFileSync(file, 'utf8');
+    for (const secret of forms) expect(content, file).not.toContain(secret);
+  }
+  expect(run.file('conformance.json')).toContain('[REDACTED]');
+});
+
+test('only SHOULD and INFO deviations: PASS, exit code 0, warnings not failures in junit', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), { args: ONLY_SOFT });
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  const report = run.report();
+  expect(report.summary.verdict).toBe('PASS');
+  expect(report.summary.counts.MUST.failed).toBe(0);
+  expect(report.summary.counts.SHOULD.warning).toBe(1);
+  expect(report.summary.counts.INFO.warning).toBe(1);
+  expect(run.file('junit.xml')).not.toContain('<failure ');
+  expect(lastLine(run.stdout)).toMatch(/^Conformance: PASS — MUST 0 failed \/ 65; SHOULD 1 warning \/ 17; INFO 1 deviation \/ 2;/);
+});
+
+test('strict mode: a SHOULD warning fails the run, an INFO deviation still does not', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), { args: ONLY_SOFT, env: { RSF_STRICT: 'true' } });
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const report = run.report();
+  expect(report.summary).toMatchObject({ verdict: 'FAIL', strict: true, verdictReasons: ['1 SHOULD warning (strict mode)'] });
+  const junit = run.file('junit.xml');
+  expect(junit.match(/<failure /g)).toHaveLength(1);
+  expect(junit).toMatch(/name="OP9-AUTH-ERROR-BODY [^"]*" time="[\d.]+">\n\s*<failure message="the 401 body is a JSON object, not a plain string" type="SHOULD">/);
+  expect(junit).toMatch(/name="OP9-FINAL-PRICE [^"]*" time="[\d.]+">\n\s*<system-out>INFO deviation/);
+});
+
+test('waivers: waived failures show as waived with their reason and the run passes', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), { env: { RSF_WAIVERS_FILE: join(SUITE_DIR, 'waivers.json') } });
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  const report = run.report();
+  expect(report.summary.verdict).toBe('PASS');
+  expect(row(report, 'OP4-UTILITY-MAX')).toMatchObject({ status: 'waived', waivedStatus: 'failed', reason: 'target rounds utility; fix planned for release 7' });
+  expect(row(report, 'OP9-AUTH-ERROR-BODY')).toMatchObject({ status: 'waived', waivedStatus: 'warning' });
+  expect(row(report, 'OP4-UTILITY-MAX').evidence.length).toBeGreaterThan(0);
+  expect(row(report, 'OP9-SUCCESS-SHAPE').status).toBe('passed');
+  expect(report.summary.waivers.find((w) => w.id === 'OP9-SUCCESS-SHAPE')?.used).toBe(false);
+  expect(report.summary.counts.MUST).toMatchObject({ failed: 0, waived: 3 });
+  expect(run.file('junit.xml')).toContain('<skipped message="waived (was failed): target rounds utility; fix planned for release 7" />');
+  expect(lastLine(run.stdout)).toMatch(/^Conformance: PASS — MUST 0 failed \/ 65; .*; waived 4;/);
+});
+
+test('an invalid waivers file is an error, printed once, and fails the run', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), { args: ONLY_SOFT, env: { RSF_WAIVERS_FILE: join(SUITE_DIR, 'waivers-invalid.json') } });
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const output = run.stdout + run.stderr;
+  expect(output.match(/unknown requirement ID "NOT-A-REQUIREMENT"/g)).toHaveLength(1);
+  expect(output.match(/\(OP4-UTILITY-MAX\): a reason is required/g)).toHaveLength(1);
+  const report = run.report();
+  expect(report.summary.verdict).toBe('FAIL');
+  expect(report.summary.errors).toHaveLength(2);
+  expect(report.summary.waivers).toEqual([]);
+  expect(lastLine(run.stdout)).toMatch(/^Conformance: FAIL — .*; 2 errors \(/);
+});
+
+test('a failed test without a requirement tag fails the run', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), { args: ONLY_SOFT, env: { FAKE_UNTAGGED: '1' } });
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  const report = run.report();
+  expect(report.summary.verdict).toBe('FAIL');
+  expect(report.summary.errors.join('\n')).toContain('setup that fails without a requirement tag (tests/self/fixtures/reporter-suite/untagged.spec.ts:4) failed and carries no requirement tag: Error: could not reach the target');
+});
