@@ -1,0 +1,260 @@
+// Fault switches (mutants): each makes the reference break exactly one requirement of
+// specs/requirements.json, so that the suite can be shown to catch it. A request selects one by
+// the path prefix /_faults/<name>; every fault works through the generic hooks of reference/hooks.ts.
+import type { ErrorObject } from 'ajv';
+import { requirement } from '../tests/support/catalogue';
+import type { FaultHooks, ProductView } from './hooks';
+import { modeNamed } from './modes';
+import { rejectionReply, routeOf } from './operations';
+import { loggedInFields } from './products';
+import { type Body, type ErrorKind, json, type OpNumber, plain, Rejection, type Reply } from './reply';
+
+export interface Fault {
+  /** kebab-case, e.g. "op4-utility-unbounded". */
+  name: string;
+  /** The requirement ID in specs/requirements.json that this fault breaks. */
+  breaks: string;
+  description: string;
+}
+
+export interface FaultDefinition extends Fault {
+  hooks: FaultHooks;
+}
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const jsonValue = (reply: Reply): unknown => (reply.body.kind === 'json' ? reply.body.value : undefined);
+const isDocumentedError = (outcome: Reply['outcome']): outcome is ErrorKind =>
+  ['auth', 'forbidden', 'invalid', 'missing-data', 'rule', 'not-found'].includes(outcome);
+
+const fault = (name: string, breaks: string, description: string, hooks: FaultHooks): FaultDefinition => ({ name, breaks, description, hooks });
+
+/** The success body of `op` becomes `body(...)`. */
+const successBecomes = (op: OpNumber, name: string, breaks: string, description: string, body: (reply: Reply, requestBody: Obj) => Body | undefined) =>
+  fault(name, breaks, description, {
+    reply: (reply, facts) => {
+      if (facts.op !== op || reply.outcome !== 'success') return reply;
+      const changed = body(reply, isObject(facts.body) ? facts.body : {});
+      return changed ? { ...reply, body: changed } : reply;
+    },
+  });
+
+/** The credential errors (`which: 'auth'`) or the other documented errors of `op` get another body. */
+const errorBecomes = (op: OpNumber, which: 'auth' | 'other', name: string, breaks: string, description: string, body: (message: string) => Body) =>
+  fault(name, breaks, description, {
+    reply: (reply, facts) =>
+      facts.op === op && isDocumentedError(reply.outcome) && (reply.outcome === 'auth') === (which === 'auth')
+        ? { ...reply, body: body(reply.message ?? '') }
+        : reply,
+  });
+
+/** Ajv errors of `keyword` in op's request schema are ignored (for `fields` only, if given). */
+const schemaRuleIgnored = (op: OpNumber, keyword: 'required' | 'type', breaks: string, fields?: readonly string[]) => {
+  const fieldOf = (e: ErrorObject): string =>
+    keyword === 'required' ? String(e.params.missingProperty) : (e.instancePath.split('/').pop() ?? '');
+  const what = keyword === 'required' ? 'missing required fields' : 'fields of the wrong type';
+  return fault(
+    `op${op}-${keyword === 'required' ? 'required-fields' : 'field-types'}-ignored`,
+    breaks,
+    `Operation ${op} accepts ${what}${fields ? ` (${fields.join(', ')})` : ''}: those ajv "${keyword}" errors of ${routeOf(op).requestSchema} are ignored.`,
+    { ignoresRequestError: (o, e) => o === op && e.keyword === keyword && (!fields || fields.includes(fieldOf(e))) },
+  );
+};
+
+const authNotRequired = (op: OpNumber) =>
+  fault(`op${op}-auth-not-required`, `OP${op}-AUTH-REQUIRED`, `Operation ${op} succeeds with missing or invalid credentials.`, {
+    authPolicy: (o, policy) => (o === op ? 'none' : policy),
+  });
+
+const authDemanded = (op: OpNumber, breaks: string) =>
+  fault(`op${op}-auth-demanded`, breaks, `Operation ${op} demands a Bearer token and answers 401 without one.`, {
+    authPolicy: (o, policy) => (o === op ? 'bearer' : policy),
+  });
+
+const viewFault = (name: string, breaks: string, description: string, productView: NonNullable<FaultHooks['productView']>) =>
+  fault(name, breaks, description, { productView });
+
+/** The missing-data message of op 2 without the names of `fields` (the other missing fields stay named). */
+const unnamed = (fields: readonly string[]) => (reply: Reply): Reply => {
+  const still = (reply.missingFields ?? []).filter((f) => !fields.includes(f));
+  const text = still.length > 0 ? `mandatory address data is missing; ${still.map((f) => `${f} is mandatory`).join('; ')}` : 'mandatory address data is missing';
+  return { ...reply, body: plain(text) };
+};
+
+const STREET_FIELDS = ['direccion', 'telefono', 'codigoPostal'] as const;
+const INVALID_INPUT_OUTCOMES: ReadonlySet<Reply['outcome']> = new Set(['invalid', 'missing-data', 'rule', 'not-found']);
+const INVALID_INPUT_OPS = new Set(requirement('HTTP-INVALID-INPUT-4XX').operations);
+
+export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
+  // General rules (§intro, §5, §7, §9).
+  fault('operations-under-v2', 'GEN-V1-PREFIX', 'Every operation is served under /v2 instead of /v1 (which answers 404).', { versionSegment: 'v2' }),
+  fault('success-json-as-text-plain', 'GEN-JSON-CONTENT-TYPE', 'Success bodies that are JSON objects or arrays are labelled text/plain.', {
+    contentType: (reply, type) => (reply.outcome === 'success' && reply.body.kind === 'json' ? 'text/plain; charset=utf-8' : type),
+  }),
+  fault('error-json-as-text-plain', 'GEN-ERROR-CONTENT-TYPE', 'Error bodies that are JSON objects are labelled text/plain.', {
+    contentType: (reply, type) => (reply.outcome !== 'success' && isObject(jsonValue(reply)) ? 'text/plain; charset=utf-8' : type),
+  }),
+  fault('malformed-json-accepted', 'GEN-MALFORMED-JSON-REJECTED', 'A body that is not well-formed JSON is answered as if a valid body had been sent.', { acceptsMalformedJson: true }),
+  fault('credential-errors-403', 'HTTP-AUTH-401', 'Missing or rejected credentials are answered 403 instead of 401 (same body).', {
+    reply: (reply) => (reply.outcome === 'auth' ? { ...reply, status: 403 } : reply),
+  }),
+  fault('invalid-input-200', 'HTTP-INVALID-INPUT-4XX', 'Invalid input is answered HTTP 200 with the same documented error body.', {
+    reply: (reply, facts) => (INVALID_INPUT_OUTCOMES.has(reply.outcome) && INVALID_INPUT_OPS.has(facts.op) ? { ...reply, status: 200 } : reply),
+  }),
+  ...([1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14] as const).map(authNotRequired),
+
+  // Operation 1, PATCH /client.
+  successBecomes(1, 'op1-success-message-missing', 'OP1-SUCCESS-SHAPE', 'The success body lacks message: {status: "ok"}.', () => json({ status: 'ok' })),
+  schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
+  schemaRuleIgnored(1, 'type', 'OP1-FIELD-TYPES'),
+  fault('op1-optional-fields-rejected', 'OP1-OPTIONAL-FIELDS', 'A client update carrying secondaryPhone or clientWebsite is rejected.', {
+    reply: (reply, facts) =>
+      facts.op === 1 && reply.outcome === 'success' && isObject(facts.body) && ('secondaryPhone' in facts.body || 'clientWebsite' in facts.body)
+        ? rejectionReply(routeOf(1), new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'))
+        : reply,
+  }),
+  errorBecomes(1, 'other', 'op1-error-shape-wrong', 'OP1-ERROR-SHAPE', 'Rejected client updates answer {error: "..."} instead of {status, message}.', (m) => json({ error: m })),
+  fault('op1-website-not-checked', 'OP1-WEBSITE-URI', 'A clientWebsite that is not a URI is accepted (the ajv "format" error is ignored).', {
+    ignoresRequestError: (op, e) => op === 1 && e.keyword === 'format' && e.instancePath === '/clientWebsite',
+  }),
+
+  // Operation 2, POST /miCuenta/shippingAddress.
+  successBecomes(2, 'op2-success-msg-missing', 'OP2-SUCCESS-SHAPE', 'An address created with placeId answers {success: "ok", addressId} without msg.', (reply, body) =>
+    body.placeId !== undefined && isObject(jsonValue(reply)) ? json({ success: 'ok', addressId: (jsonValue(reply) as Obj).addressId }) : undefined,
+  ),
+  schemaRuleIgnored(2, 'required', 'OP2-REQUIRED-FIELDS', STREET_FIELDS),
+  schemaRuleIgnored(2, 'type', 'OP2-FIELD-TYPES'),
+  fault('op2-placestring-not-required', 'OP2-PROVINCE-REQUIRES-PLACESTRING', 'provinceId without placeString is accepted.', {
+    ignoresRequestError: (op, e) => op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeString',
+  }),
+  fault('op2-placeid-not-required', 'OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', 'An address with neither provinceId nor placeId is accepted.', {
+    ignoresRequestError: (op, e) => op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeId',
+  }),
+  fault('op2-province-variant-rejected', 'OP2-PROVINCE-VARIANT-ACCEPTED', 'An address with provinceId and placeString but no placeId is rejected as "placeId is mandatory".', {
+    reply: (reply, facts) =>
+      facts.op === 2 && reply.outcome === 'success' && isObject(facts.body) && facts.body.provinceId !== undefined && facts.body.placeId === undefined
+        ? rejectionReply(routeOf(2), new Rejection('missing-data', 'placeId is mandatory', ['placeId']))
+        : reply,
+  }),
+  fault('op2-missing-data-as-object', 'OP2-MISSING-DATA-PLAIN-STRING', 'Missing address data is answered {success: "error", msg} instead of a plain string.', {
+    reply: (reply, facts) => (facts.op === 2 && reply.outcome === 'missing-data' ? { ...reply, body: json({ success: 'error', msg: reply.message }) } : reply),
+  }),
+  fault('op2-missing-placeid-unnamed', 'OP2-MISSING-PLACEID-NAMED', 'The plain string for a missing placeId does not name placeId.', {
+    reply: (reply, facts) => (facts.op === 2 && reply.missingFields?.includes('placeId') ? unnamed(['placeId'])(reply) : reply),
+  }),
+  fault('op2-missing-field-unnamed', 'OP2-MISSING-FIELD-NAMED', 'The plain string for a missing direccion, telefono or codigoPostal does not name it.', {
+    reply: (reply, facts) => (facts.op === 2 && reply.missingFields?.some((f) => STREET_FIELDS.includes(f as never)) ? unnamed(STREET_FIELDS)(reply) : reply),
+  }),
+  errorBecomes(2, 'auth', 'op2-auth-error-unlisted-shape', 'OP2-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operation 2.', (m) => json({ error_message: m })),
+  successBecomes(2, 'op2-address-id-omitted', 'OP2-ADDRESS-ID-RETURNED', 'The creation response has no addressId.', (reply) => {
+    const value = jsonValue(reply);
+    if (!isObject(value)) return undefined;
+    const { addressId: _omitted, ...rest } = value;
+    return json(rest);
+  }),
+
+  // Operation 3, PATCH /miCuenta/shippingAddress.
+  successBecomes(3, 'op3-success-msg-missing', 'OP3-SUCCESS-SHAPE', 'The success body lacks msg: {success: "ok"}.', () => json({ success: 'ok' })),
+  schemaRuleIgnored(3, 'required', 'OP3-REQUIRED-FIELDS'),
+  schemaRuleIgnored(3, 'type', 'OP3-FIELD-TYPES', ['direccion', 'telefono', 'codigoPostal', 'idDirCli']),
+  errorBecomes(3, 'other', 'op3-error-unlisted-shape', 'OP3-ERROR-SHAPE', 'Rejected address updates answer {error_message}, a shape §7.1 does not list for operation 3.', (m) => json({ error_message: m })),
+  errorBecomes(3, 'auth', 'op3-auth-error-unlisted-shape', 'OP3-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operation 3.', (m) => json({ error_message: m })),
+
+  // Operation 4, PATCH /miCuenta/misCategorias.
+  successBecomes(4, 'op4-success-not-boolean', 'OP4-SUCCESS-SHAPE', 'The success body carries success as the string "ok" instead of true.', () => json({ success: 'ok', msg: 'Category updated' })),
+  schemaRuleIgnored(4, 'required', 'OP4-REQUIRED-FIELDS'),
+  schemaRuleIgnored(4, 'type', 'OP4-FIELD-TYPES', ['utility', 'description', 'hide']),
+  fault('op4-utility-unbounded', 'OP4-UTILITY-MAX', 'utility is not bounded: 100.01 and 1e9 are accepted (the ajv "maximum" error is ignored).', {
+    ignoresRequestError: (op, e) => op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility',
+  }),
+  fault('op4-unknown-category-accepted', 'OP4-UNKNOWN-CATEGORY', 'An update of a category that does not exist answers success.', { ignoresRule: 'category-exists' }),
+  errorBecomes(4, 'other', 'op4-error-shape-wrong', 'OP4-ERROR-SHAPE', 'Rejected category updates answer {error: "..."} instead of {success: false, msg}.', (m) => json({ error: m })),
+  errorBecomes(4, 'auth', 'op4-auth-error-unlisted-shape', 'OP4-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operation 4.', (m) => json({ error_message: m })),
+
+  // Operation 5, POST /carrito/item.
+  successBecomes(5, 'op5-success-as-object', 'OP5-SUCCESS-SHAPE', 'The success body is a JSON object instead of a plain string.', () => json({ msg: 'Items added to the cart' })),
+  schemaRuleIgnored(5, 'required', 'OP5-REQUIRED-FIELDS'),
+  schemaRuleIgnored(5, 'type', 'OP5-FIELD-TYPES'),
+  fault('op5-unknown-product-accepted', 'OP5-UNKNOWN-PRODUCT', 'A cart item naming a product that does not exist is accepted.', { ignoresRule: 'cart-product-exists' }),
+  fault('op5-type-not-allowed-accepted', 'OP5-TYPE-NOT-ALLOWED', 'A cart item of a type that is not allowed is accepted.', { ignoresRule: 'cart-type-allowed' }),
+
+  // Operation 6, POST /carrito/processPreferenceProvider.
+  successBecomes(6, 'op6-preference-id-missing', 'OP6-SUCCESS-SHAPE', 'The success body names the id preferenceId instead of preference_id.', (reply) => json({ preferenceId: (jsonValue(reply) as Obj).preference_id })),
+  authDemanded(6, 'OP6-NO-AUTH-HEADER'),
+  schemaRuleIgnored(6, 'required', 'OP6-REQUIRED-FIELDS'),
+  schemaRuleIgnored(6, 'type', 'OP6-FIELD-TYPES'),
+  errorBecomes(6, 'other', 'op6-error-shape-wrong', 'OP6-ERROR-SHAPE', 'A preference that could not be created answers {message} instead of {error_message}.', (m) => json({ message: m })),
+
+  // Operation 7, GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}.
+  successBecomes(7, 'op7-success-as-array', 'OP7-SUCCESS-SHAPE', 'The shipping quote is a JSON array of options instead of an object.', (reply) => json((jsonValue(reply) as Obj).options)),
+  fault('op7-invalid-address-quoted', 'OP7-INVALID-ADDRESS', 'A full address without a letter or without a digit is quoted anyway.', { ignoresRule: 'address-format' }),
+  errorBecomes(7, 'other', 'op7-error-as-object', 'OP7-ERROR-SHAPE', 'The shipping error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
+
+  // Operation 8, GET /item/{product_id}.
+  viewFault('op8-title-null', 'OP8-SUCCESS-SHAPE', 'The product detail carries title null (not nullable in §2.6).', (view) => ({ ...view, title: null })),
+  viewFault('op8-available-stock-string', 'OP8-SUCCESS-SHAPE', 'For a logged-in user, availableStock is a string such as "7".', (view, { loggedIn }) =>
+    loggedIn && typeof view.availableStock === 'number' ? { ...view, availableStock: String(view.availableStock) } : view,
+  ),
+  authDemanded(8, 'OP8-TOKEN-OPTIONAL'),
+  viewFault('op8-logged-in-fields-leaked', 'OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', 'Anonymous callers get the logged-in stock fields too.', (view, { loggedIn, product, choices }) =>
+    loggedIn ? view : { ...view, ...loggedInFields(product, choices) },
+  ),
+  fault('op8-invalid-token-logged-in', 'OP8-INVALID-TOKEN-NO-LOGGED-IN-FIELDS', 'Any Bearer token, even one not accepted, counts as logged in.', {
+    credentials: (op, presented) => (op === 8 && presented === 'invalid' ? 'valid' : presented),
+  }),
+  viewFault('op8-logged-in-fields-omitted', 'OP8-LOGGED-IN-FIELDS', 'The logged-in stock fields are never sent.', (view) => {
+    const { stockDisplayLimit: _l, availableStock: _a, availableStockLabel: _s, ...rest } = view;
+    return rest;
+  }),
+  viewFault('op8-stock-unclamped', 'OP8-STOCK-BOUNDS', 'availableStock is the raw stock, not clamped to [0, stockDisplayLimit] (-3 and 500 leak).', (view, { loggedIn, product }) =>
+    loggedIn ? { ...view, availableStock: product.rawStock } : view,
+  ),
+  viewFault('op8-stock-label-mismatch', 'OP8-STOCK-LABEL', 'Below the display limit the label says "N units or more" instead of "N units".', (view: ProductView, { loggedIn }) => {
+    const { availableStock: n, stockDisplayLimit: limit } = view;
+    return loggedIn && typeof n === 'number' && typeof limit === 'number' && n > 0 && n < limit ? { ...view, availableStockLabel: `${n} units or more` } : view;
+  }),
+  fault('op8-unknown-product-found', 'OP8-UNKNOWN-PRODUCT', 'A product that does not exist answers 200 with a stand-in product detail.', { ignoresRule: 'product-exists' }),
+  errorBecomes(8, 'other', 'op8-error-as-object', 'OP8-ERROR-SHAPE', 'The "could not be obtained" error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
+
+  // Operation 9, GET /prices.
+  successBecomes(9, 'op9-sku-not-string', 'OP9-SUCCESS-SHAPE', 'Price entries carry sku as a number.', (reply) =>
+    json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, sku: Number(String(e.sku).replace(/\D/g, '')) }))),
+  ),
+  errorBecomes(9, 'auth', 'op9-auth-error-as-object', 'OP9-AUTH-ERROR-BODY', 'The "not authenticated" error is {error_message} instead of a plain string.', (m) => json({ error_message: m })),
+  successBecomes(9, 'op9-final-price-without-iva', 'OP9-FINAL-PRICE', 'finalPrice ignores iva: it equals value.', (reply) =>
+    json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, finalPrice: e.value }))),
+  ),
+
+  // Operations 10 to 15.
+  successBecomes(10, 'op10-success-as-array', 'OP10-SUCCESS-SHAPE', 'The payment voucher is wrapped in a JSON array.', (reply) => json([jsonValue(reply)])),
+  successBecomes(11, 'op11-success-as-array', 'OP11-SUCCESS-SHAPE', 'The order detail is wrapped in a JSON array.', (reply) => json([jsonValue(reply)])),
+  fault('op12-delete-not-found', 'OP12-DELETE-SUCCEEDS', 'Deleting a product of the account answers 404 "not found".', {
+    reply: (reply, facts) => (facts.op === 12 && reply.outcome === 'success' ? rejectionReply(routeOf(12), new Rejection('not-found', 'product not found')) : reply),
+  }),
+  successBecomes(13, 'op13-success-as-string', 'OP13-SUCCESS-SHAPE', 'The created post-sale request is answered with the plain string "created".', () => plain('created')),
+  successBecomes(14, 'op14-success-as-array', 'OP14-SUCCESS-SHAPE', 'The message channel is answered with the bare JSON array of messages.', (reply) => json((jsonValue(reply) as Obj).messages)),
+  successBecomes(15, 'op15-success-as-string', 'OP15-SUCCESS-SHAPE', 'A sent message is answered with the plain string "ok" instead of {success}.', () => plain('ok')),
+  authDemanded(15, 'OP15-NO-AUTH-HEADER'),
+  fault('op15-channel-token-unchecked', 'OP15-CHANNEL-TOKEN', 'Any channel token in the path is accepted.', { ignoresRule: 'channel-token' }),
+  schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
+  schemaRuleIgnored(15, 'type', 'OP15-FIELD-TYPES'),
+];
+
+/** The faults, without their wiring. */
+export const FAULTS: readonly Fault[] = FAULT_DEFINITIONS.map(({ name, breaks, description }) => ({ name, breaks, description }));
+
+export function faultNamed(name: string): FaultDefinition | undefined {
+  return FAULT_DEFINITIONS.find((f) => f.name === name);
+}
+
+/** Path prefix of a profile: '' (clean reference), '/_modes/<mode>' or '/_faults/<fault>'. Faults run in the reference mode. */
+export function profilePath({ mode, fault: faultName }: { mode?: string; fault?: string } = {}): string {
+  if (mode !== undefined && faultName !== undefined && mode !== 'reference') throw new Error('a profile has a mode or a fault, not both');
+  if (faultName !== undefined) {
+    if (!faultNamed(faultName)) throw new Error(`unknown fault "${faultName}"`);
+    return `/_faults/${encodeURIComponent(faultName)}`;
+  }
+  if (mode === undefined || mode === 'reference') return '';
+  if (!modeNamed(mode)) throw new Error(`unknown mode "${mode}"`);
+  return `/_modes/${encodeURIComponent(mode)}`;
+}

@@ -1,0 +1,50 @@
+// The few generic points where a fault (reference/faults.ts) can bend the server's behaviour.
+import type { ErrorObject } from 'ajv';
+import type { ModeChoices } from './modes';
+import type { OpNumber, Reply } from './reply';
+import type { SeedProduct } from './seed';
+
+/** How an operation treats the Authorization header (§5). */
+export type AuthPolicy = 'bearer' | 'optional' | 'none';
+/** What the caller presented: no header, the accepted token, or anything else. */
+export type Credentials = 'absent' | 'valid' | 'invalid';
+
+/** Business rules that handlers check through `ctx.holds(rule, condition)`. */
+export type BusinessRule =
+  | 'category-exists' // op 4
+  | 'cart-product-exists' // op 5
+  | 'cart-type-allowed' // op 5
+  | 'address-format' // op 7
+  | 'product-exists' // op 8
+  | 'channel-token'; // op 15
+
+export type ProductView = Record<string, unknown>;
+
+/** What the reply hook may look at besides the reply. */
+export interface ExchangeFacts {
+  op: OpNumber;
+  /** Parsed request body (after validation), or undefined. */
+  body: unknown;
+  loggedIn: boolean;
+}
+
+export interface FaultHooks {
+  /** Path segment served instead of "v1". */
+  versionSegment?: string;
+  /** Replaces an operation's auth policy (skip or demand credentials). */
+  authPolicy?: (op: OpNumber, policy: AuthPolicy) => AuthPolicy;
+  /** Re-judges the presented credentials. */
+  credentials?: (op: OpNumber, presented: Credentials) => Credentials;
+  /** Ajv errors of the request schema that do not count. */
+  ignoresRequestError?: (op: OpNumber, error: ErrorObject) => boolean;
+  /** A business rule that is not enforced. */
+  ignoresRule?: BusinessRule;
+  /** A body that is not valid JSON is replaced by a valid one, so the request "succeeds". */
+  acceptsMalformedJson?: boolean;
+  /** Changes the product detail (op 8) after it is built. */
+  productView?: (view: ProductView, facts: { loggedIn: boolean; product: SeedProduct; choices: ModeChoices }) => ProductView;
+  /** Changes a reply (status, body, outcome) before the mode renders it. */
+  reply?: (reply: Reply, facts: ExchangeFacts) => Reply;
+  /** Changes the Content-Type of a rendered reply. */
+  contentType?: (reply: Reply, contentType: string) => string;
+}

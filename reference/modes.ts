@@ -1,0 +1,59 @@
+// Conforming modes: each resolves the choices the spec leaves open in its own way.
+// A request selects one by the path prefix /_modes/<name>; plain /v1 is `reference`.
+
+export interface ModeChoices {
+  /** HTTP status of a documented error: a 4xx, or 200 with the documented error body (§7.3 gives none). */
+  errorStatus: '4xx' | '200';
+  /** How a plain-string body (§7.1) is sent. */
+  plainStrings: 'json-string' | 'raw-text';
+  /** Undocumented member added to every JSON object response and every price entry, if any. */
+  extraField: string | null;
+  /** Language of availableStockLabel (§2.6 gives only the meaning of its three forms). */
+  stockLabels: 'en' | 'es';
+  /** Whether the nullable fields of §2.6 carry values or null. */
+  nullableFields: 'values' | 'null';
+  /** Answer of a successful DELETE (§4.12: body not specified). */
+  deleteAnswer: '204-empty' | '200-json';
+  /** Status of a creation (ops 2, 6, 13). */
+  createdStatus: 201 | 200;
+}
+
+export interface Mode {
+  name: string;
+  description: string;
+  choices: ModeChoices;
+}
+
+const REFERENCE_CHOICES: ModeChoices = {
+  errorStatus: '4xx',
+  plainStrings: 'json-string',
+  extraField: null,
+  stockLabels: 'en',
+  nullableFields: 'values',
+  deleteAnswer: '204-empty',
+  createdStatus: 201,
+};
+
+export const MODES: readonly Mode[] = [
+  {
+    name: 'reference',
+    description: 'The default at /v1: 4xx errors, 201 on creation, 204 on deletion, plain strings as JSON strings, English labels, no extra fields, nullable fields filled.',
+    choices: REFERENCE_CHOICES,
+  },
+  {
+    name: 'deployment',
+    description: 'As real deployments answer: documented errors with HTTP 200, an extra "requestId" member, Spanish stock labels, plain strings as raw text/plain, creations and DELETE answer 200 (DELETE with a JSON object).',
+    choices: { errorStatus: '200', plainStrings: 'raw-text', extraField: 'requestId', stockLabels: 'es', nullableFields: 'values', deleteAnswer: '200-json', createdStatus: 200 },
+  },
+  {
+    name: 'nulls',
+    description: 'Every nullable field of §2.6 is null (the three logged-in fields too); otherwise as reference.',
+    choices: { ...REFERENCE_CHOICES, nullableFields: 'null' },
+  },
+];
+
+export const REFERENCE_MODE: Mode = MODES[0]!;
+
+export function modeNamed(name: string): Mode | undefined {
+  return MODES.find((m) => m.name === name);
+}

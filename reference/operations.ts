@@ -1,0 +1,367 @@
+// The 15 operations of §4 as one table: path, auth, request schema, error shape and handler.
+import { randomBytes } from 'node:crypto';
+import type { AuthPolicy, BusinessRule, FaultHooks } from './hooks';
+import type { ModeChoices } from './modes';
+import { placeholderProduct, priceEntry, productView } from './products';
+import { type Body, EMPTY, json, ok, type OpNumber, plain, Rejection, type Reply, STATUS_OF } from './reply';
+import {
+  ACCOUNT_PRODUCT_IDS,
+  ALLOWED_CART_TYPES,
+  ORDERS,
+  PLACES,
+  PRODUCTS,
+  PROVINCES,
+  SEED_ADDRESS_ID,
+  SEED_CHANNEL,
+  type Store,
+  VOUCHERS,
+} from './seed';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface Context {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  loggedIn: boolean;
+  /** The request body, parsed and validated (routes with a requestSchema only). */
+  body: unknown;
+  store: Store;
+  choices: ModeChoices;
+  hooks: FaultHooks;
+  /** False when a business rule is broken, unless the profile's fault ignores that rule. */
+  holds(rule: BusinessRule, condition: boolean): boolean;
+}
+
+export interface Route {
+  op: OpNumber;
+  method: Method;
+  /** Path under /v1; {name} is a parameter; {a}-{b} in one segment splits at the first hyphen. */
+  path: string;
+  auth: AuthPolicy;
+  requestSchema?: string;
+  /** A valid body, used when a fault answers a malformed body as if it succeeded. */
+  sampleBody?: unknown;
+  /** The op's documented error shape (§7.1). */
+  errorBody(rejection: Rejection): Body;
+  /** Credentials carried in the path (op 15), checked before the body is read. */
+  authorize?(ctx: Context): void;
+  handle(ctx: Context): Reply;
+}
+
+type Obj = Record<string, unknown>;
+const asObject = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const integerOf = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : v;
+  return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;
+};
+const created = (ctx: Context, body: Body): Reply => ok(body, ctx.choices.createdStatus);
+
+/** §5.4 wording: operations 2 to 4 say "credentials required", the others "not authenticated". */
+export const credentialsMessage = (op: OpNumber): string => (op >= 2 && op <= 4 ? 'credentials required' : 'not authenticated');
+
+const plainError = (r: Rejection): Body => plain(r.message);
+
+const ERROR_BODIES = {
+  client: (r: Rejection): Body => json({ status: 'error', message: r.message }),
+  addressCreate: (r: Rejection): Body => (r.kind === 'missing-data' ? plain(r.message) : json({ success: 'error', msg: r.message })),
+  addressUpdate: (r: Rejection): Body => json({ success: 'error', msg: r.message }),
+  category: (r: Rejection): Body => json({ success: false, msg: r.message }),
+  cart: (r: Rejection): Body => plain(`Error: ${r.message}`),
+  preference: (r: Rejection): Body => json({ error_message: r.message }),
+  channelSend: (): Body => json({ success: 'error' }),
+};
+
+function findAddress(ctx: Context, id: unknown) {
+  const key = integerOf(id);
+  const address = key === undefined ? undefined : ctx.store.addresses.get(key);
+  if (!address) throw new Rejection('not-found', `address ${String(id)} not found`);
+  return address;
+}
+
+function requireKnownPlace(placeId: unknown): void {
+  if (!(String(placeId) in PLACES)) throw new Rejection('rule', `placeId ${String(placeId)} does not exist`);
+}
+
+function findChannel(ctx: Context) {
+  const raw = ctx.params.postsaleInboundId ?? '';
+  if (!/^\d{1,15}$/.test(raw)) throw new Rejection('invalid', 'postsaleInboundId must be an integer');
+  const id = Number(raw);
+  const channel = ctx.store.channels.get(id);
+  if (!channel) throw new Rejection('not-found', `post-sale ${id} not found`);
+  return channel;
+}
+
+export const ROUTES: readonly Route[] = [
+  {
+    op: 1,
+    method: 'PATCH',
+    path: '/client',
+    auth: 'bearer',
+    requestSchema: 'client.request',
+    sampleBody: {
+      fiscalName: 'Ferreteria Modelo SA', socialName: 'Ferreteria Modelo', fiscalNumber: '30-71234567-9', clientAddress: 'San Martin 950',
+      mainPhone: '+54 341 555 0101', whatsApp: '+54 9 341 555 0102', formatFiscalId: 80, taxCategoryId: 1, clientPostalCode: 2000, clientCityId: 2001, clientProvinceId: 21,
+    },
+    errorBody: ERROR_BODIES.client,
+    handle(ctx) {
+      const body = asObject(ctx.body);
+      if (body.clientProvinceId !== undefined && !(String(body.clientProvinceId) in PROVINCES)) {
+        throw new Rejection('rule', `the client could not be updated: clientProvinceId ${String(body.clientProvinceId)} does not exist`);
+      }
+      ctx.store.client = { ...body };
+      return ok(json({ status: 'ok', message: 'Client updated' }));
+    },
+  },
+  {
+    op: 2,
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    auth: 'bearer',
+    requestSchema: 'shipping-address-create.request',
+    sampleBody: { direccion: 'Cordoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000', placeId: 'PL-2000' },
+    errorBody: ERROR_BODIES.addressCreate,
+    handle(ctx) {
+      const body = asObject(ctx.body);
+      if (body.provinceId !== undefined) {
+        if (!(String(body.provinceId) in PROVINCES)) throw new Rejection('rule', `provinceId ${String(body.provinceId)} does not exist`);
+      } else if (body.placeId !== undefined) requireKnownPlace(body.placeId);
+      const idDirCli = ctx.store.nextAddressId++;
+      const { direccion, telefono, codigoPostal, placeId, provinceId, placeString } = body;
+      ctx.store.addresses.set(idDirCli, { idDirCli, direccion, telefono, codigoPostal, placeId, provinceId, placeString });
+      return created(ctx, json({ success: 'ok', msg: 'Address created', addressId: idDirCli }));
+    },
+  },
+  {
+    op: 3,
+    method: 'PATCH',
+    path: '/miCuenta/shippingAddress',
+    auth: 'bearer',
+    requestSchema: 'shipping-address-update.request',
+    sampleBody: { direccion: 'Cordoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000', placeId: 'PL-2000', idDirCli: SEED_ADDRESS_ID },
+    errorBody: ERROR_BODIES.addressUpdate,
+    handle(ctx) {
+      const body = asObject(ctx.body);
+      const address = findAddress(ctx, body.idDirCli);
+      if (body.placeId !== undefined) requireKnownPlace(body.placeId);
+      Object.assign(address, { direccion: body.direccion, telefono: body.telefono, codigoPostal: body.codigoPostal, placeId: body.placeId });
+      return ok(json({ success: 'ok', msg: 'Address updated' }));
+    },
+  },
+  {
+    op: 4,
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    auth: 'bearer',
+    requestSchema: 'category-update.request',
+    sampleBody: { categoryId: 10, utility: 30, description: 'Tools', hide: false },
+    errorBody: ERROR_BODIES.category,
+    handle(ctx) {
+      const body = asObject(ctx.body);
+      const id = integerOf(body.categoryId);
+      const category = id === undefined ? undefined : ctx.store.categories.get(id);
+      if (!ctx.holds('category-exists', category !== undefined)) {
+        throw new Rejection('not-found', `category ${JSON.stringify(body.categoryId)} does not exist`);
+      }
+      if (category) Object.assign(category, { utility: body.utility, description: body.description, hide: body.hide });
+      return ok(json({ success: true, msg: 'Category updated' }));
+    },
+  },
+  {
+    op: 5,
+    method: 'POST',
+    path: '/carrito/item',
+    auth: 'bearer',
+    requestSchema: 'cart-items.request',
+    sampleBody: [{ productId: 1001, amount: 1, type: 1 }],
+    errorBody: ERROR_BODIES.cart,
+    handle(ctx) {
+      // Only a fault that ignores type errors lets a non-array through.
+      const items = (Array.isArray(ctx.body) ? ctx.body : [ctx.body]).map(asObject);
+      for (const item of items) {
+        const productId = integerOf(item.productId);
+        if (!ctx.holds('cart-product-exists', PRODUCTS.some((p) => p.id === productId))) {
+          throw new Rejection('not-found', `product ${JSON.stringify(item.productId)} does not exist`);
+        }
+        if (!ctx.holds('cart-type-allowed', ALLOWED_CART_TYPES.has(integerOf(item.type) ?? NaN))) {
+          throw new Rejection('rule', `item type ${JSON.stringify(item.type)} is not allowed`);
+        }
+      }
+      // Amount > 0 sets the line (add or update); 0 or less removes it (§4.5 leaves this open).
+      for (const item of items) {
+        const productId = integerOf(item.productId) ?? 0;
+        const amount = integerOf(item.amount) ?? 0;
+        if (amount > 0) ctx.store.cart.set(productId, amount);
+        else ctx.store.cart.delete(productId);
+      }
+      return ok(plain('Items added to the cart'));
+    },
+  },
+  {
+    op: 6,
+    method: 'POST',
+    path: '/carrito/processPreferenceProvider',
+    auth: 'none',
+    requestSchema: 'payment-preference.request',
+    sampleBody: { title: 'Order 123456', quantity: 1, unit_price: 1500.5, clientId: 4242, orderId: 123456, branch: 1 },
+    errorBody: ERROR_BODIES.preference,
+    handle(ctx) {
+      const body = asObject(ctx.body);
+      const preferenceId = `PREF-${String(body.orderId)}-${ctx.store.nextPreferenceId++}`;
+      return created(ctx, json({ preference_id: preferenceId }));
+    },
+  },
+  {
+    op: 7,
+    method: 'GET',
+    path: '/carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}',
+    auth: 'bearer',
+    errorBody: plainError,
+    handle(ctx) {
+      const { codigoPostalFavorito = '', direccionCompleta = '' } = ctx.params;
+      // A full address has a street (a letter) and a number (a digit).
+      if (!ctx.holds('address-format', /\p{L}/u.test(direccionCompleta) && /\d/.test(direccionCompleta))) {
+        throw new Rejection('rule', 'The address format is not valid');
+      }
+      const units = [...ctx.store.cart.values()].reduce((a, b) => a + b, 0);
+      const base = 450 + 25 * units;
+      return ok(json({
+        codigoPostal: codigoPostalFavorito,
+        direccion: direccionCompleta,
+        itemsInCart: units,
+        options: [
+          { carrier: 'Standard', cost: base, days: 3 },
+          { carrier: 'Express', cost: Math.round(base * 1.8), days: 1 },
+        ],
+      }));
+    },
+  },
+  {
+    op: 8,
+    method: 'GET',
+    path: '/item/{product_id}',
+    auth: 'optional',
+    errorBody: plainError,
+    handle(ctx) {
+      const id = ctx.params.product_id ?? '';
+      const product = /^\d+$/.test(id) ? PRODUCTS.find((p) => p.id === Number(id)) : undefined;
+      if (!ctx.holds('product-exists', product !== undefined)) {
+        throw new Rejection('not-found', 'Internal server error: the product could not be obtained');
+      }
+      const shown = product ?? placeholderProduct(id);
+      const amountInCart = ctx.loggedIn ? (ctx.store.cart.get(shown.id) ?? 0) : 0;
+      const view = productView(shown, { loggedIn: ctx.loggedIn, amountInCart, choices: ctx.choices });
+      return ok(json(ctx.hooks.productView?.(view, { loggedIn: ctx.loggedIn, product: shown, choices: ctx.choices }) ?? view));
+    },
+  },
+  {
+    op: 9,
+    method: 'GET',
+    path: '/prices',
+    auth: 'bearer',
+    errorBody: plainError,
+    handle: () => ok(json(PRODUCTS.map(priceEntry))),
+  },
+  {
+    op: 10,
+    method: 'GET',
+    path: '/paymentVoucher/{branch}-{order}',
+    auth: 'bearer',
+    errorBody: plainError,
+    handle(ctx) {
+      const key = `${ctx.params.branch}-${ctx.params.order}`;
+      const voucher = VOUCHERS[key];
+      if (!voucher) throw new Rejection('not-found', `payment voucher ${key} not found`);
+      return ok(json(voucher));
+    },
+  },
+  {
+    op: 11,
+    method: 'GET',
+    path: '/miCuenta/pedidos/{branch}/{albNumber}',
+    auth: 'bearer',
+    errorBody: plainError,
+    handle(ctx) {
+      const key = `${ctx.params.branch}/${ctx.params.albNumber}`;
+      const order = ORDERS[key];
+      if (!order) throw new Rejection('not-found', `order ${key} not found`);
+      return ok(json(order));
+    },
+  },
+  {
+    op: 12,
+    method: 'DELETE',
+    path: '/miCuenta/misProductos/{id}',
+    auth: 'bearer',
+    errorBody: plainError,
+    handle(ctx) {
+      const id = ctx.params.id ?? '';
+      const productId = /^\d+$/.test(id) ? Number(id) : NaN;
+      if (!ACCOUNT_PRODUCT_IDS.has(productId)) throw new Rejection('not-found', `product ${id} not found`);
+      // Idempotent: a seeded product of the account may be deleted again, so the suite can repeat.
+      ctx.store.deletedAccountProducts.add(productId);
+      return ctx.choices.deleteAnswer === '204-empty' ? ok(EMPTY, 204) : ok(json({ success: 'ok', msg: 'deleted' }));
+    },
+  },
+  {
+    op: 13,
+    method: 'POST',
+    path: '/postventa',
+    auth: 'bearer',
+    requestSchema: 'post-sale.request',
+    sampleBody: {},
+    errorBody: plainError,
+    handle(ctx) {
+      const postsaleInboundId = ctx.store.nextPostSaleId++;
+      ctx.store.channels.set(postsaleInboundId, {
+        postsaleInboundId,
+        token: randomBytes(16).toString('hex'),
+        userId: SEED_CHANNEL.userId,
+        messages: [],
+      });
+      return created(ctx, json({ postsaleInboundId, status: 'created' }));
+    },
+  },
+  {
+    op: 14,
+    method: 'GET',
+    path: '/postventa/{postsaleInboundId}/messageChannel',
+    auth: 'bearer',
+    errorBody: plainError,
+    handle(ctx) {
+      const channel = findChannel(ctx);
+      return ok(json({ postsaleInboundId: channel.postsaleInboundId, messages: channel.messages.map((m) => ({ ...m })) }));
+    },
+  },
+  {
+    op: 15,
+    method: 'POST',
+    path: '/postventa/{postsaleInboundId}/messageChannel/{token}/{userId}',
+    auth: 'none',
+    requestSchema: 'message-channel-send.request',
+    sampleBody: { message: 'Hello' },
+    errorBody: ERROR_BODIES.channelSend,
+    authorize(ctx) {
+      const channel = findChannel(ctx);
+      if (!ctx.holds('channel-token', ctx.params.token === channel.token)) throw new Rejection('forbidden', 'channel token not accepted');
+      if (ctx.params.userId !== channel.userId) throw new Rejection('forbidden', 'user not allowed on this channel');
+    },
+    handle(ctx) {
+      const channel = findChannel(ctx);
+      channel.messages.push({ userId: channel.userId, message: asObject(ctx.body).message, sentAt: new Date().toISOString() });
+      return ok(json({ success: 'ok' }));
+    },
+  },
+];
+
+export const routeOf = (op: OpNumber): Route => ROUTES.find((r) => r.op === op)!;
+
+/** A rejection in the op's documented error shape (a plain string where no route applies). */
+export function rejectionReply(route: Route | undefined, rejection: Rejection): Reply {
+  return {
+    status: STATUS_OF[rejection.kind],
+    body: route ? route.errorBody(rejection) : plain(rejection.message),
+    outcome: rejection.kind,
+    message: rejection.message,
+    missingFields: rejection.missingFields,
+  };
+}

@@ -1,0 +1,311 @@
+// The embedded reference server: node:http, one process serving every profile (clean /v1,
+// /_modes/<mode>/v1, /_faults/<fault>/v1), each with its own in-memory state.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isJsonContentType, parseJsonBody, readBody } from './body';
+import { faultNamed } from './faults';
+import type { AuthPolicy, Credentials, FaultHooks } from './hooks';
+import { type Mode, modeNamed, REFERENCE_MODE } from './modes';
+import { type Context, credentialsMessage, rejectionReply, type Route, ROUTES } from './operations';
+import { isTransportKind, plain, Rejection, type Reply } from './reply';
+import { createStore, DEFAULT_BEARER_TOKEN, DEFAULT_CHANNEL_TOKEN, type Store } from './seed';
+import { validateRequest } from './validation';
+
+export { FAULTS, profilePath, type Fault } from './faults';
+export { MODES, type Mode } from './modes';
+
+export interface ReferenceServerOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  bearerToken?: string;
+  channelToken?: string;
+}
+
+export interface ReferenceServer {
+  /** Root URL: no trailing slash, no /v1. */
+  url: string;
+  close(): Promise<void>;
+}
+
+interface Profile {
+  mode: Mode;
+  hooks: FaultHooks;
+  store: Store;
+}
+
+/** Where a request goes once its profile prefix is stripped. */
+interface Target {
+  profile: Profile;
+  /** Set when no operation answers at this path. */
+  rejection?: Rejection;
+  route?: Route;
+  /** Every route whose path matched, whatever the method (for 405). */
+  pathRoutes: Route[];
+  params: Record<string, string>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing
+
+const SEGMENT_PARAM = /\{(\w+)\}/;
+
+interface CompiledRoute {
+  route: Route;
+  segments: { pattern: RegExp; names: string[] }[];
+}
+
+/** A template segment as a regex; in "{branch}-{order}" the lazy first group splits at the first hyphen. */
+function segmentPattern(segment: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = segment
+    .split(SEGMENT_PARAM)
+    .map((part, i, all) => {
+      if (i % 2 === 0) return escapeRegex(part);
+      names.push(part);
+      return i === all.length - 2 ? '(.+)' : '(.+?)';
+    })
+    .join('');
+  return { pattern: new RegExp(`^${source}$`), names };
+}
+
+const COMPILED: CompiledRoute[] = ROUTES.map((route) => ({ route, segments: route.path.split('/').slice(1).map(segmentPattern) }));
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Matches raw (still percent-encoded) segments; parameters are decoded later. */
+function matchPath(segments: string[]): { route: Route; rawParams: Record<string, string> }[] {
+  const found: { route: Route; rawParams: Record<string, string> }[] = [];
+  for (const { route, segments: patterns } of COMPILED) {
+    if (patterns.length !== segments.length) continue;
+    const rawParams: Record<string, string> = {};
+    const matches = patterns.every(({ pattern, names }, i) => {
+      const m = pattern.exec(segments[i]!);
+      names.forEach((name, j) => (rawParams[name] = m?.[j + 1] ?? ''));
+      return m !== null;
+    });
+    if (matches) found.push({ route, rawParams });
+  }
+  return found;
+}
+
+function decodeParams(raw: Record<string, string>): Record<string, string> {
+  try {
+    return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, decodeURIComponent(v)]));
+  } catch {
+    throw new Rejection('invalid', 'invalid percent-encoding in the path');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credentials
+
+function presentedCredentials(header: string | undefined, token: string): Credentials {
+  if (header === undefined) return 'absent';
+  const m = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
+  return m && m[1]!.toLowerCase() === 'bearer' && m[2] === token ? 'valid' : 'invalid';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+const NO_BODY_STATUSES = new Set([204, 304]);
+
+/** Applies the mode's choices and the fault's content-type hook, then writes the reply. */
+function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): void {
+  const choices = (profile?.mode ?? REFERENCE_MODE).choices;
+  let status = reply.status;
+  if (choices.errorStatus === '200' && reply.outcome !== 'success' && !isTransportKind(reply.outcome) && status < 500) status = 200;
+  let payload = '';
+  let contentType: string | undefined;
+  const body = reply.body;
+  if (body.kind === 'json') {
+    payload = JSON.stringify(withExtraField(body.value, choices.extraField, profile?.store));
+    contentType = 'application/json; charset=utf-8';
+  } else if (body.kind === 'plain') {
+    const raw = choices.plainStrings === 'raw-text';
+    payload = raw ? body.text : JSON.stringify(body.text);
+    contentType = raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  }
+  if (contentType && profile?.hooks.contentType) contentType = profile.hooks.contentType(reply, contentType);
+  const headers: Record<string, string | number> = { ...reply.headers };
+  if (contentType && !NO_BODY_STATUSES.has(status)) {
+    headers['content-type'] = contentType;
+    headers['content-length'] = Buffer.byteLength(payload);
+  } else payload = '';
+  res.writeHead(status, headers);
+  res.end(payload);
+}
+
+/** The deployment mode's undocumented member, on the object or on each object of an array. */
+function withExtraField(value: unknown, field: string | null, store: Store | undefined): unknown {
+  if (!field || !store) return value;
+  const tag = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v, [field]: `req-${store.nextRequestId++}` } : v);
+  return Array.isArray(value) ? value.map(tag) : tag(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The request pipeline
+
+const CLEAN: FaultHooks = {};
+const VERSION = 'v1';
+
+class ReferenceApp {
+  private readonly profiles = new Map<string, Profile>();
+
+  constructor(
+    private readonly bearerToken: string,
+    private readonly channelToken: string,
+  ) {}
+
+  /** '' | '_modes/<name>' | '_faults/<name>' → the profile, created on first use. */
+  private profile(kind: string, name: string): Profile | undefined {
+    const key = `${kind}/${name}`;
+    const existing = this.profiles.get(key);
+    if (existing) return existing;
+    const mode = kind === '_modes' ? modeNamed(name) : kind === '' || kind === '_faults' ? REFERENCE_MODE : undefined;
+    const hooks = kind === '_faults' ? faultNamed(name)?.hooks : CLEAN;
+    if (!mode || !hooks) return undefined;
+    const profile = { mode, hooks, store: createStore(this.channelToken) };
+    this.profiles.set(key, profile);
+    return profile;
+  }
+
+  /** Splits off the profile prefix and the version segment, and matches a route. */
+  private target(method: string, path: string): Target | Rejection {
+    let segments = path.split('/').slice(1);
+    let profile: Profile | undefined;
+    if (segments[0] === '_modes' || segments[0] === '_faults') {
+      profile = this.profile(segments[0], safeDecode(segments[1] ?? ''));
+      if (!profile) return new Rejection('no-route', `unknown ${segments[0] === '_modes' ? 'mode' : 'fault'}`);
+      segments = segments.slice(2);
+    } else profile = this.profile('', '')!;
+    const noRoute = { profile, pathRoutes: [], params: {}, rejection: new Rejection('no-route', 'no such operation') };
+    if (segments[0] !== (profile.hooks.versionSegment ?? VERSION)) return noRoute;
+    const matched = matchPath(segments.slice(1));
+    if (matched.length === 0) return noRoute;
+    const effective = method === 'HEAD' ? 'GET' : method;
+    const hit = matched.find((m) => m.route.method === effective);
+    return { profile, route: hit?.route, pathRoutes: matched.map((m) => m.route), params: hit?.rawParams ?? {} };
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
+    const method = req.method ?? 'GET';
+    const target = this.target(method, path);
+    if (target instanceof Rejection) return send(res, rejectionReply(undefined, target), undefined);
+    const { profile, route } = target;
+    if (target.rejection) return send(res, rejectionReply(undefined, target.rejection), profile);
+    if (!route) {
+      const allow = [...new Set(target.pathRoutes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])))].join(', ');
+      const reply = rejectionReply(undefined, new Rejection('method', `method not allowed; allowed: ${allow}`));
+      return send(res, { ...reply, headers: { allow } }, profile);
+    }
+    const facts = { op: route.op, body: undefined as unknown, loggedIn: false };
+    let reply: Reply;
+    try {
+      reply = await this.run(req, route, target, query, facts);
+    } catch (e) {
+      if (!(e instanceof Rejection)) throw e;
+      reply = rejectionReply(route, e);
+    }
+    reply = profile.hooks.reply?.(reply, facts) ?? reply;
+    if (reply.outcome === 'too-large') reply = { ...reply, headers: { ...reply.headers, connection: 'close' } };
+    send(res, reply, profile);
+  }
+
+  /** Auth, body, validation and the handler; throws a Rejection for any documented failure. */
+  private async run(req: IncomingMessage, route: Route, target: Target, query: URLSearchParams, facts: { body: unknown; loggedIn: boolean }): Promise<Reply> {
+    const { profile } = target;
+    const hooks = profile.hooks;
+    const params = decodeParams(target.params);
+    const policy: AuthPolicy = hooks.authPolicy?.(route.op, route.auth) ?? route.auth;
+    const presented = presentedCredentials(req.headers.authorization, this.bearerToken);
+    const credentials = hooks.credentials?.(route.op, presented) ?? presented;
+    if (policy === 'bearer' && credentials !== 'valid') throw new Rejection('auth', credentialsMessage(route.op));
+    facts.loggedIn = policy !== 'none' && credentials === 'valid';
+    const ctx: Context = {
+      params,
+      query,
+      loggedIn: facts.loggedIn,
+      body: undefined,
+      store: profile.store,
+      choices: profile.mode.choices,
+      hooks,
+      holds: (rule, condition) => condition || hooks.ignoresRule === rule,
+    };
+    route.authorize?.(ctx);
+    if (route.requestSchema) {
+      ctx.body = await this.requestBody(req, route, hooks);
+      validateRequest(route.requestSchema, ctx.body, (e) => hooks.ignoresRequestError?.(route.op, e) ?? false);
+      facts.body = ctx.body;
+    }
+    return route.handle(ctx);
+  }
+
+  private async requestBody(req: IncomingMessage, route: Route, hooks: FaultHooks): Promise<unknown> {
+    if (hasBody(req) && !isJsonContentType(req.headers['content-type'])) throw new Rejection('media-type', 'the request body must be application/json');
+    const raw = await readBody(req);
+    if (!raw.ok) throw raw.rejection;
+    try {
+      return parseJsonBody(raw.bytes);
+    } catch (e) {
+      // Only a fault answers a malformed body as if a valid one had come.
+      if (e instanceof Rejection && e.kind === 'invalid' && hooks.acceptsMalformedJson && route.sampleBody !== undefined) return route.sampleBody;
+      throw e;
+    }
+  }
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function startReferenceServer(opts: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const app = new ReferenceApp(opts.bearerToken ?? DEFAULT_BEARER_TOKEN, opts.channelToken ?? DEFAULT_CHANNEL_TOKEN);
+  const server = createServer((req, res) => {
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    app.handle(req, res).catch((e: unknown) => {
+      // A real bug: answer 500 and keep serving.
+      console.error('reference server: internal error:', e);
+      if (!res.headersSent) send(res, { status: 500, body: plain('Internal server error'), outcome: 'internal' }, undefined);
+      else res.destroy();
+    });
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((e) => (e ? reject(e) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
