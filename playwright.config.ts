@@ -30,7 +30,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: process.env.CI ? 2 : undefined,
+  workers: '100%',
   timeout: 60_000,
   globalSetup: './tests/support/global-setup.ts',
   reporter: [

@@ -29,6 +29,8 @@ const bounded = (min: number, max: number) => (raw: string): number => {
   if (!Number.isFinite(n) || n < min || n > max) throw new ConfigProblem(`expected a number from ${min} to ${max}, got "${raw}"`);
   return n;
 };
+/** Empty means "decided by the target": see resolveTargetDefaults. */
+const optional = <T>(parse: (raw: string) => T) => (raw: string): T | undefined => (raw === '' ? undefined : parse(raw));
 const flag = (raw: string): boolean => {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off|)$/i.test(raw)) return false;
@@ -56,6 +58,7 @@ const url = (raw: string): string => {
   }
   if (!/^https?:$/.test(parsed.protocol)) throw new ConfigProblem(`expected an http or https URL, got "${raw}"`);
   if (parsed.username || parsed.password) throw new ConfigProblem('must not carry credentials; use RSF_BEARER_TOKEN');
+  if (parsed.search || parsed.hash) throw new ConfigProblem('must not carry a query string or fragment: operation paths are appended to it');
   return raw;
 };
 const json = (schema?: string) => (raw: string): unknown => {
@@ -81,7 +84,7 @@ export const SETTINGS = {
   invalidBearerToken: S('RSF_INVALID_BEARER_TOKEN', '', text, 'A token the target must refuse. Empty: a random one per run.', true),
   allowWrites: S('RSF_ALLOW_WRITES', 'false', flag, 'Run requests that a conforming target carries out (client update, addresses, categories, cart, payment preference, deletion, post-sale). Always on against the embedded reference.'),
   requestTimeoutMs: S('RSF_REQUEST_TIMEOUT_MS', '10000', bounded(100, 120000), 'Time-out of one request, in milliseconds (100 to 120000).'),
-  maxRequestsPerSecond: S('RSF_MAX_REQUESTS_PER_SECOND', '', bounded(0, 10000), 'Upper bound on requests per second, over all workers; 0 means unbounded. Empty: 10 against an external target, unbounded against the embedded reference.'),
+  maxRequestsPerSecond: S('RSF_MAX_REQUESTS_PER_SECOND', '', optional(bounded(0, 10000)), 'Upper bound on requests per second, over all workers; 0 means unbounded. Empty: 10 against an external target, unbounded against the embedded reference.'),
   productId: S('RSF_PRODUCT_ID', '1001', text, 'An existing product, for product detail (operation 8).'),
   missingProductId: S('RSF_MISSING_PRODUCT_ID', '999999', integer, 'A product id that does not exist (operations 5 and 8).'),
   stockProductIds: S('RSF_STOCK_PRODUCT_IDS', '1001,1002,1003,1004,1005', list(text), 'Products whose logged-in stock fields are checked (§2.6, §8); cover stock above, at and below the display limit, and none.'),
@@ -121,14 +124,18 @@ export const SETTINGS = {
   stockLabelAtLeast: S('RSF_STOCK_LABEL_AT_LEAST', '^(\\d+) (units? or more|unidad(es)? o m[aá]s)$', regex, 'The "X units or more" form; group 1 is X.'),
   fcSeed: S('RSF_FC_SEED', '', text, 'fast-check seed, to replay a run. Empty: one random seed per run, recorded in the report.'),
   fcPath: S('RSF_FC_PATH', '', text, 'fast-check path of a counterexample to replay, with RSF_FC_SEED, as printed by a failing property.'),
-  fcNumRuns: S('RSF_FC_NUM_RUNS', '', bounded(1, 100000), 'Runs per property. Empty: 100 against the embedded reference, 25 against an external target.'),
+  fcNumRuns: S('RSF_FC_NUM_RUNS', '', optional(bounded(1, 100000)), 'Runs per property. Empty: 100 against the embedded reference, 25 against an external target.'),
   reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports and Playwright\'s HTML report are written.'),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too.'),
   waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason"}]; a waived requirement does not fail the run. Missing file: no waivers.'),
 } satisfies Record<string, Setting<unknown>>;
 
 type Settings = typeof SETTINGS;
-export type Config = { [K in keyof Settings]: ReturnType<Settings[K]['parse']> } & {
+/** Settings whose default depends on the target (embedded or external). */
+type TargetDependent = 'maxRequestsPerSecond' | 'fcNumRuns';
+export type Config = { [K in Exclude<keyof Settings, TargetDependent>]: ReturnType<Settings[K]['parse']> } & {
+  [K in TargetDependent]: number;
+} & {
   /** True when the suite starts the embedded reference server itself. */
   embedded: boolean;
   /** Writes run: always against the embedded reference, by opt-in elsewhere. */
@@ -157,6 +164,9 @@ export function loadConfig(env: Env = process.env): Config {
   const config = values as Config;
   config.embedded = config.targetUrl === '';
   config.writesEnabled = config.embedded || config.allowWrites;
+  // Gentle on shared staging, flat out against our own reference.
+  config.maxRequestsPerSecond ??= config.embedded ? 0 : 10;
+  config.fcNumRuns ??= config.embedded ? 100 : 25;
   if (config.invalidBearerToken === '') config.invalidBearerToken = `invalid-${randomBytes(12).toString('hex')}`;
   if (config.invalidBearerToken === config.bearerToken) throw new ConfigError(['RSF_INVALID_BEARER_TOKEN must differ from RSF_BEARER_TOKEN']);
   return config;

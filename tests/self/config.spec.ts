@@ -1,0 +1,61 @@
+// Self-test of the configuration: defaults load, bad values are named, docs match the code.
+import { readFileSync } from 'node:fs';
+import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../support/config';
+import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../support/config-docs';
+import { expect, test } from '../support/fixtures';
+import { apiBase, displayTarget, normalizeTargetUrl } from '../support/target';
+
+test('the defaults load and target the embedded reference with writes on', () => {
+  const config = loadConfig({});
+  expect(config.embedded).toBe(true);
+  expect(config.writesEnabled).toBe(true);
+  expect(config.invalidBearerToken).not.toBe(config.bearerToken);
+});
+
+test('an external target is read-only unless RSF_ALLOW_WRITES is set', () => {
+  expect(loadConfig({ RSF_TARGET_URL: 'https://staging.example/api' }).writesEnabled).toBe(false);
+  expect(loadConfig({ RSF_TARGET_URL: 'https://staging.example/api', RSF_ALLOW_WRITES: 'true' }).writesEnabled).toBe(true);
+});
+
+test('every bad value is reported at once, by variable name, without showing secrets', () => {
+  const bad = {
+    RSF_TARGET_URL: 'ftp://example',
+    RSF_REQUEST_TIMEOUT_MS: '5',
+    RSF_ADDRESS_ID: 'abc',
+    RSF_CLIENT_BODY: '{"fiscalName": 1}',
+    RSF_STOCK_LABEL_NONE: '(',
+    RSF_ALLOW_WRITES: 'maybe',
+  };
+  let error: unknown;
+  try {
+    loadConfig(bad);
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ConfigError);
+  const message = (error as Error).message;
+  for (const name of Object.keys(bad)) expect(message).toContain(name);
+  expect(message).toContain('client.request');
+  expect(() => loadConfig({ RSF_BEARER_TOKEN: 'same-token-value', RSF_INVALID_BEARER_TOKEN: 'same-token-value' })).toThrow(/must differ/);
+});
+
+test('the Bearer and channel tokens are the secrets to redact', () => {
+  const secrets = secretsOf(loadConfig({ RSF_BEARER_TOKEN: 'bearer-secret-1', RSF_CHANNEL_TOKEN: 'channel-secret-2', RSF_INVALID_BEARER_TOKEN: 'invalid-secret-3' }));
+  expect(secrets).toEqual(expect.arrayContaining(['bearer-secret-1', 'channel-secret-2', 'invalid-secret-3']));
+});
+
+test('the target URL may be given with or without /v1 and trailing slashes', () => {
+  for (const url of ['https://api.example/base', 'https://api.example/base/', 'https://api.example/base/v1', 'https://api.example/base/v1/']) {
+    expect(normalizeTargetUrl(url)).toBe('https://api.example/base');
+    expect(apiBase(loadConfig({ RSF_TARGET_URL: url }))).toBe('https://api.example/base/v1');
+  }
+  expect(displayTarget(loadConfig({ RSF_TARGET_URL: 'https://api.example/base/v1' }))).toBe('https://api.example/base');
+  expect(() => loadConfig({ RSF_TARGET_URL: 'https://api.example/base?key=abc' })).toThrow(/RSF_TARGET_URL: must not carry a query string/);
+});
+
+test('README and .env.example document every setting, as the code defines them', () => {
+  expect(readFileSync(ENV_EXAMPLE_PATH, 'utf8'), 'stale .env.example: run npm run docs:config').toBe(envExample());
+  const readme = readFileSync(README_PATH, 'utf8');
+  expect(readme, 'stale README configuration table: run npm run docs:config').toBe(readmeWithTable(readme));
+  for (const setting of Object.values(SETTINGS)) expect(readme).toContain(`\`${setting.name}\``);
+});
