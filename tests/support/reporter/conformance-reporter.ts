@@ -3,7 +3,7 @@
 //
 //   reporter: [['./tests/support/reporter/conformance-reporter.ts', { outputDir: 'reports', perProjectDir: 'reports/projects' }]]
 //
-// outputDir (default 'reports') and perProjectDir are resolved against the config file's folder. With perProjectDir,
+// outputDir (default: RSF_REPORTS_DIR, else 'reports') and perProjectDir are resolved against the config file's folder. With perProjectDir,
 // each project also gets <perProjectDir>/<dir>/conformance.json, where <dir> is projectDirName(project name);
 // <perProjectDir>/index.json maps project names to those dirs.
 //
@@ -57,11 +57,11 @@ export function projectDirs(names: Iterable<string>): Map<string, string> {
 }
 
 /**
- * The reporter reads only the settings it needs, RSF_STRICT and RSF_WAIVERS_FILE (parsed as loadConfig() does), so a
- * merge on a machine without the target's settings works. Secret settings present in the environment are
- * registered for redaction even if the rest of the configuration is broken.
+ * The reporter reads only the settings it needs, RSF_STRICT, RSF_WAIVERS_FILE and RSF_REPORTS_DIR (parsed as
+ * loadConfig() does), so a merge on a machine without the target's settings works. Secret settings present in the
+ * environment are registered for redaction even if the rest of the configuration is broken.
  */
-function reporterSettings(env: NodeJS.ProcessEnv): { strict: boolean; waiversFile: string; problems: string[] } {
+function reporterSettings(env: NodeJS.ProcessEnv): { strict: boolean; waiversFile: string; reportsDir: string; problems: string[] } {
   for (const setting of Object.values(SETTINGS)) {
     const value = env[setting.name]?.trim();
     if ('secret' in setting && setting.secret && value) registerSecret(value);
@@ -74,7 +74,8 @@ function reporterSettings(env: NodeJS.ProcessEnv): { strict: boolean; waiversFil
     problems.push(`${SETTINGS.strict.name}: ${(e as Error).message}`);
   }
   const waiversFile = resolve(env[SETTINGS.waiversFile.name]?.trim() || SETTINGS.waiversFile.default);
-  return { strict, waiversFile, problems };
+  const reportsDir = env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default;
+  return { strict, waiversFile, reportsDir, problems };
 }
 
 function write(file: string, content: string): void {
@@ -123,7 +124,7 @@ export default class ConformanceReporter implements Reporter {
     const report = redactValue(buildReport({ ...base, tests: tests.map((t) => t.record) }));
 
     const root = this.options.configDir ?? process.cwd();
-    const outputDir = resolve(root, this.options.outputDir ?? 'reports');
+    const outputDir = resolve(root, this.options.outputDir ?? settings.reportsDir);
     mkdirSync(outputDir, { recursive: true });
     write(join(outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     write(join(outputDir, 'conformance.md'), renderMarkdown(report));

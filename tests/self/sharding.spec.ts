@@ -1,0 +1,79 @@
+// Sharded runs merged with `playwright merge-reports` give the same conformance report as one unsharded run:
+// the reporter derives everything from tests, results, annotations, attachments and config.metadata.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '../support/fixtures';
+import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, REPO_ROOT, lastLine, readReport, runPlaywright } from '../support/reporter/child-run';
+
+interface SuiteUnderTest {
+  config: string[];
+  mergeConfig: string;
+  /** Env and `test` arguments that put one run's outputs under dir, and where its conformance reports land. */
+  outputs(dir: string): { env: Record<string, string>; args: string[]; reportsDir: string };
+  timeoutMs: number;
+}
+
+/** Timings and dates differ between runs; nothing else may. */
+function comparable(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'date' || key === 'durationMs' ? undefined : v));
+}
+
+async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise<string> {
+  const blobs = join(tmp, 'blobs');
+  const runTest = (name: string, extra: string[], env: Record<string, string>) => {
+    const out = suite.outputs(join(tmp, name));
+    return runPlaywright(['test', ...suite.config, ...out.args, ...extra], { ...out.env, ...env }, suite.timeoutMs);
+  };
+  const runs = await Promise.all([
+    runTest('shard-1', ['--shard=1/2', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-1-of-2.zip') }),
+    runTest('shard-2', ['--shard=2/2', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-2-of-2.zip') }),
+    runTest('single', [], {}),
+  ]);
+  for (const run of runs) expect(run.code, run.stdout + run.stderr).not.toBeNull();
+  expect(existsSync(join(blobs, 'shard-1-of-2.zip')) && existsSync(join(blobs, 'shard-2-of-2.zip')), runs.map((r) => r.stderr).join('\n')).toBe(true);
+
+  const merged = suite.outputs(join(tmp, 'merged'));
+  const merge = await runPlaywright(['merge-reports', '--config', suite.mergeConfig, blobs], merged.env, suite.timeoutMs);
+  expect(merge.code, merge.stdout + merge.stderr).toBe(0);
+  expect(lastLine(merge.stdout)).toMatch(/^Conformance: (PASS|FAIL) — MUST \d+ failed/);
+
+  const single = suite.outputs(join(tmp, 'single')).reportsDir;
+  expect(existsSync(join(single, 'conformance.json')), 'the unsharded run writes conformance.json: is the conformance reporter configured?').toBe(true);
+  const [one, two] = [readReport(single), readReport(merged.reportsDir)];
+  expect(one.summary.tests.total).toBeGreaterThan(0);
+  expect(comparable(two)).toEqual(comparable(one));
+  return merged.reportsDir;
+}
+
+test('the fake suite: two shards merged equal one unsharded run', async ({}, testInfo) => {
+  const fake: SuiteUnderTest = {
+    config: ['--config', FAKE_SUITE_CONFIG],
+    mergeConfig: 'tests/self/fixtures/reporter-suite/merge.config.ts',
+    outputs: (dir) => ({ env: { FAKE_OUT_DIR: dir, RSF_WAIVERS_FILE: join(dir, 'no-waivers.json') }, args: [], reportsDir: join(dir, 'reports') }),
+    timeoutMs: FAKE_RUN_TIMEOUT_MS,
+  };
+  test.setTimeout(4 * FAKE_RUN_TIMEOUT_MS);
+  const mergedDir = await shardedAgainstSingle(fake, testInfo.outputPath());
+  // Per-project reports survive the merge too.
+  const single = join(testInfo.outputPath('single'), 'reports', 'projects');
+  const merged = join(mergedDir, 'projects');
+  expect(readFileSync(join(merged, 'index.json'), 'utf8')).toBe(readFileSync(join(single, 'index.json'), 'utf8'));
+  expect(comparable(readReport(join(merged, 'reference')))).toEqual(comparable(readReport(join(single, 'reference'))));
+});
+
+test('the real suite: two shards merged equal one unsharded run', async ({}, testInfo) => {
+  test.skip(!existsSync(join(REPO_ROOT, 'playwright.config.ts')), 'playwright.config.ts does not exist yet');
+  test.setTimeout(10 * 60_000);
+  const real: SuiteUnderTest = {
+    config: [],
+    mergeConfig: 'tests/support/reporter/merge.config.ts',
+    outputs: (dir) => ({
+      // One seed for all three runs, so that the property tests send the same requests.
+      env: { RSF_REPORTS_DIR: join(dir, 'reports'), RSF_FC_SEED: '20240601', RSF_WAIVERS_FILE: join(dir, 'no-waivers.json') },
+      args: ['--output', join(dir, 'results')],
+      reportsDir: join(dir, 'reports'),
+    }),
+    timeoutMs: 8 * 60_000,
+  };
+  await shardedAgainstSingle(real, testInfo.outputPath());
+});
