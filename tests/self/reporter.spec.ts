@@ -5,7 +5,7 @@ import { expect, test } from '../support/fixtures';
 import { fakeSecrets, lastLine, readReport, runFakeSuite } from '../support/reporter/child-run';
 import type { ConformanceReport, RequirementRow, Status } from '../support/reporter/model';
 
-test.describe.configure({ mode: 'parallel' });
+test.describe.configure({ mode: 'parallel', timeout: 150_000 });
 
 const SUITE_DIR = join(__dirname, 'fixtures/reporter-suite');
 const ONLY_SOFT = ['--grep-invert', '@breaks-must'];

@@ -57,7 +57,7 @@ export function runPlaywright(args: string[], extraEnv: Record<string, string | 
 /** Recognisable secrets, unique per call; the channel token has characters that percent-encoding changes. */
 export function fakeSecrets(): { bearer: string; channel: string } {
   const tag = randomBytes(6).toString('hex');
-  return { bearer: `ZZSECRETBEARERZZ-${tag}`, channel: `ZZSECRETCHANNELZZ+/${tag}` };
+  return { bearer: `ZZSECRETBEARERZZ-${tag}`, channel: `ZZSECRETCHANNELZZ+${tag}=` };
 }
 
 export function readReport(dir: string): ConformanceReport {
@@ -65,6 +65,8 @@ export function readReport(dir: string): ConformanceReport {
 }
 
 export const FAKE_SUITE_CONFIG = 'tests/self/fixtures/reporter-suite/playwright.config.ts';
+/** A fake run takes seconds; the margin is for a loaded machine. Tests that run it set a longer timeout. */
+export const FAKE_RUN_TIMEOUT_MS = 100_000;
 
 export interface FakeRun extends ChildRun {
   reportsDir: string;
@@ -72,10 +74,20 @@ export interface FakeRun extends ChildRun {
   file: (name: string) => string;
 }
 
-/** Runs the fake reporter-suite with its outputs under outDir. Without RSF_WAIVERS_FILE in env, no waivers apply. */
+/**
+ * Runs the fake reporter-suite with its outputs under outDir. Unless env says otherwise: no waivers, and fresh
+ * secrets (which the fake checks put, unredacted, in their evidence).
+ */
 export async function runFakeSuite(outDir: string, opts: { env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<FakeRun> {
-  const env = { RSF_WAIVERS_FILE: join(outDir, 'no-waivers.json'), ...opts.env, FAKE_OUT_DIR: outDir };
-  const run = await runPlaywright(['test', '--config', FAKE_SUITE_CONFIG, ...(opts.args ?? [])], env, 50_000);
+  const secrets = fakeSecrets();
+  const env = {
+    RSF_WAIVERS_FILE: join(outDir, 'no-waivers.json'),
+    RSF_BEARER_TOKEN: secrets.bearer,
+    RSF_CHANNEL_TOKEN: secrets.channel,
+    ...opts.env,
+    FAKE_OUT_DIR: outDir,
+  };
+  const run = await runPlaywright(['test', '--config', FAKE_SUITE_CONFIG, ...(opts.args ?? [])], env, FAKE_RUN_TIMEOUT_MS);
   const reportsDir = join(outDir, 'reports');
   if (!existsSync(join(reportsDir, 'conformance.json'))) throw new Error(`the fake suite wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
   return { ...run, reportsDir, report: () => readReport(reportsDir), file: (name) => readFileSync(join(reportsDir, name), 'utf8') };

@@ -1,0 +1,60 @@
+// Secrets never reach an output: run the real suite with recognisable tokens, once clean and once against a
+// reference fault that makes an operation-15 check fail with the channel token's URL in its evidence, then search
+// every file the run wrote (zips and the HTML report's embedded archive opened), stdout and stderr for the tokens.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '../support/fixtures';
+import { readArtifacts, secretForms } from '../support/reporter/artifacts';
+import { REPO_ROOT, fakeSecrets, readReport, runPlaywright } from '../support/reporter/child-run';
+
+const BROKEN = 'OP15-SUCCESS-SHAPE';
+
+/** The reference fault that breaks a requirement, looked up in reference/faults.ts when the run starts. */
+function faultBreaking(id: string): string | undefined {
+  const file = join(REPO_ROOT, 'reference/faults.ts');
+  if (!existsSync(file)) return undefined;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { FAULTS } = require(file) as { FAULTS?: readonly { name: string; breaks: string | readonly string[] }[] };
+  return FAULTS?.find((f) => [f.breaks].flat().includes(id))?.name;
+}
+
+test('no form of a secret appears in any report, result, archive or console output', async ({}, testInfo) => {
+  test.skip(!existsSync(join(REPO_ROOT, 'playwright.config.ts')), 'playwright.config.ts does not exist yet');
+  const fault = faultBreaking(BROKEN);
+  test.skip(!fault, `no fault in reference/faults.ts breaks ${BROKEN}`);
+  test.setTimeout(10 * 60_000);
+
+  const secrets = fakeSecrets();
+  const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
+  const runs = await Promise.all(['clean', 'fault'].map(async (name) => {
+    const dir = testInfo.outputPath(name);
+    const run = await runPlaywright(['test', '--output', join(dir, 'results')], {
+      RSF_BEARER_TOKEN: secrets.bearer,
+      RSF_CHANNEL_TOKEN: secrets.channel,
+      RSF_REPORTS_DIR: join(dir, 'reports'),
+      RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
+      RSF_REFERENCE_FAULT: name === 'fault' ? fault : undefined,
+    }, 8 * 60_000);
+    return { name, dir, run };
+  }));
+
+  for (const { name, dir, run } of runs) {
+    expect(run.code, `${name} run was killed:\n${run.stderr}`).not.toBeNull();
+    const reports = join(dir, 'reports');
+    expect(existsSync(join(reports, 'conformance.json')), `${name}: no conformance.json; is the conformance reporter configured?\n${run.stdout}\n${run.stderr}`).toBe(true);
+    const report = readReport(reports);
+    expect(report.requirements).toHaveLength(84);
+    expect(report.summary.tests.total).toBeGreaterThan(0);
+
+    const artifacts = [...readArtifacts(dir), { name: `${name} stdout`, text: run.stdout }, { name: `${name} stderr`, text: run.stderr }];
+    // The search really looked inside Playwright's HTML report, whose data is an embedded zip.
+    expect(artifacts.some((a) => a.name.includes('playwright') && a.name.includes('#base64-zip')), `${name}: the HTML report's data was not found`).toBe(true);
+    const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
+    expect(leaks, `${name} run`).toEqual([]);
+  }
+
+  // The fault made an operation-15 check fail, so its evidence shows the URL that carries the channel token.
+  const failed = readReport(join(runs[1]!.dir, 'reports')).requirements.filter((r) => r.status === 'failed');
+  expect(failed.map((r) => r.id).filter((id) => id.startsWith('OP15-')), `the fault ${fault} fails an operation-15 requirement`).not.toEqual([]);
+  expect(JSON.stringify(failed.map((r) => r.evidence))).toContain('/messageChannel/');
+});
