@@ -32,8 +32,11 @@ export interface ViewOptions {
   choices: ModeChoices;
 }
 
+/** The nullable fields of §2.6 carry their value, or null in a mode that chooses so. */
+const nullableIn = (choices: ModeChoices) => <T>(value: T): T | null => (choices.nullableFields === 'null' ? null : value);
+
 export function productView(p: SeedProduct, { loggedIn, amountInCart, choices }: ViewOptions): ProductView {
-  const nullable = <T>(value: T): T | null => (choices.nullableFields === 'null' ? null : value);
+  const nullable = nullableIn(choices);
   const view: ProductView = {
     title: p.title,
     sku: p.sku,
@@ -66,7 +69,7 @@ export function productView(p: SeedProduct, { loggedIn, amountInCart, choices }:
 
 /** The three fields of §2.6 that exist only for a logged-in user. */
 export function loggedInFields(p: SeedProduct, choices: ModeChoices): ProductView {
-  const nullable = <T>(value: T): T | null => (choices.nullableFields === 'null' ? null : value);
+  const nullable = nullableIn(choices);
   const available = availableStock(p);
   return {
     stockDisplayLimit: nullable(p.stockDisplayLimit),

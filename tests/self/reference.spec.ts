@@ -3,6 +3,7 @@
 import { MODES, type Mode } from '../../reference/modes';
 import { profilePath } from '../../reference/faults';
 import { finalPrice } from '../../reference/products';
+import * as seed from '../../reference/seed';
 import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { bearer, type RawResponse, send } from '../../reference/test-client';
 import { loadConfig } from '../support/config';
@@ -226,6 +227,28 @@ for (const mode of MODES) {
     });
   });
 }
+
+test('the seed data matches the defaults of tests/support/config.ts', () => {
+  const store = seed.createStore(seed.DEFAULT_CHANNEL_TOKEN);
+  const product = (id: string | number) => seed.PRODUCTS.find((p) => p.id === Number(id));
+  expect([seed.DEFAULT_BEARER_TOKEN, seed.DEFAULT_CHANNEL_TOKEN]).toEqual([config.bearerToken, config.channelToken]);
+  expect(product(config.productId)).toBeDefined();
+  expect(product(config.cartProductId)).toBeDefined();
+  expect(product(config.missingProductId)).toBeUndefined();
+  expect(config.stockProductIds.map((id) => product(id)?.rawStock)).toEqual([500, 100, 7, 0, -3]);
+  expect(store.categories.has(Number(config.categoryId))).toBe(true);
+  expect(store.categories.has(Number(config.missingCategoryId))).toBe(false);
+  expect(store.addresses.has(config.addressId)).toBe(true);
+  expect(seed.PLACES[String(config.placeId)]).toBeDefined();
+  expect(seed.PLACES[String(config.placeId)]?.name).toBe(config.placeString);
+  expect(seed.PROVINCES[config.provinceId]).toBeDefined();
+  expect(seed.ALLOWED_CART_TYPES.has(config.cartAllowedType)).toBe(true);
+  expect(seed.ALLOWED_CART_TYPES.has(config.cartDisallowedType)).toBe(false);
+  expect(seed.ORDERS[`${config.orderBranch}/${config.orderAlbNumber}`]).toBeDefined();
+  expect(seed.VOUCHERS[`${config.voucherBranch}-${config.voucherOrder}`]).toBeDefined();
+  expect(seed.ACCOUNT_PRODUCT_IDS.has(Number(config.deleteProductId))).toBe(true);
+  expect(store.channels.get(config.postSaleId)).toMatchObject({ token: config.channelToken, userId: config.channelUserId });
+});
 
 test('a sent channel message can be read back', async () => {
   await send(server.url, `/v1${channelPath(config.channelToken)}`, { method: 'POST', body: { message: 'read me back' } });
