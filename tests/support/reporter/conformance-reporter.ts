@@ -34,6 +34,8 @@ export interface ConformanceReporterOptions {
   perProjectDir?: string;
   /** Set by Playwright: the folder of the config file. */
   configDir?: string;
+  /** Set by Playwright: 'test', 'merge' or 'list'. */
+  _mode?: string;
 }
 
 /** A project name as a directory name: only [A-Za-z0-9._-], other runs of characters become '_'; '' becomes '_default'. */
@@ -104,6 +106,8 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    // `playwright test --list` runs nothing: keep the last real report.
+    if (this.options._mode === 'list') return undefined;
     const settings = reporterSettings(process.env);
     const catalogue = requirements();
     const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
