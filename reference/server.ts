@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { isJsonContentType, parseJsonBody, readBody } from './body';
 import { faultNamed } from './faults';
-import type { AuthPolicy, Credentials, FaultHooks } from './hooks';
+import type { AuthPolicy, Credentials, ExchangeFacts, FaultHooks } from './hooks';
 import { type Mode, modeNamed, REFERENCE_MODE } from './modes';
 import { type Context, credentialsMessage, rejectionReply, type Route, ROUTES } from './operations';
 import { isTransportKind, plain, Rejection, type Reply } from './reply';
@@ -206,7 +206,7 @@ class ReferenceApp {
       const reply = rejectionReply(undefined, new Rejection('method', `method not allowed; allowed: ${allow}`));
       return send(res, { ...reply, headers: { allow } }, profile);
     }
-    const facts = { op: route.op, body: undefined as unknown, loggedIn: false };
+    const facts: ExchangeFacts = { op: route.op, body: undefined, loggedIn: false };
     let reply: Reply;
     try {
       reply = await this.run(req, route, target, query, facts);
@@ -220,7 +220,7 @@ class ReferenceApp {
   }
 
   /** Auth, body, validation and the handler; throws a Rejection for any documented failure. */
-  private async run(req: IncomingMessage, route: Route, target: Target, query: URLSearchParams, facts: { body: unknown; loggedIn: boolean }): Promise<Reply> {
+  private async run(req: IncomingMessage, route: Route, target: Target, query: URLSearchParams, facts: ExchangeFacts): Promise<Reply> {
     const { profile } = target;
     const hooks = profile.hooks;
     const params = decodeParams(target.params);
