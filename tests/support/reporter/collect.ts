@@ -45,7 +45,7 @@ function evidenceOf(result: TestResult): TestRecord['evidence'] {
     });
 }
 
-export function projectName(test: TestCase): string {
+function projectName(test: TestCase): string {
   return test.parent.project()?.name ?? '';
 }
 

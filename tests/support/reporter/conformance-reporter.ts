@@ -20,10 +20,10 @@ import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwr
 import { requirements } from '../catalogue';
 import { SETTINGS } from '../config';
 import { redact, redactValue, registerSecret } from '../redact';
-import { projectName, recordOf, stripAnsi } from './collect';
+import { recordOf, stripAnsi } from './collect';
 import { verdictLine } from './format';
 import { buildReport } from './model';
-import type { ConformanceReport, TestRecord } from './model';
+import type { ReportInput, TestRecord } from './model';
 import { renderHtml } from './render-html';
 import { renderJunit } from './render-junit';
 import { renderMarkdown } from './render-markdown';
@@ -115,8 +115,8 @@ export default class ConformanceReporter implements Reporter {
     // Printed once, here; the reports list them too.
     for (const problem of setupProblems) process.stderr.write(`Conformance reporter: ${redact(problem)}\n`);
 
-    const tests = (this.suite?.allTests() ?? []).map((t) => ({ record: recordOf(t), project: projectName(t) }));
-    const base = {
+    const tests = (this.suite?.allTests() ?? []).map(recordOf);
+    const base: Omit<ReportInput, 'tests'> = {
       catalogue,
       metadata: this.config?.metadata ?? {},
       strict: settings.strict,
@@ -125,7 +125,7 @@ export default class ConformanceReporter implements Reporter {
       startTime: result.startTime,
       durationMs: result.duration,
     };
-    const report = redactValue(buildReport({ ...base, tests: tests.map((t) => t.record) }));
+    const report = redactValue(buildReport({ ...base, tests }));
 
     const root = this.options.configDir ?? process.cwd();
     const outputDir = resolve(root, this.options.outputDir ?? settings.reportsDir);
@@ -147,10 +147,10 @@ export default class ConformanceReporter implements Reporter {
     if (this.line) process.stdout.write(`${this.line}\n`);
   }
 
-  private writePerProject(dir: string, tests: { record: TestRecord; project: string }[], base: Omit<Parameters<typeof buildReport>[0], 'tests'>): void {
+  private writePerProject(dir: string, tests: TestRecord[], base: Omit<ReportInput, 'tests'>): void {
     const dirs = projectDirs(tests.map((t) => t.project));
     for (const [project, sub] of dirs) {
-      const report: ConformanceReport = redactValue(buildReport({ ...base, project, tests: tests.filter((t) => t.project === project).map((t) => t.record) }));
+      const report = redactValue(buildReport({ ...base, project, tests: tests.filter((t) => t.project === project) }));
       mkdirSync(join(dir, sub), { recursive: true });
       write(join(dir, sub, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     }
