@@ -46,3 +46,10 @@ export { LOGGED_IN_FIELDS, asProduct, loggedInDataIn, stockBoundsProblem, stockL
 
 /** Skip reason of tests that a conforming target would carry out, when writes are off. */
 export const WRITES_OFF = 'Skipped: a conforming target would carry out this request, and writes are off against an external target. Set RSF_ALLOW_WRITES=true to run it.';
+// Property probes (issue 5): arbitraries, the property runner, the §2.7 price tolerance.
+export * from './arbitraries';
+export { checkProperty, type PropertyCheck, type PropertyResult } from './property';
+export { FINAL_PRICE_TOLERANCE, finalPriceProblem } from './prices';
+export { outcomeOf } from './outcome';
+export type { ValidBodies } from './bodies';
+export type { Exchange } from './http';

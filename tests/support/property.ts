@@ -1,0 +1,234 @@
+// The property runner. A property is an arbitrary of request inputs, how to send one, and one check per
+// requirement. Each check is its own fc.check inside its own conformance.verify, so that MUST and SHOULD
+// are never judged by one fc.assert, and a failure carries the counterexample's exchange, seed and replay line.
+// The examples and the first numRuns values are drawn up front (fc.sample: same seed, same values as the run) and sent
+// concurrently; the checks read that cache, so only shrinking sends requests one at a time.
+import { randomInt } from 'node:crypto';
+import { relative, resolve } from 'node:path';
+import { test, type TestInfo } from '@playwright/test';
+import fc from 'fast-check';
+import { SEED_ANNOTATION } from './check-protocol';
+import type { Conformance } from './checks';
+import type { Config } from './config';
+import type { Exchange } from './http';
+
+/** Annotation type of one check's numbers: runs, shrinks, requests. */
+export const PROPERTY_ANNOTATION = 'fast-check-runs';
+/** Requests in flight at once while the sampled values are sent ahead; the transport paces them anyway. */
+export const PREFETCH_CONCURRENCY = 8;
+/** Share of the test's time-out that the checks of one test may use before fast-check interrupts them. */
+const TIME_BUDGET_SHARE = 0.75;
+const ROOT = resolve(__dirname, '../..');
+
+export interface PropertyCheck<T> {
+  /** The requirement this check judges; the test must carry its tag. */
+  id: string;
+  /** The values the requirement speaks about; the others pass without a request. */
+  when?: (value: T) => boolean;
+  /** Throws (hard expect) when the exchange breaks the requirement. */
+  assert: (value: T, exchange: Exchange) => void | Promise<void>;
+}
+
+export interface PropertyOptions<T> {
+  conformance: Conformance;
+  config: Config;
+  arbitrary: fc.Arbitrary<T>;
+  /** Sends one value; goes through the `api` fixture, so that the test's requests-sent count includes it. */
+  send: (value: T) => Promise<Exchange>;
+  checks: PropertyCheck<T>[];
+  /**
+   * Values checked before the numRuns generated ones, e.g. every element of a small finite domain, so that none
+   * is left to chance. List them simplest first: the first failing one is reported, and may not shrink further.
+   */
+  examples?: readonly T[];
+  /** Values with the same key are sent once. Default: their JSON. */
+  key?: (value: T) => string;
+  concurrency?: number;
+}
+
+export interface CheckResult {
+  id: string;
+  runs: number;
+  /** Executions (runs and shrinks) of values the requirement speaks about (`when`). */
+  judged: number;
+  shrinks: number;
+  /** Inputs this check sent itself: cache misses, i.e. values met while shrinking or replaying. */
+  requests: number;
+  failed: boolean;
+  interrupted: boolean;
+  counterexample?: string;
+  path?: string;
+}
+
+export interface PropertyResult {
+  seed: number;
+  numRuns: number;
+  /** Distinct inputs sent ahead, concurrently (one request each, unless `send` reuses an exchange). */
+  prefetched: number;
+  checks: CheckResult[];
+}
+
+let fallbackSeed: number | undefined;
+
+/** RSF_FC_SEED (set once per run by playwright.config.ts), or one random seed for this process. */
+export function propertySeed(config: Config): number {
+  const raw = config.fcSeed.trim();
+  if (raw === '') return (fallbackSeed ??= randomInt(2 ** 31 - 1));
+  if (!/^-?\d+$/.test(raw) || Math.abs(Number(raw)) > 2 ** 31) throw new Error(`RSF_FC_SEED must be a 32-bit integer, got "${raw}"`);
+  return Number(raw);
+}
+
+const deadlines = new WeakMap<TestInfo, number>();
+
+/** When the checks of this test must stop: fixed at its first property, below the test's time-out. */
+function deadline(info: TestInfo): number {
+  let at = deadlines.get(info);
+  if (at === undefined) {
+    at = Date.now() + (info.timeout > 0 ? info.timeout * TIME_BUDGET_SHARE : 10 * 60_000);
+    deadlines.set(info, at);
+  }
+  return at;
+}
+
+function recordSeed(info: TestInfo, seed: number, path?: string): void {
+  const existing = info.annotations.find((a) => a.type === SEED_ANNOTATION);
+  if (!existing) info.annotations.push({ type: SEED_ANNOTATION, description: path ? `seed=${seed} path=${path}` : `seed=${seed}` });
+  else if (path && !existing.description?.includes('path=')) existing.description = `seed=${seed} path=${path}`;
+}
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The command line that reruns exactly this test on the counterexample (seed + path, fast-check stops at it). */
+export function replayCommand(info: Pick<TestInfo, 'file' | 'title' | 'project' | 'config'>, seed: number, path: string): string {
+  const env = [`RSF_FC_SEED=${seed}`, `RSF_FC_PATH=${path}`];
+  for (const name of ['RSF_REFERENCE_FAULT', 'RSF_REFERENCE_MODE']) {
+    const value = process.env[name];
+    if (value) env.push(`${name}=${value}`);
+  }
+  const args = ['npx', 'playwright', 'test', relative(ROOT, info.file)];
+  const configFile = info.config.configFile;
+  if (configFile && resolve(configFile) !== resolve(ROOT, 'playwright.config.ts')) args.push('--config', relative(ROOT, configFile));
+  if (info.project.name) args.push('--project', info.project.name);
+  args.push('-g', escapeRegex(info.title));
+  return [...env, ...args].map(shellWord).join(' ');
+}
+
+/** Runs `fn` over `items`, at most `size` at a time; the first error rejects. */
+async function inPool<T>(items: readonly T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+}
+
+/**
+ * Checks every requirement of `checks` over `arbitrary`, each as one fc.check wrapped in conformance.verify.
+ * A MUST failure throws, and the checks after it do not run; SHOULD and INFO failures are recorded by
+ * verify as warnings, and the next check runs.
+ */
+export async function checkProperty<T>(options: PropertyOptions<T>): Promise<PropertyResult> {
+  const { conformance, config, arbitrary, send, checks } = options;
+  const keyOf = options.key ?? ((value: T) => JSON.stringify(value));
+  const info = test.info();
+  const seed = propertySeed(config);
+  const path = config.fcPath.trim() || undefined;
+  const numRuns = config.fcNumRuns;
+  const examples = options.examples ?? [];
+  recordSeed(info, seed);
+
+  const cache = new Map<string, Promise<Exchange>>();
+  let misses = 0;
+  const sendCached = (value: T): Promise<Exchange> => {
+    const key = keyOf(value);
+    let exchange = cache.get(key);
+    if (!exchange) {
+      misses++;
+      exchange = send(value);
+      cache.set(key, exchange);
+    }
+    return exchange;
+  };
+
+  // Outside any check: a target that does not answer fails the test as a transport error, not as a requirement.
+  // When replaying a path, fast-check runs the one counterexample: nothing to send ahead.
+  if (!path) {
+    const relevant = [...examples, ...fc.sample(arbitrary, { seed, numRuns })].filter((v) => checks.some((c) => !c.when || c.when(v)));
+    await inPool(relevant, options.concurrency ?? PREFETCH_CONCURRENCY, sendCached);
+  }
+  const prefetched = misses;
+
+  const results: CheckResult[] = [];
+  for (const check of checks) {
+    const first = cache.values().next().value;
+    const evidence: Exchange[] = first ? [await first] : [];
+    const context: { seed: string; replay?: string } = { seed: String(seed) };
+    const before = misses;
+    let failing: Exchange | undefined;
+    const result: CheckResult = { id: check.id, runs: 0, judged: 0, shrinks: 0, requests: 0, failed: false, interrupted: false };
+    results.push(result);
+
+    // verify reads `evidence` and `context` when the check fails: both are filled in just before the throw.
+    try {
+      await conformance.verify(check.id, evidence, async () => {
+        const details = await fc.check<[T]>(
+          fc.asyncProperty(arbitrary, async (value) => {
+            if (check.when && !check.when(value)) return;
+            result.judged++;
+            const exchange = await sendCached(value);
+            try {
+              await check.assert(value, exchange);
+            } catch (e) {
+              failing = exchange; // the last failure is the shrunk counterexample's
+              throw e;
+            }
+          }),
+          {
+            seed,
+            // Examples come first and do not use up the generated runs, which stay those fc.sample drew.
+            numRuns: numRuns + examples.length,
+            examples: examples.map((e): [T] => [e]),
+            includeErrorInReport: true,
+            // The plugin form of the `interruptAfterTimeLimit` parameter (deprecated in fast-check 4.10); its
+            // type is declared for unknown values only, hence the cast.
+            plugins: [fc.interruptAfterTimeLimit(Math.max(2_000, deadline(info) - Date.now())) as fc.Plugin<[T]>],
+            ...(path ? { path, endOnFailure: true } : {}),
+          },
+        );
+        Object.assign(result, { runs: details.numRuns, shrinks: details.numShrinks, failed: details.failed, interrupted: details.interrupted });
+        if (!details.failed) return;
+        evidence.splice(0, evidence.length, ...(failing ? [failing] : []));
+        throw new Error(failureMessage(check.id, details, info, context, result));
+      }, context);
+    } finally {
+      result.requests = misses - before;
+      info.annotations.push({
+        type: PROPERTY_ANNOTATION,
+        description: `${check.id}: ${result.runs} runs (${result.judged} judged), ${result.shrinks} shrinks, ${result.requests} inputs sent while checking, ${prefetched} sent ahead${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
+      });
+    }
+  }
+  return { seed, numRuns, prefetched, checks: results };
+}
+
+function failureMessage<T>(id: string, details: fc.RunDetails<[T]>, info: TestInfo, context: { seed: string; replay?: string }, result: CheckResult): string {
+  const report = fc.defaultReportMessage(details) ?? '';
+  if (details.counterexample === null || details.counterexamplePath === null) {
+    return `Property of ${id} was interrupted before it could pass a single run (time limit).\n\nfast-check: ${report}`;
+  }
+  const seed = details.seed;
+  const path = details.counterexamplePath;
+  const counterexample = fc.stringify(details.counterexample[0]);
+  context.replay = replayCommand(info, seed, path);
+  recordSeed(info, seed, path);
+  Object.assign(result, { counterexample, path });
+  return [
+    `Property of ${id} failed after ${details.numRuns} run(s); counterexample shrunk ${details.numShrinks} time(s).`,
+    `Counterexample: ${counterexample}`,
+    `Seed: ${seed}  Path: ${path}`,
+    `Replay: ${context.replay}`,
+    '',
+    `fast-check: ${report}`,
+  ].join('\n');
+}
