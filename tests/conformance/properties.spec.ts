@@ -98,9 +98,10 @@ test.describe('§4.2 · POST /miCuenta/shippingAddress · properties', () => {
       },
     ];
     if (config.writesEnabled) {
+      // As the catalogue splits them: a valid creation with placeId; the province variant is the one without it.
       checks.push(
-        { id: 'OP2-PROVINCE-VARIANT-ACCEPTED', when: (c) => c.verdict.accepted && c.presence.provinceId, assert: succeeds },
-        { id: 'OP2-SUCCESS-SHAPE', when: (c) => c.verdict.accepted && !c.presence.provinceId, assert: succeeds },
+        { id: 'OP2-SUCCESS-SHAPE', when: (c) => c.verdict.accepted && c.presence.placeId, assert: succeeds },
+        { id: 'OP2-PROVINCE-VARIANT-ACCEPTED', when: (c) => c.verdict.accepted && !c.presence.placeId, assert: succeeds },
       );
     }
     const full = { ...bodies.addressWithPlaceId(), ...bodies.addressWithProvince() };
