@@ -38,6 +38,10 @@ type Config = Parameters<typeof outcomeOf>[1];
 
 const propertyTags = (...ids: string[]): string[] => [...tags(...ids), '@property'];
 
+// Against an external target requests are paced (RSF_MAX_REQUESTS_PER_SECOND, shared by the workers), and a
+// property sends up to numRuns + its examples: more than the 60 s of a single check. fast-check stops at 75% of this.
+test.describe.configure({ timeout: 180_000 });
+
 const succeeds = (_: unknown, exchange: Exchange): void => expect(exchange).toSucceed();
 const isRejected = (_: unknown, exchange: Exchange): void => expect(exchange).toBeRejected();
 

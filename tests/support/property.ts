@@ -136,6 +136,7 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
   const path = config.fcPath.trim() || undefined;
   const numRuns = config.fcNumRuns;
   const examples = options.examples ?? [];
+  const stopAt = deadline(info); // fixed before anything is sent, so that sending ahead counts against the budget
   recordSeed(info, seed);
 
   const cache = new Map<string, Promise<Exchange>>();
@@ -155,7 +156,8 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
   // When replaying a path, fast-check runs the one counterexample: nothing to send ahead.
   if (!path) {
     const relevant = [...examples, ...fc.sample(arbitrary, { seed, numRuns })].filter((v) => checks.some((c) => !c.when || c.when(v)));
-    await inPool(relevant, options.concurrency ?? PREFETCH_CONCURRENCY, sendCached);
+    // Past the deadline the rest is left to the checks, which fast-check interrupts.
+    await inPool(relevant, options.concurrency ?? PREFETCH_CONCURRENCY, async (v) => (Date.now() < stopAt ? sendCached(v) : undefined));
   }
   const prefetched = misses;
 
@@ -192,7 +194,7 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
             includeErrorInReport: true,
             // The plugin form of the `interruptAfterTimeLimit` parameter (deprecated in fast-check 4.10); its
             // type is declared for unknown values only, hence the cast.
-            plugins: [fc.interruptAfterTimeLimit(Math.max(2_000, deadline(info) - Date.now())) as fc.Plugin<[T]>],
+            plugins: [fc.interruptAfterTimeLimit(Math.max(2_000, stopAt - Date.now())) as fc.Plugin<[T]>],
             ...(path ? { path, endOnFailure: true } : {}),
           },
         );
