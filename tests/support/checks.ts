@@ -45,8 +45,16 @@ function explain(error: Error, header: string): Error {
   return error;
 }
 
+export interface ConformanceOptions {
+  /**
+   * Set by the mutation matrix, where a failing MUST check is the expected outcome: the test is then marked
+   * expected-to-fail, so that Playwright keeps its worker (it replaces it after every unexpected failure).
+   */
+  failingChecksExpected?: boolean;
+}
+
 export class Conformance {
-  constructor(private readonly config: Config) {}
+  constructor(private readonly config: Config, private readonly options: ConformanceOptions = {}) {}
 
   /** Runs `body` as the check of requirement `id`, with `evidence` as the exchanges it judged. */
   async verify(id: string, evidence: Exchange | Exchange[], body: () => Promise<void> | void, context: CheckContext = {}): Promise<void> {
@@ -75,7 +83,10 @@ export class Conformance {
         ...(context.replay !== undefined ? { replay: redact(context.replay) } : {}),
       };
       await info.attach(`${EVIDENCE_ATTACHMENT_PREFIX}${id}`, { body: JSON.stringify(record, null, 2), contentType: 'application/json' });
-      if (failsTheTest(req.level)) throw error;
+      if (failsTheTest(req.level)) {
+        if (this.options.failingChecksExpected) test.fail(true, `${id} fails against this fault of the reference, as intended`);
+        throw error;
+      }
       info.annotations.push({ type: 'warning', description: `${id} (${req.level}) not met: ${firstLine(error.message.replace(ANSI, ''), 2)}` });
     }
   }

@@ -10,6 +10,8 @@ import { apiBase, referenceProfilePath } from './target';
 interface WorkerFixtures {
   /** Path prefix of a reference profile (a mode or a fault), set per project by the mutation matrix. */
   referenceProfile: string;
+  /** Set by the mutation matrix: see ConformanceOptions. */
+  failingChecksExpected: boolean;
   config: Config;
   transport: Transport;
 }
@@ -22,6 +24,7 @@ interface TestFixtures {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   referenceProfile: ['', { option: true, scope: 'worker' }],
+  failingChecksExpected: [false, { option: true, scope: 'worker' }],
   config: [async ({}, use) => { await use(loadedConfig()); }, { scope: 'worker' }],
   transport: [async ({ config, referenceProfile }, use, workerInfo) => {
     await use(new Transport(config, apiBase(config, referenceProfile || referenceProfilePath()), workerInfo.config.workers));
@@ -31,7 +34,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(api);
     testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(api.exchanges.length) });
   },
-  conformance: async ({ config }, use) => { await use(new Conformance(config)); },
+  conformance: async ({ config, failingChecksExpected }, use) => { await use(new Conformance(config, { failingChecksExpected })); },
   bodies: async ({ config }, use) => { await use(validBodies(config)); },
 });
 

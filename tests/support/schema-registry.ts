@@ -1,4 +1,5 @@
-// The one Ajv instance of the project. Every schema in schemas/ is added by $id and compiled once, here.
+// The one Ajv instance of the project. Every schema in schemas/ is added by $id, and compiled once, here, on
+// first use: a worker that needs three schemas does not pay for forty (tests/self/schemas.spec.ts compiles all).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -44,12 +45,18 @@ class SchemaRegistry {
   private readonly compiled = new Map<SchemaName, ValidateFunction>();
 
   constructor() {
-    for (const [name, schema] of this.sources) this.ajv.addSchema(schema);
-    for (const name of this.sources.keys()) {
-      const validate = this.ajv.getSchema(schemaId(name));
-      if (!validate) throw new Error(`schemas/${name}${SUFFIX}: its $id must be ${schemaId(name)}`);
-      this.compiled.set(name, validate);
-    }
+    for (const schema of this.sources.values()) this.ajv.addSchema(schema);
+  }
+
+  /** The compiled validator of a schema; ajv compiles it (and what it references) once. */
+  validator(name: SchemaName): ValidateFunction {
+    let validate = this.compiled.get(name);
+    if (validate) return validate;
+    if (!this.sources.has(name)) throw new Error(`Unknown schema "${name}". Known: ${this.names.join(', ')}`);
+    validate = this.ajv.getSchema(schemaId(name));
+    if (!validate) throw new Error(`schemas/${name}${SUFFIX}: its $id must be ${schemaId(name)}`);
+    this.compiled.set(name, validate);
+    return validate;
   }
 
   get names(): SchemaName[] {
@@ -57,8 +64,7 @@ class SchemaRegistry {
   }
 
   validate(name: SchemaName, data: unknown): SchemaVerdict {
-    const validate = this.compiled.get(name);
-    if (!validate) throw new Error(`Unknown schema "${name}". Known: ${this.names.join(', ')}`);
+    const validate = this.validator(name);
     const valid = validate(data) as boolean;
     return { valid, errors: valid ? [] : formatErrors(validate.errors ?? []) };
   }

@@ -1,4 +1,5 @@
 // Where requests go: the configured target, or the embedded reference (optionally one of its modes or faults).
+import { profilePath } from '../../reference/faults';
 import type { Config } from './config';
 
 /** Set by the global setup to the root URL of the embedded reference server it started. */
@@ -9,11 +10,9 @@ export function normalizeTargetUrl(url: string): string {
   return url.replace(/\/+$/, '').replace(/\/v1$/i, '').replace(/\/+$/, '');
 }
 
-/** The path prefix of a reference profile: '' (clean), `/_modes/<mode>` or `/_faults/<fault>`. */
+/** The embedded reference's profile chosen by RSF_REFERENCE_MODE or RSF_REFERENCE_FAULT: '' (clean), or its path prefix. */
 export function referenceProfilePath(env: Record<string, string | undefined> = process.env): string {
-  if (env.RSF_REFERENCE_FAULT) return `/_faults/${encodeURIComponent(env.RSF_REFERENCE_FAULT)}`;
-  if (env.RSF_REFERENCE_MODE && env.RSF_REFERENCE_MODE !== 'reference') return `/_modes/${encodeURIComponent(env.RSF_REFERENCE_MODE)}`;
-  return '';
+  return profilePath({ mode: env.RSF_REFERENCE_MODE || undefined, fault: env.RSF_REFERENCE_FAULT || undefined });
 }
 
 /** The URL that operation paths are appended to, ending in /v1. */
