@@ -97,3 +97,11 @@ export async function runFakeSuite(outDir: string, opts: { env?: Record<string, 
 export function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) ?? '';
 }
+
+/** Why the real suite cannot yet be run through the conformance reporter; undefined once it can. */
+export function realSuiteNotReady(): string | undefined {
+  const config = join(REPO_ROOT, 'playwright.config.ts');
+  if (!existsSync(config)) return 'playwright.config.ts does not exist yet';
+  if (!readFileSync(config, 'utf8').includes('conformance-reporter')) return 'playwright.config.ts does not configure tests/support/reporter/conformance-reporter.ts yet';
+  return undefined;
+}
