@@ -115,7 +115,7 @@ test('the suite passes every conforming mode and kills every fault of the refere
   expect.soft(faults.filter((f) => !f.killed).map((f) => `${f.fault} (breaks ${f.breaks})`), 'surviving faults: a check is missing or weak').toEqual([]);
   expect.soft(neverFailed, 'requirements the suite checks that no fault makes fail').toEqual([]);
   expect.soft(withoutFault.filter((r) => r.observable !== false).map((r) => r.id), 'observable requirements without a fault').toEqual([]);
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  expect.soft(readme, 'README "How we know the suite works" must show the latest matrix summary').toContain(`Latest matrix: ${summary}.`);
+  const readmeLine = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').find((line) => line.startsWith('Latest matrix:'));
+  expect.soft(readmeLine, 'README, "How we know the suite works": the latest matrix summary').toBe(`Latest matrix: ${summary}.`);
   expect(run.status, 'the matrix run itself fails, since faults fail it').not.toBe(0);
 });

@@ -103,6 +103,22 @@ export class Conformance {
     await this.verify(id, exchange, () => expect(exchange).toBeRejected());
   }
 
+  /**
+   * An operation that takes no credentials (§5.2, §5.3) succeeds without an Authorization header. Only when it
+   * does not is the same request sent once more, with the token: if that succeeds, the missing header was the
+   * reason and `id` fails; if not, the operation fails in some other way, which the success check after this
+   * one reports, so `id` is not judged (no false alarm on it).
+   */
+  async worksWithoutCredentials(id: string, exchange: Exchange, sameRequestWithToken: () => Promise<Exchange>): Promise<void> {
+    if (!outcomeOf(exchange, this.config).succeeded) {
+      const withToken = await sameRequestWithToken();
+      if (!outcomeOf(withToken, this.config).succeeded) return;
+      await this.verify(id, [exchange, withToken], () => expect(exchange, 'refused without an Authorization header, while the same request with the token succeeds').toSucceed());
+      return;
+    }
+    await this.verify(id, exchange, () => expect(exchange).toSucceed());
+  }
+
   async matchesSchema(id: string, exchange: Exchange, schema: string): Promise<void> {
     await this.verify(id, exchange, () => expect(exchange).toMatchSchema(schema));
   }

@@ -146,7 +146,8 @@ export class ApiClient {
       const response = await this.request.fetch(url, {
         method: operation.method,
         headers,
-        data: body,
+        // A Buffer goes out byte for byte; a string with a JSON content type would be re-encoded if it did not parse.
+        data: body === undefined ? undefined : Buffer.from(body),
         timeout: this.config.requestTimeoutMs,
         failOnStatusCode: false,
         maxRedirects: 0,
