@@ -36,6 +36,8 @@ export default defineConfig({
   reporter: [
     ['list'],
     ['html', { outputFolder: `${run.reportsDir}/playwright`, open: 'never' }],
+    // Last, so that its verdict line ends the output.
+    ['./tests/support/reporter/conformance-reporter.ts', { outputDir: run.reportsDir }],
   ],
   use: { trace: 'off' },
   metadata: {
