@@ -104,7 +104,9 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ...([1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14] as const).map(authNotRequired),
 
   // Operation 1, PATCH /client.
-  successBecomes(1, 'op1-success-message-missing', 'OP1-SUCCESS-SHAPE', 'The success body lacks message: {status: "ok"}.', () => json({ status: 'ok' })),
+  successBecomes(1, 'op1-success-message-missing', 'OP1-SUCCESS-SHAPE', 'An update without the optional fields answers {status: "ok"}, without message.', (_reply, body) =>
+    'secondaryPhone' in body || 'clientWebsite' in body ? undefined : json({ status: 'ok' }),
+  ),
   schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
   schemaRuleIgnored(1, 'type', 'OP1-FIELD-TYPES'),
   fault('op1-optional-fields-rejected', 'OP1-OPTIONAL-FIELDS', 'A client update carrying secondaryPhone or clientWebsite is rejected.', {
@@ -119,8 +121,8 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   }),
 
   // Operation 2, POST /miCuenta/shippingAddress.
-  successBecomes(2, 'op2-success-msg-missing', 'OP2-SUCCESS-SHAPE', 'An address created with placeId answers {success: "ok", addressId} without msg.', (reply, body) =>
-    body.placeId !== undefined && isObject(jsonValue(reply)) ? json({ success: 'ok', addressId: (jsonValue(reply) as Obj).addressId }) : undefined,
+  successBecomes(2, 'op2-success-msg-missing', 'OP2-SUCCESS-SHAPE', 'An address created with placeId (and no provinceId) answers {success: "ok", addressId} without msg.', (reply, body) =>
+    body.placeId !== undefined && body.provinceId === undefined && isObject(jsonValue(reply)) ? json({ success: 'ok', addressId: (jsonValue(reply) as Obj).addressId }) : undefined,
   ),
   schemaRuleIgnored(2, 'required', 'OP2-REQUIRED-FIELDS', STREET_FIELDS),
   schemaRuleIgnored(2, 'type', 'OP2-FIELD-TYPES'),
@@ -191,13 +193,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   errorBecomes(7, 'other', 'op7-error-as-object', 'OP7-ERROR-SHAPE', 'The shipping error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
 
   // Operation 8, GET /item/{product_id}.
-  viewFault('op8-title-null', 'OP8-SUCCESS-SHAPE', 'The product detail carries title null (not nullable in §2.6).', (view) => ({ ...view, title: null })),
+  viewFault('op8-title-null', 'OP8-SUCCESS-SHAPE', 'For a logged-in user, the product detail carries title null (not nullable in §2.6).', (view, { loggedIn }) =>
+    loggedIn ? { ...view, title: null } : view,
+  ),
   viewFault('op8-available-stock-string', 'OP8-SUCCESS-SHAPE', 'For a logged-in user, availableStock is a string such as "7".', (view, { loggedIn }) =>
     loggedIn && typeof view.availableStock === 'number' ? { ...view, availableStock: String(view.availableStock) } : view,
   ),
   authDemanded(8, 'OP8-TOKEN-OPTIONAL'),
-  viewFault('op8-logged-in-fields-leaked', 'OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', 'Anonymous callers get the logged-in stock fields too.', (view, { loggedIn, product, choices }) =>
-    loggedIn ? view : { ...view, ...loggedInFields(product, choices) },
+  viewFault('op8-logged-in-fields-leaked', 'OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', 'Callers without an Authorization header get the logged-in stock fields too.', (view, { presented, product, choices }) =>
+    presented === 'absent' ? { ...view, ...loggedInFields(product, choices) } : view,
   ),
   fault('op8-invalid-token-logged-in', 'OP8-INVALID-TOKEN-NO-LOGGED-IN-FIELDS', 'Any Bearer token, even one not accepted, counts as logged in.', {
     credentials: (op, presented) => (op === 8 && presented === 'invalid' ? 'valid' : presented),

@@ -20,6 +20,14 @@ export type BusinessRule =
 
 export type ProductView = Record<string, unknown>;
 
+export interface ViewFacts {
+  loggedIn: boolean;
+  /** What the caller presented, before any fault re-judged it. */
+  presented: Credentials;
+  product: SeedProduct;
+  choices: ModeChoices;
+}
+
 /** What the reply hook may look at besides the reply. */
 export interface ExchangeFacts {
   op: OpNumber;
@@ -42,7 +50,7 @@ export interface FaultHooks {
   /** A body that is not valid JSON is replaced by a valid one, so the request "succeeds". */
   acceptsMalformedJson?: boolean;
   /** Changes the product detail (op 8) after it is built. */
-  productView?: (view: ProductView, facts: { loggedIn: boolean; product: SeedProduct; choices: ModeChoices }) => ProductView;
+  productView?: (view: ProductView, facts: ViewFacts) => ProductView;
   /** Changes a reply (status, body, outcome) before the mode renders it. */
   reply?: (reply: Reply, facts: ExchangeFacts) => Reply;
   /** Changes the Content-Type of a rendered reply. */

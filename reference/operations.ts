@@ -1,6 +1,6 @@
 // The 15 operations of §4 as one table: path, auth, request schema, error shape and handler.
 import { randomBytes } from 'node:crypto';
-import type { AuthPolicy, BusinessRule, FaultHooks } from './hooks';
+import type { AuthPolicy, BusinessRule, Credentials, FaultHooks } from './hooks';
 import type { ModeChoices } from './modes';
 import { placeholderProduct, priceEntry, productView } from './products';
 import { type Body, EMPTY, json, ok, type OpNumber, plain, Rejection, type Reply, STATUS_OF } from './reply';
@@ -23,6 +23,8 @@ export interface Context {
   params: Record<string, string>;
   query: URLSearchParams;
   loggedIn: boolean;
+  /** The credentials as presented (absent, valid, invalid). */
+  presented: Credentials;
   /** The request body, parsed and validated (routes with a requestSchema only). */
   body: unknown;
   store: Store;
@@ -250,7 +252,7 @@ export const ROUTES: readonly Route[] = [
       const shown = product ?? placeholderProduct(id);
       const amountInCart = ctx.loggedIn ? (ctx.store.cart.get(shown.id) ?? 0) : 0;
       const view = productView(shown, { loggedIn: ctx.loggedIn, amountInCart, choices: ctx.choices });
-      return ok(json(ctx.hooks.productView?.(view, { loggedIn: ctx.loggedIn, product: shown, choices: ctx.choices }) ?? view));
+      return ok(json(ctx.hooks.productView?.(view, { loggedIn: ctx.loggedIn, presented: ctx.presented, product: shown, choices: ctx.choices }) ?? view));
     },
   },
   {

@@ -233,6 +233,7 @@ class ReferenceApp {
       params,
       query,
       loggedIn: facts.loggedIn,
+      presented,
       body: undefined,
       store: profile.store,
       choices: profile.mode.choices,
