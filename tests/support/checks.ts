@@ -1,4 +1,5 @@
-// Requirement checks. Each runs as a boxed step named after its requirement, records its outcome for the
+// Requirement checks. Each runs as a step named after its requirement, at the caller's line (the check machinery's
+// frames are cut from a failure's stack, which points where `box` would, and further), records its outcome for the
 // conformance reporter, and on failure attaches redacted evidence. MUST failures fail the test; SHOULD and
 // INFO failures are recorded as warnings and the test goes on (the reporter applies the exit policy).
 import { expect as baseExpect, test } from '@playwright/test';
@@ -37,11 +38,17 @@ function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(String(e));
 }
 
-/** Puts the requirement in front of the error, redacted, keeping the stack so that the failure points at the test. */
+/**
+ * Puts the requirement in front of the error, redacted, and drops the stack frames of the check machinery, so
+ * that the failure points at the line of the test that called the check.
+ */
 function explain(error: Error, header: string): Error {
   const original = error.message;
   error.message = redact(`${header}\n${original}`);
-  if (error.stack) error.stack = redact(error.stack.replace(original, error.message));
+  if (error.stack) {
+    const frames = error.stack.replace(original, '').split('\n').filter((line) => /^\s+at /.test(line) && !CHECK_MACHINERY.test(line));
+    error.stack = redact([`${error.name}: ${error.message}`, ...frames].join('\n'));
+  }
   return error;
 }
 
@@ -66,7 +73,7 @@ export class Conformance {
     const header = `${req.level} ${id} (${sectionLabel(req.section)}), ${operation}: ${req.text}`;
     lastFailure.schemaErrors = [];
     try {
-      await test.step(`${id} · ${req.level} · ${sectionLabel(req.section)}`, async () => { await body(); }, { box: true });
+      await test.step(`${id} · ${req.level} · ${sectionLabel(req.section)}`, async () => { await body(); }, { location: callerLocation() });
       info.annotations.push(checkAnnotation(id, 'passed'));
     } catch (e) {
       const error = explain(asError(e), header);
@@ -166,6 +173,18 @@ export class Conformance {
 /** Only MUST failures fail a test; SHOULD and INFO are reported as warnings. */
 export function failsTheTest(level: Level): boolean {
   return level === 'MUST';
+}
+
+const CHECK_MACHINERY = /[\\/]tests[\\/]support[\\/](checks|matchers)\.ts:|[\\/]node_modules[\\/]|^node:|\(node:/;
+
+/** Where the test called the check: a failure should point at that line, not at this module. */
+function callerLocation(): { file: string; line: number; column: number } | undefined {
+  for (const frame of (new Error().stack ?? '').split('\n').slice(1)) {
+    const match = /\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame.trim());
+    if (!match || CHECK_MACHINERY.test(frame)) continue;
+    return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
+  }
+  return undefined;
 }
 
 function firstLine(text: string, lines: number): string {
