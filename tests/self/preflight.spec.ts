@@ -1,0 +1,77 @@
+// A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
+import { mkdtempSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReferenceServer } from '../../reference/server';
+import { expect, test } from '../support/fixtures';
+import { runPlaywright } from '../support/reporter/child-run';
+
+async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function suiteAgainst(env: Record<string, string>) {
+  const out = mkdtempSync(join(tmpdir(), 'rsf-preflight-'));
+  const started = Date.now();
+  const run = await runPlaywright(['test', '--output', join(out, 'results')], { RSF_REPORTS_DIR: join(out, 'reports'), RSF_REQUEST_TIMEOUT_MS: '800', ...env }, 60_000);
+  return { ...run, output: run.stdout + run.stderr, seconds: (Date.now() - started) / 1000 };
+}
+
+function expectOneClearError(run: { code: number | null; output: string }, says: RegExp): void {
+  expect(run.code, run.output).not.toBe(0);
+  expect(run.output).toMatch(says);
+  expect(run.output.match(/Preflight failed/g) ?? [], 'said once').toHaveLength(1);
+  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+}
+
+test.describe.configure({ mode: 'parallel' });
+
+test('an unreachable target', async () => {
+  const closed = createTcpServer();
+  const url = await listening(closed);
+  await new Promise((resolve) => closed.close(resolve));
+  expectOneClearError(await suiteAgainst({ RSF_TARGET_URL: url }), /did not answer within RSF_REQUEST_TIMEOUT_MS=800: .*ECONNREFUSED/);
+});
+
+test('a target that accepts connections and never answers', async () => {
+  const silent = createTcpServer(() => undefined);
+  const url = await listening(silent);
+  const run = await suiteAgainst({ RSF_TARGET_URL: url });
+  silent.close();
+  expectOneClearError(run, /did not answer within RSF_REQUEST_TIMEOUT_MS=800/);
+  expect(run.seconds, 'bounded by the request time-out, not a test time-out').toBeLessThan(30);
+});
+
+test('a target that sends garbage instead of HTTP', async () => {
+  const garbage = createTcpServer((socket) => socket.end('\u0000\u00ff not http at all\r\n\r\n'));
+  const url = await listening(garbage);
+  const run = await suiteAgainst({ RSF_TARGET_URL: url });
+  garbage.close();
+  expectOneClearError(run, /Preflight failed[\s\S]*did not answer/);
+});
+
+test('a target that answers a web page', async () => {
+  const page = createHttpServer((_, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<!doctype html><title>Welcome</title>'); });
+  const url = await listening(page);
+  const run = await suiteAgainst({ RSF_TARGET_URL: url });
+  page.close();
+  expectOneClearError(run, /does not look like the Reseller Storefront API/);
+});
+
+test('a target that refuses the token', async () => {
+  const reference = await startReferenceServer({ bearerToken: 'another-token-entirely' });
+  const run = await suiteAgainst({ RSF_TARGET_URL: reference.url, RSF_BEARER_TOKEN: 'the-token-we-were-given' });
+  await reference.close();
+  expectOneClearError(run, /refused RSF_BEARER_TOKEN/);
+  expect(run.output).not.toContain('the-token-we-were-given');
+});
+
+test('an invalid setting stops the run with a message naming it', async () => {
+  const run = await suiteAgainst({ RSF_REQUEST_TIMEOUT_MS: '5', RSF_PLACE_ID: 'not json' });
+  expect(run.code).not.toBe(0);
+  expect(run.output).toMatch(/Invalid configuration[\s\S]*RSF_REQUEST_TIMEOUT_MS: expected a number from 100 to 120000[\s\S]*RSF_PLACE_ID: not valid JSON/);
+  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+});

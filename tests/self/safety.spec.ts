@@ -1,0 +1,84 @@
+// Safe against real systems: against an external target the suite carries out no write unless told to, and it
+// keeps to the configured request rate. The "external target" here is the reference behind a recording proxy.
+import { mkdtempSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startReferenceServer, type ReferenceServer } from '../../reference/server';
+import { expect, test } from '../support/fixtures';
+import { readReport, runPlaywright } from '../support/reporter/child-run';
+
+interface Seen { method: string; path: string; status: number; at: number }
+
+/** Forwards to `target` and notes every request with the status the target gave. */
+async function recordingProxy(target: string): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
+  const seen: Seen[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const upstream = request(`${target}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (answer) => {
+      seen.push({ method: req.method ?? '', path: req.url ?? '', status: answer.statusCode ?? 0, at: Date.now() });
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const isWrite = (s: Seen): boolean => s.method !== 'GET';
+const carriedOut = (s: Seen): boolean => isWrite(s) && s.status >= 200 && s.status < 300;
+
+let reference: ReferenceServer;
+test.beforeAll(async () => { reference = await startReferenceServer(); });
+test.afterAll(async () => { await reference.close(); });
+
+test.describe.configure({ mode: 'parallel' });
+
+test('against an external target, writes are skipped with the reason, and none is carried out', async () => {
+  test.setTimeout(180_000);
+  const proxy = await recordingProxy(reference.url);
+  const out = mkdtempSync(join(tmpdir(), 'rsf-readonly-'));
+  const rate = 80;
+  const run = await runPlaywright(['test', '--output', join(out, 'results')], {
+    RSF_TARGET_URL: `${proxy.url}/v1/`,
+    RSF_REPORTS_DIR: join(out, 'reports'),
+    RSF_MAX_REQUESTS_PER_SECOND: String(rate),
+    RSF_FC_NUM_RUNS: '10',
+  }, 170_000);
+  await proxy.close();
+  const report = readReport(join(out, 'reports'));
+  expect(run.code, run.stdout.slice(-2000)).toBe(0);
+  expect(report.summary.safetyMode).toBe('read-only');
+  expect(report.summary.tests.skipped, 'the writes a conforming target would carry out').toBeGreaterThan(10);
+  const skippedRows = report.requirements.filter((r) => r.status === 'skipped');
+  expect(skippedRows.map((r) => r.id)).toEqual(expect.arrayContaining(['OP1-SUCCESS-SHAPE', 'OP12-DELETE-SUCCEEDS', 'OP15-SUCCESS-SHAPE']));
+  for (const row of skippedRows) expect(row.reason, row.id).toContain('RSF_ALLOW_WRITES=true');
+  expect(proxy.seen.filter(isWrite).length, 'refusals are still probed').toBeGreaterThan(50);
+  expect(proxy.seen.filter(carriedOut).map((s) => `${s.method} ${s.path} → ${s.status}`), 'writes the target carried out').toEqual([]);
+
+  // The pace: no one-second window holds more than the configured rate (plus one request per worker in flight).
+  const times = proxy.seen.map((s) => s.at).sort((a, b) => a - b);
+  const busiest = Math.max(...times.map((t, i) => times.filter((u, j) => j >= i && u < t + 1000).length));
+  expect(busiest, `requests in the busiest second, at RSF_MAX_REQUESTS_PER_SECOND=${rate}`).toBeLessThanOrEqual(rate + 2);
+});
+
+test('with RSF_ALLOW_WRITES=true the writes run, and succeed against a conforming target', async () => {
+  test.setTimeout(180_000);
+  const proxy = await recordingProxy(reference.url);
+  const out = mkdtempSync(join(tmpdir(), 'rsf-writes-'));
+  const run = await runPlaywright(['test', '--output', join(out, 'results'), '--grep-invert', '@property'], {
+    RSF_TARGET_URL: proxy.url,
+    RSF_ALLOW_WRITES: 'true',
+    RSF_REPORTS_DIR: join(out, 'reports'),
+    RSF_MAX_REQUESTS_PER_SECOND: '0',
+  }, 170_000);
+  await proxy.close();
+  const report = readReport(join(out, 'reports'));
+  expect(run.code, run.stdout.slice(-2000)).toBe(0);
+  expect(report.summary.safetyMode).toBe('writes enabled');
+  expect(report.summary.tests.skipped).toBe(0);
+  const writes = new Set(proxy.seen.filter(carriedOut).map((s) => `${s.method} ${s.path.replace(/\/\d[^/]*/g, '/{id}')}`));
+  expect(writes.size, [...writes].join('\n')).toBeGreaterThanOrEqual(9);
+});
