@@ -14,7 +14,7 @@ function describeRun(): Record<string, string> {
     return {
       target: displayTarget(config),
       safetyMode: config.writesEnabled ? 'writes enabled' : 'read-only',
-      profile: config.embedded ? referenceProfilePath() || 'reference' : '',
+      profile: config.embedded ? referenceProfilePath(config) || 'reference' : '',
       reportsDir: config.reportsDir,
     };
   } catch {

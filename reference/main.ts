@@ -3,17 +3,10 @@
 import { ConfigError, loadConfig } from '../tests/support/config';
 import { startReferenceServer } from './server';
 
-function portFromEnv(raw: string | undefined): number {
-  const text = raw?.trim() || '4010';
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new Error(`RSF_REFERENCE_PORT must be a port number from 0 to 65535, got "${text}"`);
-  return port;
-}
-
 async function main(): Promise<void> {
   const config = loadConfig();
   const server = await startReferenceServer({
-    port: portFromEnv(process.env.RSF_REFERENCE_PORT),
+    port: config.referencePort,
     bearerToken: config.bearerToken,
     channelToken: config.channelToken,
   });

@@ -61,6 +61,10 @@ const url = (raw: string): string => {
   if (parsed.search || parsed.hash) throw new ConfigProblem('must not carry a query string or fragment: operation paths are appended to it');
   return raw;
 };
+const port = (raw: string): number => {
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigProblem(`expected a port number from 0 to 65535, got "${raw}"`);
+  return Number(raw);
+};
 const json = (schema?: string) => (raw: string): unknown => {
   let value: unknown;
   try {
@@ -125,6 +129,9 @@ export const SETTINGS = {
   fcSeed: S('RSF_FC_SEED', '', text, 'fast-check seed, to replay a run. Empty: one random seed per run, recorded in the report.'),
   fcPath: S('RSF_FC_PATH', '', text, 'fast-check path of a counterexample to replay, with RSF_FC_SEED, as printed by a failing property.'),
   fcNumRuns: S('RSF_FC_NUM_RUNS', '', optional(bounded(1, 100000)), 'Runs per property. Empty: 100 against the embedded reference, 25 against an external target.'),
+  referenceMode: S('RSF_REFERENCE_MODE', '', text, 'Embedded reference only: one of its conforming modes (reference, deployment, nulls; see reference/README.md).'),
+  referenceFault: S('RSF_REFERENCE_FAULT', '', text, 'Embedded reference only: run against one of its faults (reference/faults.ts), e.g. to see what a failure looks like.'),
+  referencePort: S('RSF_REFERENCE_PORT', '4010', port, 'Port of `npm run reference`; 0 picks a free one. The suite\'s own embedded reference always takes a free port.'),
   reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports and Playwright\'s HTML report are written.'),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too.'),
   waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason"}]; a waived requirement does not fail the run. Missing file: no waivers.'),

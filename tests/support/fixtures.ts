@@ -27,7 +27,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   failingChecksExpected: [false, { option: true, scope: 'worker' }],
   config: [async ({}, use) => { await use(loadedConfig()); }, { scope: 'worker' }],
   transport: [async ({ config, referenceProfile }, use, workerInfo) => {
-    await use(new Transport(config, apiBase(config, referenceProfile || referenceProfilePath()), workerInfo.config.workers));
+    await use(new Transport(config, apiBase(config, referenceProfile || referenceProfilePath(config)), workerInfo.config.workers));
   }, { scope: 'worker' }],
   api: async ({ request, transport }, use, testInfo) => {
     const api = new ApiClient(request, transport);

@@ -3,7 +3,7 @@ import type { FullConfig } from '@playwright/test';
 import { startReferenceServer } from '../../reference/server';
 import { ConfigError, loadConfig } from './config';
 import { preflight } from './preflight';
-import { EMBEDDED_URL_ENV } from './target';
+import { EMBEDDED_URL_ENV, referenceProfilePath } from './target';
 
 /** An error Playwright prints as its message alone: one clear line beats a stack trace here. */
 function plain(error: Error): Error {
@@ -15,8 +15,10 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   let config;
   try {
     config = loadConfig();
+    // The reference's mode and fault names live in reference/; checked here, where both are loaded.
+    referenceProfilePath(config);
   } catch (e) {
-    throw e instanceof ConfigError ? plain(e) : e;
+    throw plain(e instanceof ConfigError ? e : new ConfigError([`RSF_REFERENCE_MODE / RSF_REFERENCE_FAULT: ${(e as Error).message}`]));
   }
   for (const project of fullConfig.projects) {
     const trace = project.use.trace;

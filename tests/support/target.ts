@@ -11,16 +11,16 @@ export function normalizeTargetUrl(url: string): string {
 }
 
 /** The embedded reference's profile chosen by RSF_REFERENCE_MODE or RSF_REFERENCE_FAULT: '' (clean), or its path prefix. */
-export function referenceProfilePath(env: Record<string, string | undefined> = process.env): string {
-  return profilePath({ mode: env.RSF_REFERENCE_MODE || undefined, fault: env.RSF_REFERENCE_FAULT || undefined });
+export function referenceProfilePath(config: Config): string {
+  return profilePath({ mode: config.referenceMode || undefined, fault: config.referenceFault || undefined });
 }
 
 /** The URL that operation paths are appended to, ending in /v1. */
-export function apiBase(config: Config, profilePath = referenceProfilePath()): string {
+export function apiBase(config: Config, profile = referenceProfilePath(config)): string {
   if (!config.embedded) return `${normalizeTargetUrl(config.targetUrl)}/v1`;
   const root = process.env[EMBEDDED_URL_ENV];
   if (!root) throw new Error(`${EMBEDDED_URL_ENV} is not set: the embedded reference is started by the global setup of playwright.config.ts`);
-  return `${root}${profilePath}/v1`;
+  return `${root}${profile}/v1`;
 }
 
 /** The target as it may be shown in reports: no query string, no user info. */
