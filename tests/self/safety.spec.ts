@@ -36,49 +36,39 @@ test.afterAll(async () => { await reference.close(); });
 
 test.describe.configure({ mode: 'parallel' });
 
+/** The whole suite against the reference as an external target, through the recording proxy. */
+async function runThroughProxy(env: Record<string, string>, args: string[] = []) {
+  const proxy = await recordingProxy(reference.url);
+  const out = mkdtempSync(join(tmpdir(), 'rsf-safety-'));
+  const run = await runPlaywright(['test', '--output', join(out, 'results'), ...args], { RSF_REPORTS_DIR: join(out, 'reports'), ...env, RSF_TARGET_URL: env.RSF_TARGET_URL?.replace('{proxy}', proxy.url) ?? proxy.url }, 170_000);
+  await proxy.close();
+  expect(run.code, run.stdout.slice(-2000)).toBe(0);
+  return { seen: proxy.seen, report: readReport(join(out, 'reports')) };
+}
+
 test('against an external target, writes are skipped with the reason, and none is carried out', async () => {
   test.setTimeout(180_000);
-  const proxy = await recordingProxy(reference.url);
-  const out = mkdtempSync(join(tmpdir(), 'rsf-readonly-'));
   const rate = 80;
-  const run = await runPlaywright(['test', '--output', join(out, 'results')], {
-    RSF_TARGET_URL: `${proxy.url}/v1/`,
-    RSF_REPORTS_DIR: join(out, 'reports'),
-    RSF_MAX_REQUESTS_PER_SECOND: String(rate),
-    RSF_FC_NUM_RUNS: '10',
-  }, 170_000);
-  await proxy.close();
-  const report = readReport(join(out, 'reports'));
-  expect(run.code, run.stdout.slice(-2000)).toBe(0);
+  const { seen, report } = await runThroughProxy({ RSF_TARGET_URL: '{proxy}/v1/', RSF_MAX_REQUESTS_PER_SECOND: String(rate), RSF_FC_NUM_RUNS: '10' });
   expect(report.summary.safetyMode).toBe('read-only');
   expect(report.summary.tests.skipped, 'the writes a conforming target would carry out').toBeGreaterThan(10);
   const skippedRows = report.requirements.filter((r) => r.status === 'skipped');
   expect(skippedRows.map((r) => r.id)).toEqual(expect.arrayContaining(['OP1-SUCCESS-SHAPE', 'OP12-DELETE-SUCCEEDS', 'OP15-SUCCESS-SHAPE']));
   for (const row of skippedRows) expect(row.reason, row.id).toContain('RSF_ALLOW_WRITES=true');
-  expect(proxy.seen.filter(isWrite).length, 'refusals are still probed').toBeGreaterThan(50);
-  expect(proxy.seen.filter(carriedOut).map((s) => `${s.method} ${s.path} → ${s.status}`), 'writes the target carried out').toEqual([]);
+  expect(seen.filter(isWrite).length, 'refusals are still probed').toBeGreaterThan(50);
+  expect(seen.filter(carriedOut).map((s) => `${s.method} ${s.path} → ${s.status}`), 'writes the target carried out').toEqual([]);
 
   // The pace: no one-second window holds more than the configured rate (plus one request per worker in flight).
-  const times = proxy.seen.map((s) => s.at).sort((a, b) => a - b);
+  const times = seen.map((s) => s.at).sort((a, b) => a - b);
   const busiest = Math.max(...times.map((t, i) => times.filter((u, j) => j >= i && u < t + 1000).length));
   expect(busiest, `requests in the busiest second, at RSF_MAX_REQUESTS_PER_SECOND=${rate}`).toBeLessThanOrEqual(rate + 2);
 });
 
 test('with RSF_ALLOW_WRITES=true the writes run, and succeed against a conforming target', async () => {
   test.setTimeout(180_000);
-  const proxy = await recordingProxy(reference.url);
-  const out = mkdtempSync(join(tmpdir(), 'rsf-writes-'));
-  const run = await runPlaywright(['test', '--output', join(out, 'results'), '--grep-invert', '@property'], {
-    RSF_TARGET_URL: proxy.url,
-    RSF_ALLOW_WRITES: 'true',
-    RSF_REPORTS_DIR: join(out, 'reports'),
-    RSF_MAX_REQUESTS_PER_SECOND: '0',
-  }, 170_000);
-  await proxy.close();
-  const report = readReport(join(out, 'reports'));
-  expect(run.code, run.stdout.slice(-2000)).toBe(0);
+  const { seen, report } = await runThroughProxy({ RSF_ALLOW_WRITES: 'true', RSF_MAX_REQUESTS_PER_SECOND: '0' }, ['--grep-invert', '@property']);
   expect(report.summary.safetyMode).toBe('writes enabled');
   expect(report.summary.tests.skipped).toBe(0);
-  const writes = new Set(proxy.seen.filter(carriedOut).map((s) => `${s.method} ${s.path.replace(/\/\d[^/]*/g, '/{id}')}`));
+  const writes = new Set(seen.filter(carriedOut).map((s) => `${s.method} ${s.path.replace(/\/\d[^/]*/g, '/{id}')}`));
   expect(writes.size, [...writes].join('\n')).toBeGreaterThanOrEqual(9);
 });
