@@ -1,5 +1,6 @@
 // `npm run conformance`: the conformance suite, against RSF_TARGET_URL or the embedded reference server.
 import { randomInt } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { version } from './package.json';
 import { loadConfig } from './tests/support/config';
@@ -23,6 +24,10 @@ function describeRun(): Record<string, string> {
 }
 
 const run = describeRun();
+/** `--shard=i/n`: this run is one part of a run, reported as a blob to merge (a --reporter option still wins). */
+const sharded = process.argv.some((arg) => arg.startsWith('--shard'));
+const blobFile = process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE;
+const blobDir = blobFile ? dirname(resolve(blobFile)) : process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR || `${run.reportsDir}/blob`;
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -33,7 +38,12 @@ export default defineConfig({
   workers: '100%',
   timeout: 60_000,
   globalSetup: './tests/support/global-setup.ts',
-  reporter: [
+  reporter: sharded ? [
+    ['list'],
+    // A shard's results are merged later (README, "Sharding"); its blob records API steps with their URLs, so it is redacted too.
+    ['blob', { outputDir: blobDir }],
+    ['./tests/support/reporter/redact-playwright-report.ts', { folder: blobDir }],
+  ] : [
     ['list'],
     ['html', { outputFolder: `${run.reportsDir}/playwright`, open: 'never' }],
     // Right after 'html': rewrites its report without the secrets its step titles and errors carry.

@@ -3,10 +3,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures';
-import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, lastLine, readReport, realSuiteNotReady, runPlaywright } from '../support/reporter/child-run';
+import { readArtifacts, secretForms } from '../support/reporter/artifacts';
+import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, fakeSecrets, lastLine, readReport, realSuiteNotReady, runPlaywright } from '../support/reporter/child-run';
 
 interface SuiteUnderTest {
   config: string[];
+  /** Arguments of shard n of 2. */
+  shard: (n: number) => string[];
   mergeConfig: string;
   /** Env and `test` arguments that put one run's outputs under dir, and where its conformance reports land. */
   outputs(dir: string): { env: Record<string, string>; args: string[]; reportsDir: string };
@@ -25,8 +28,8 @@ async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise
     return runPlaywright(['test', ...suite.config, ...out.args, ...extra], { ...out.env, ...env }, suite.timeoutMs);
   };
   const runs = await Promise.all([
-    runTest('shard-1', ['--shard=1/2', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-1-of-2.zip') }),
-    runTest('shard-2', ['--shard=2/2', '--reporter=blob'], { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-2-of-2.zip') }),
+    runTest('shard-1', suite.shard(1), { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-1-of-2.zip') }),
+    runTest('shard-2', suite.shard(2), { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-2-of-2.zip') }),
     runTest('single', [], {}),
   ]);
   for (const run of runs) expect(run.code, run.stdout + run.stderr).not.toBeNull();
@@ -48,6 +51,7 @@ async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise
 test('the fake suite: two shards merged equal one unsharded run', async ({}, testInfo) => {
   const fake: SuiteUnderTest = {
     config: ['--config', FAKE_SUITE_CONFIG],
+    shard: (n) => [`--shard=${n}/2`, '--reporter=blob'],
     mergeConfig: 'tests/self/fixtures/reporter-suite/merge.config.ts',
     outputs: (dir) => ({ env: { FAKE_OUT_DIR: dir, RSF_WAIVERS_FILE: join(dir, 'no-waivers.json') }, args: [], reportsDir: join(dir, 'reports') }),
     timeoutMs: FAKE_RUN_TIMEOUT_MS,
@@ -65,16 +69,23 @@ test('the real suite: two shards merged equal one unsharded run', async ({}, tes
   // Once gated with test.fixme until playwright.config.ts had the conformance reporter; now it must run.
   expect(realSuiteNotReady(), 'the real suite runs through the conformance reporter').toBeUndefined();
   test.setTimeout(10 * 60_000);
+  const secrets = fakeSecrets();
   const real: SuiteUnderTest = {
     config: [],
+    // As the README says: playwright.config.ts reports a shard as a redacted blob by itself.
+    shard: (n) => [`--shard=${n}/2`],
     mergeConfig: 'tests/support/reporter/merge.config.ts',
     outputs: (dir) => ({
       // One seed for all three runs, so that the property tests send the same requests.
-      env: { RSF_REPORTS_DIR: join(dir, 'reports'), RSF_FC_SEED: '20240601', RSF_WAIVERS_FILE: join(dir, 'no-waivers.json') },
+      env: { RSF_REPORTS_DIR: join(dir, 'reports'), RSF_FC_SEED: '20240601', RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'), RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel },
       args: ['--output', join(dir, 'results')],
       reportsDir: join(dir, 'reports'),
     }),
     timeoutMs: 8 * 60_000,
   };
   await shardedAgainstSingle(real, testInfo.outputPath());
+  // The blobs are artifacts a CI job uploads: no secret in them either.
+  const forms = [...secretForms(secrets.bearer, ['Bearer ']), ...secretForms(secrets.channel)];
+  const leaks = readArtifacts(testInfo.outputPath('blobs')).flatMap((a) => forms.filter((f) => a.text.includes(f)).map(() => a.name));
+  expect(leaks, 'secrets in the shard blobs').toEqual([]);
 });

@@ -1,8 +1,9 @@
 // Merges sharded runs into one conformance report.
 //
-//   # each shard, e.g. on its own machine (give each blob its own file name):
-//   PLAYWRIGHT_BLOB_OUTPUT_FILE=all-blobs/shard-1.zip npx playwright test --shard=1/2 --reporter=blob
-//   PLAYWRIGHT_BLOB_OUTPUT_FILE=all-blobs/shard-2.zip npx playwright test --shard=2/2 --reporter=blob
+//   # each shard, e.g. on its own machine (give each blob its own file name; playwright.config.ts writes a
+//   # redacted blob when it sees --shard):
+//   PLAYWRIGHT_BLOB_OUTPUT_FILE=all-blobs/shard-1.zip npx playwright test --shard=1/2
+//   PLAYWRIGHT_BLOB_OUTPUT_FILE=all-blobs/shard-2.zip npx playwright test --shard=2/2
 //   # then, with every blob zip in one folder:
 //   npx playwright merge-reports --config tests/support/reporter/merge.config.ts all-blobs
 //
