@@ -1,4 +1,4 @@
-import { WRITES_OFF, bearerAuthTests, malformedJsonTest, requestBodyTests, tags, test, INVALID_INPUT_IDS } from '../support/fixtures';
+import { MAY_BE_CARRIED_OUT, WRITES_OFF, refusalMayBeCarriedOut, bearerAuthTests, malformedJsonTest, requestBodyTests, tags, test, INVALID_INPUT_IDS } from '../support/fixtures';
 
 test.describe('POST /carrito/item · operation 5 · §4.5', () => {
   test('adds an item to the cart', { tag: tags('OP5-SUCCESS-SHAPE') }, async ({ api, conformance, bodies, config }) => {
@@ -17,7 +17,8 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
     await conformance.negativeDataRejection('OP5-TYPE-NOT-ALLOWED', exchange);
   });
 
-  test('refuses a body that is an object, not an array', { tag: tags('OP5-FIELD-TYPES', ...INVALID_INPUT_IDS) }, async ({ api, conformance, bodies }) => {
+  test('refuses a body that is an object, not an array', { tag: tags('OP5-FIELD-TYPES', ...INVALID_INPUT_IDS) }, async ({ api, conformance, bodies, config }) => {
+    test.skip(refusalMayBeCarriedOut(config, 'OP5-FIELD-TYPES', 'updateCartItems'), MAY_BE_CARRIED_OUT);
     const exchange = await api.call('updateCartItems', { json: bodies.cartItem() });
     await conformance.negativeDataRejection('OP5-FIELD-TYPES', exchange);
   });

@@ -1,6 +1,6 @@
 import { WRITES_OFF, malformedJsonTest, requestBodyTests, tags, test } from '../support/fixtures';
 
-const errorShape = { id: 'OP6-ERROR-SHAPE', schemas: ['payment-preference.error'] };
+const errorShape = 'OP6-ERROR-SHAPE';
 
 test.describe('POST /carrito/processPreferenceProvider · operation 6 · §4.6', () => {
   test('creates a payment preference without an Authorization header', { tag: tags('OP6-SUCCESS-SHAPE', 'OP6-NO-AUTH-HEADER', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {

@@ -1,7 +1,6 @@
 import { WRITES_OFF, bearerAuthTests, expect, isObject, jsonBody, malformedJsonTest, namesField, plainString, requestBodyTests, requiredFields, tags, test, without, INVALID_INPUT_IDS } from '../support/fixtures';
 
-const missingDataShape = { id: 'OP2-MISSING-DATA-PLAIN-STRING', schemas: ['shipping-address-create.error'] };
-const credentialsShape = (id: string) => ({ id, schemas: ['errors.success-msg', 'errors.plain-string'] });
+const missingDataShape = 'OP2-MISSING-DATA-PLAIN-STRING';
 
 test.describe('POST /miCuenta/shippingAddress · operation 2 · §4.2', () => {
   test('creates an address with placeId', { tag: tags('OP2-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE', 'OP2-ADDRESS-ID-RETURNED') }, async ({ api, conformance, bodies, config }) => {
@@ -21,12 +20,12 @@ test.describe('POST /miCuenta/shippingAddress · operation 2 · §4.2', () => {
     await conformance.succeeds('OP2-PROVINCE-VARIANT-ACCEPTED', exchange);
   });
 
-  test('refuses provinceId without placeString', { tag: tags('OP2-PROVINCE-REQUIRES-PLACESTRING', ...INVALID_INPUT_IDS, missingDataShape.id) }, async ({ api, conformance, bodies }) => {
+  test('refuses provinceId without placeString', { tag: tags('OP2-PROVINCE-REQUIRES-PLACESTRING', ...INVALID_INPUT_IDS, missingDataShape) }, async ({ api, conformance, bodies }) => {
     const exchange = await api.call('createShippingAddress', { json: without(bodies.addressWithProvince(), 'placeString') });
     await conformance.negativeDataRejection('OP2-PROVINCE-REQUIRES-PLACESTRING', exchange, missingDataShape);
   });
 
-  test('refuses an address with neither provinceId nor placeId, naming placeId', { tag: tags('OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', ...INVALID_INPUT_IDS, missingDataShape.id, 'OP2-MISSING-PLACEID-NAMED') }, async ({ api, conformance, bodies }) => {
+  test('refuses an address with neither provinceId nor placeId, naming placeId', { tag: tags('OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', ...INVALID_INPUT_IDS, missingDataShape, 'OP2-MISSING-PLACEID-NAMED') }, async ({ api, conformance, bodies }) => {
     const exchange = await api.call('createShippingAddress', { json: without(bodies.addressWithPlaceId(), 'placeId') });
     await conformance.negativeDataRejection('OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', exchange, missingDataShape);
     await conformance.verify('OP2-MISSING-PLACEID-NAMED', exchange, () => {
@@ -36,7 +35,7 @@ test.describe('POST /miCuenta/shippingAddress · operation 2 · §4.2', () => {
   });
 
   for (const field of requiredFields('shipping-address-create.request')) {
-    test(`refuses an address without ${field.name}, naming it`, { tag: tags('OP2-REQUIRED-FIELDS', ...INVALID_INPUT_IDS, missingDataShape.id, 'OP2-MISSING-FIELD-NAMED') }, async ({ api, conformance, bodies }) => {
+    test(`refuses an address without ${field.name}, naming it`, { tag: tags('OP2-REQUIRED-FIELDS', ...INVALID_INPUT_IDS, missingDataShape, 'OP2-MISSING-FIELD-NAMED') }, async ({ api, conformance, bodies }) => {
       const exchange = await api.call('createShippingAddress', { json: without(bodies.addressWithPlaceId(), field.name) });
       await conformance.negativeDataRejection('OP2-REQUIRED-FIELDS', exchange, missingDataShape);
       await conformance.verify('OP2-MISSING-FIELD-NAMED', exchange, () => {
@@ -52,11 +51,11 @@ test.describe('POST /miCuenta/shippingAddress · operation 2 · §4.2', () => {
     types: { id: 'OP2-FIELD-TYPES' },
   });
   malformedJsonTest('createShippingAddress');
-  bearerAuthTests('createShippingAddress', ({ bodies }) => ({ json: bodies.addressWithPlaceId() }), credentialsShape('OP2-AUTH-ERROR-BODY'));
+  bearerAuthTests('createShippingAddress', ({ bodies }) => ({ json: bodies.addressWithPlaceId() }), 'OP2-AUTH-ERROR-BODY');
 });
 
 test.describe('PATCH /miCuenta/shippingAddress · operation 3 · §4.3', () => {
-  const errorShape = { id: 'OP3-ERROR-SHAPE', schemas: ['shipping-address-update.error'] };
+  const errorShape = 'OP3-ERROR-SHAPE';
 
   test('updates an existing address', { tag: tags('OP3-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
     test.skip(!config.writesEnabled, WRITES_OFF);
@@ -72,5 +71,5 @@ test.describe('PATCH /miCuenta/shippingAddress · operation 3 · §4.3', () => {
     types: { id: 'OP3-FIELD-TYPES', errorShape },
   });
   malformedJsonTest('updateShippingAddress');
-  bearerAuthTests('updateShippingAddress', ({ bodies }) => ({ json: bodies.addressUpdate() }), credentialsShape('OP3-AUTH-ERROR-BODY'));
+  bearerAuthTests('updateShippingAddress', ({ bodies }) => ({ json: bodies.addressUpdate() }), 'OP3-AUTH-ERROR-BODY');
 });
