@@ -26,8 +26,10 @@ function describeRun(): Record<string, string> {
 const run = describeRun();
 /** `--shard=i/n`: this run is one part of a run, reported as a blob to merge (a --reporter option still wins). */
 const sharded = process.argv.some((arg) => arg.startsWith('--shard'));
+/** Where Playwright's html and blob reporters write; their environment variables win, as in Playwright. */
 const blobFile = process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE;
 const blobDir = blobFile ? dirname(resolve(blobFile)) : process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR || `${run.reportsDir}/blob`;
+const htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || `${run.reportsDir}/playwright`;
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -45,9 +47,9 @@ export default defineConfig({
     ['./tests/support/reporter/redact-playwright-report.ts', { folder: blobDir }],
   ] : [
     ['list'],
-    ['html', { outputFolder: `${run.reportsDir}/playwright`, open: 'never' }],
+    ['html', { outputFolder: htmlDir, open: 'never' }],
     // Right after 'html': rewrites its report without the secrets its step titles and errors carry.
-    ['./tests/support/reporter/redact-playwright-report.ts', { folder: `${run.reportsDir}/playwright` }],
+    ['./tests/support/reporter/redact-playwright-report.ts', { folder: htmlDir }],
     // Last, so that its verdict line ends the output.
     ['./tests/support/reporter/conformance-reporter.ts', { outputDir: run.reportsDir }],
   ],

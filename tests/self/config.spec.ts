@@ -39,6 +39,11 @@ test('every bad value is reported at once, by variable name, without showing sec
   expect(() => loadConfig({ RSF_BEARER_TOKEN: 'same-token-value', RSF_INVALID_BEARER_TOKEN: 'same-token-value' })).toThrow(/must differ/);
 });
 
+test('a token too short to be redacted safely is refused', () => {
+  expect(() => loadConfig({ RSF_CHANNEL_TOKEN: 'abc' })).toThrow(/RSF_CHANNEL_TOKEN: must be at least 8 characters/);
+  expect(() => loadConfig({ RSF_CHANNEL_TOKEN: 'abc' })).not.toThrow(/abc/);
+});
+
 test('the Bearer and channel tokens are the secrets to redact', () => {
   const secrets = secretsOf(loadConfig({ RSF_BEARER_TOKEN: 'bearer-secret-1', RSF_CHANNEL_TOKEN: 'channel-secret-2', RSF_INVALID_BEARER_TOKEN: 'invalid-secret-3' }));
   expect(secrets).toEqual(expect.arrayContaining(['bearer-secret-1', 'channel-secret-2', 'invalid-secret-3']));

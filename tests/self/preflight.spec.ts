@@ -69,6 +69,13 @@ test('a target that refuses the token', async () => {
   expect(run.output).not.toContain('the-token-we-were-given');
 });
 
+test('a target that refuses the token with HTTP 200 and an error body', async () => {
+  const reference = await startReferenceServer({ bearerToken: 'another-token-entirely' });
+  const run = await suiteAgainst({ RSF_TARGET_URL: `${reference.url}/_modes/deployment`, RSF_BEARER_TOKEN: 'the-token-we-were-given' });
+  await reference.close();
+  expectOneClearError(run, /HTTP 200, but not the price list of §4\.9: not authenticated[\s\S]*Does the target accept RSF_BEARER_TOKEN/);
+});
+
 test('an invalid setting stops the run with a message naming it', async () => {
   const run = await suiteAgainst({ RSF_REQUEST_TIMEOUT_MS: '5', RSF_PLACE_ID: 'not json' });
   expect(run.code).not.toBe(0);

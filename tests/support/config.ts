@@ -79,13 +79,20 @@ const json = (schema?: string) => (raw: string): unknown => {
   return value;
 };
 
+/** Shorter values could not be told apart from ordinary text, so they could not be redacted safely. */
+const MIN_SECRET_LENGTH = 8;
+const secretText = (raw: string): string => {
+  if (raw !== '' && raw.length < MIN_SECRET_LENGTH) throw new ConfigProblem(`must be at least ${MIN_SECRET_LENGTH} characters, so that it can be redacted from every output`);
+  return raw;
+};
+
 const S = <T>(name: string, def: string, parse: (raw: string) => T, doc: string, secret = false): Setting<T> => ({ name, default: def, parse, doc, secret });
 
 /** The settings, in the order the README and .env.example list them. */
 export const SETTINGS = {
   targetUrl: S('RSF_TARGET_URL', '', url, 'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server.'),
-  bearerToken: S('RSF_BEARER_TOKEN', 'reference-bearer-token', text, 'Access token sent as "Authorization: Bearer …" (§5.1).', true),
-  invalidBearerToken: S('RSF_INVALID_BEARER_TOKEN', '', text, 'A token the target must refuse. Empty: a random one per run.', true),
+  bearerToken: S('RSF_BEARER_TOKEN', 'reference-bearer-token', secretText, 'Access token sent as "Authorization: Bearer …" (§5.1).', true),
+  invalidBearerToken: S('RSF_INVALID_BEARER_TOKEN', '', secretText, 'A token the target must refuse. Empty: a random one per run.', true),
   allowWrites: S('RSF_ALLOW_WRITES', 'false', flag, 'Run requests that a conforming target carries out (client update, addresses, categories, cart, payment preference, deletion, post-sale). Always on against the embedded reference.'),
   requestTimeoutMs: S('RSF_REQUEST_TIMEOUT_MS', '10000', bounded(100, 120000), 'Time-out of one request, in milliseconds (100 to 120000).'),
   maxRequestsPerSecond: S('RSF_MAX_REQUESTS_PER_SECOND', '', optional(bounded(0, 10000)), 'Upper bound on requests per second, over all workers; 0 means unbounded. Empty: 10 against an external target, unbounded against the embedded reference.'),
@@ -118,10 +125,10 @@ export const SETTINGS = {
   deleteProductId: S('RSF_DELETE_PRODUCT_ID', '2001', text, 'A product of the account that may be deleted (operation 12). It is deleted for real when writes are allowed.'),
   postSaleBody: S('RSF_POSTSALE_BODY', '{"orderId":123456,"productId":1001,"reason":"damaged on arrival"}', json('post-sale.request'), 'The JSON body of POST /postventa; §4.13 does not show its fields.'),
   postSaleId: S('RSF_POSTSALE_ID', '7001', integer, 'postsaleInboundId of an existing post-sale channel (operations 14 and 15).'),
-  channelToken: S('RSF_CHANNEL_TOKEN', 'reference-channel-token', text, 'The channel token of that post-sale channel (operation 15).', true),
+  channelToken: S('RSF_CHANNEL_TOKEN', 'reference-channel-token', secretText, 'The channel token of that post-sale channel (operation 15).', true),
   channelUserId: S('RSF_CHANNEL_USER_ID', 'u-42', text, 'The userId that may write to that channel.'),
   channelMessage: S('RSF_CHANNEL_MESSAGE', 'Message from the conformance suite', text, 'The message text sent to the channel.'),
-  clientSuccessStatus: S('RSF_CLIENT_SUCCESS_STATUS', '^(ok|success|successful|updated|true|200)$', regex, 'PATCH /client answers {status, message} for success and failure alike (§4.1): a status matching this pattern means success.'),
+  clientSuccessStatus: S('RSF_CLIENT_SUCCESS_STATUS', '^(ok|success|successful|updated|true|200|[eé]xito|actualizad[oa])$', regex, 'PATCH /client answers {status, message} for success and failure alike (§4.1): a status matching this pattern means success.'),
   rejectionText: S('RSF_REJECTION_TEXT', '\\b(error|invalid|inv[aá]lid[oa]?|not (allowed|found|exist|authori[sz]ed|authenticated|valid)|denied|unauthori[sz]ed|forbidden|fail(ed|ure)?|mandatory|required|obligatori[oa]|no existe|no permitid[oa]|no autorizad[oa]|no autenticad[oa])\\b', regex, 'Where success is a plain string or an unspecified body (operations 5 and 12), a body matching this pattern is a rejection, so that HTTP 200 errors are recognised.'),
   stockLabelNone: S('RSF_STOCK_LABEL_NONE', '^(no stock|out of stock|sin stock|agotado)$', regex, 'The "no stock" form of availableStockLabel (§2.6).'),
   stockLabelExact: S('RSF_STOCK_LABEL_EXACT', '^(\\d+) (units?|unidad(es)?)$', regex, 'The "N units" form; group 1 is N.'),
@@ -179,12 +186,16 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/** The secret values of a config, for redaction. */
-export function secretsOf(config: Config): string[] {
+/** The secret settings of a config, with the variable that holds each. */
+export function secretSettings(config: Config): { name: string; value: string }[] {
   return (Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][])
     .filter(([, s]) => s.secret)
-    .map(([key]) => String(config[key]))
-    .filter((v) => v.length >= 4);
+    .map(([key, s]) => ({ name: s.name, value: String(config[key]) }));
+}
+
+/** The secret values of a config, for redaction. */
+export function secretsOf(config: Config): string[] {
+  return secretSettings(config).map((s) => s.value);
 }
 
 let current: Config | undefined;

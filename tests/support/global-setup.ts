@@ -11,6 +11,19 @@ function plain(error: Error): Error {
   return error;
 }
 
+/** Playwright's html, blob and json reports record each API request's URL, and operation 15's path holds a token. */
+const URL_RECORDING_REPORTERS = ['html', 'blob', 'json'];
+const REDACTOR = 'redact-playwright-report';
+
+/** A --reporter option replaces the configured list, and with it the redaction of Playwright's own reports. */
+function refuseUnredactedReports(fullConfig: FullConfig): void {
+  const names = fullConfig.reporter.map(([name]) => name);
+  const recording = names.filter((name) => URL_RECORDING_REPORTERS.includes(name));
+  if (recording.length > 0 && !names.some((name) => name.includes(REDACTOR))) {
+    throw plain(new Error(`The ${recording.join(', ')} reporter would record request URLs, and operation 15's URL holds the channel token. Run with the configured reporters (playwright.config.ts redacts Playwright's reports), or add ./tests/support/reporter/${REDACTOR}.ts after it; reports/conformance.json has every result.`));
+  }
+}
+
 export default async function globalSetup(fullConfig: FullConfig): Promise<() => Promise<void>> {
   let config;
   try {
@@ -25,6 +38,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     const mode = typeof trace === 'string' ? trace : trace?.mode;
     if (mode && mode !== 'off') throw plain(new Error('Traces record request headers, the Bearer token among them, so this suite does not run with --trace. Use the evidence in reports/ instead.'));
   }
+  refuseUnredactedReports(fullConfig);
   // Workers inherit the environment: one invalid token for the whole run.
   process.env.RSF_INVALID_BEARER_TOKEN = config.invalidBearerToken;
 

@@ -1,8 +1,8 @@
 // Every request of the suite goes through here: credentials, time-out, rate limit, circuit breaker, redaction.
 import type { APIRequestContext } from '@playwright/test';
-import type { Config } from './config';
+import { type Config, secretSettings } from './config';
 import { OPERATIONS, type Operation, type OperationName, fillPath, operationLabel } from './operations';
-import { redact } from './redact';
+import { redact, replaceSecret } from './redact';
 import type { ExchangeRecord } from './check-protocol';
 
 /** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
@@ -79,8 +79,10 @@ export function authorizationHeader(credentials: Credentials, config: Config): s
   }
 }
 
-export function parseBody(text: string): ParsedBody {
+/** A text/* body is text even when it looks like JSON: a plain string "200" must stay a string (§7.1). */
+export function parseBody(text: string, contentType = ''): ParsedBody {
   if (text.trim() === '') return { kind: 'empty' };
+  if (/^text\//i.test(contentType)) return { kind: 'text', value: text };
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown };
   } catch {
@@ -154,12 +156,13 @@ export class ApiClient {
       });
       const text = await response.text();
       this.transport.record(true);
+      const contentType = response.headers()['content-type'] ?? '';
       const exchange: Exchange = {
         operation, credentials, request,
         status: response.status(),
-        contentType: response.headers()['content-type'] ?? '',
+        contentType,
         text,
-        body: parseBody(text),
+        body: parseBody(text, contentType),
         durationMs: Date.now() - started,
       };
       this.exchanges.push(exchange);
@@ -173,20 +176,10 @@ export class ApiClient {
   }
 }
 
-const SECRET_PLACEHOLDERS: [keyof Config, string][] = [
-  ['bearerToken', '$RSF_BEARER_TOKEN'],
-  ['channelToken', '$RSF_CHANNEL_TOKEN'],
-  ['invalidBearerToken', '$RSF_INVALID_BEARER_TOKEN'],
-];
-
-/** Secrets shown as the environment variables that hold them, so that the line still runs. */
+/** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */
 export function withPlaceholders(text: string, config: Config): string {
   let out = text;
-  for (const [key, placeholder] of SECRET_PLACEHOLDERS) {
-    const secret = String(config[key]);
-    if (secret.length < 4) continue;
-    for (const form of new Set([encodeURIComponent(secret), secret])) out = out.split(form).join(placeholder);
-  }
+  for (const { name, value } of secretSettings(config)) out = replaceSecret(out, value, `$${name}`);
   return redact(out);
 }
 
@@ -213,9 +206,10 @@ export function describeExchange(exchange: Exchange, config: Config): string {
   return withPlaceholders([
     `  request:  ${method} ${url}  [credentials: ${exchange.credentials}]`,
     shownHeaders,
-    body !== undefined ? `    body: ${excerpt(body, 1000)}` : '    (no body)',
+    body !== undefined ? `    body: ${excerpt(withPlaceholders(body, config), 1000)}` : '    (no body)',
     `  response: HTTP ${exchange.status}  content-type: ${exchange.contentType || '(none)'}  (${exchange.durationMs} ms)`,
-    `    body: ${exchange.text === '' ? '(empty)' : excerpt(exchange.text)}`,
+    // Redacted before it is cut, so that a secret across the cut cannot leave half of itself.
+    `    body: ${exchange.text === '' ? '(empty)' : excerpt(redact(exchange.text))}`,
     `  reproduce: ${curlOf(exchange, config)}`,
   ].join('\n'), config);
 }
@@ -228,9 +222,9 @@ export function recordOf(exchange: Exchange, config: Config): ExchangeRecord {
       method,
       url: withPlaceholders(url, config),
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, withPlaceholders(v, config)])),
-      ...(body !== undefined ? { body: withPlaceholders(excerpt(body, 4000), config) } : {}),
+      ...(body !== undefined ? { body: excerpt(withPlaceholders(body, config), 4000) } : {}),
     },
-    response: { status: exchange.status, contentType: exchange.contentType, bodyExcerpt: redact(excerpt(exchange.text)) },
+    response: { status: exchange.status, contentType: exchange.contentType, bodyExcerpt: excerpt(redact(exchange.text)) },
     curl: curlOf(exchange, config),
   };
 }

@@ -15,12 +15,17 @@ export const isObject = (v: unknown): v is Record<string, unknown> => typeof v =
 
 const ERROR_WORD = /^(error|false|fail(ed|ure)?|ko|no|denied|invalid)$/i;
 
-/** An object that says it is an error in one of the ways §7.1 documents (or the obvious `error` member). */
-export function errorMarker(value: unknown): string | undefined {
+const saysSomething = (v: unknown): boolean => (typeof v === 'string' && v.trim() !== '') || v === true;
+
+/**
+ * An object that says it is an error in one of the ways §7.1 documents, or by an `error` member with a message.
+ * Only a non-empty message counts: `error: null` or `error_message: ""` may be ordinary fields of a free-form body.
+ */
+function errorMarker(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
-  if ('error_message' in value) return 'it has error_message (§7.1)';
+  if (saysSomething(value.error_message)) return 'it has an error_message (§7.1)';
   if (value.success === false || value.success === 'error') return `its success is ${JSON.stringify(value.success)} (§7.1)`;
-  if (value.error !== undefined && value.error !== null && value.error !== false) return 'it has an error member';
+  if (saysSomething(value.error)) return 'it has an error member';
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 // Secrets never leave the process unredacted: every string bound for a report, message or log passes here.
-import { loadConfig, secretsOf } from './config';
+import { SETTINGS, loadConfig, secretsOf } from './config';
 
 export const REDACTED = '[REDACTED]';
 
@@ -28,13 +28,24 @@ export function registerSecret(value: string): void {
   }
 }
 
+/** Replaces a secret, raw or percent-encoded, with `replacement`. */
+export function replaceSecret(text: string, secret: string, replacement: string): string {
+  let out = text;
+  for (const form of new Set([encodeURIComponent(secret), secret])) out = out.split(form).join(replacement);
+  return out;
+}
+
 /** Replaces every known secret, raw or percent-encoded, with [REDACTED]. */
 export function redact(text: string): string {
-  let out = text;
-  for (const secret of knownSecrets()) {
-    for (const form of new Set([secret, encodeURIComponent(secret)])) out = out.split(form).join(REDACTED);
+  return knownSecrets().reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);
+}
+
+/** Also hides secret settings found in the environment (a merge or reporter may run without a loadable config). */
+export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  for (const setting of Object.values(SETTINGS) as { name: string; secret?: boolean }[]) {
+    const value = setting.secret ? env[setting.name]?.trim() : undefined;
+    if (value) registerSecret(value);
   }
-  return out;
 }
 
 /** Deep-redacts the strings of a JSON-like value. */

@@ -19,7 +19,7 @@ import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { requirements } from '../catalogue';
 import { SETTINGS } from '../config';
-import { redact, redactValue, registerSecret } from '../redact';
+import { redact, redactValue, registerEnvSecrets } from '../redact';
 import { recordOf, stripAnsi } from './collect';
 import { verdictLine } from './format';
 import { buildReport } from './model';
@@ -64,10 +64,7 @@ export function projectDirs(names: Iterable<string>): Map<string, string> {
  * environment are registered for redaction even if the rest of the configuration is broken.
  */
 function reporterSettings(env: NodeJS.ProcessEnv): { strict: boolean; waiversFile: string; reportsDir: string; problems: string[] } {
-  for (const setting of Object.values(SETTINGS)) {
-    const value = env[setting.name]?.trim();
-    if ('secret' in setting && setting.secret && value) registerSecret(value);
-  }
+  registerEnvSecrets(env);
   const problems: string[] = [];
   let strict = false;
   try {

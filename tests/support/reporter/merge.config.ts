@@ -17,14 +17,16 @@ import { SETTINGS } from '../config';
 
 const repoRoot = resolve(__dirname, '../../..');
 const reportsDir = resolve(repoRoot, process.env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default);
+// As Playwright does, its environment variable wins for the html report's folder; the redaction must follow it.
+const htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || resolve(reportsDir, 'playwright');
 
 export default defineConfig({
   // merge-reports resolves test locations against testDir: it must be the testDir of playwright.config.ts.
   testDir: resolve(repoRoot, 'tests/conformance'),
   reporter: [
-    ['html', { outputFolder: resolve(reportsDir, 'playwright'), open: 'never' }],
+    ['html', { outputFolder: htmlDir, open: 'never' }],
     // Right after 'html': rewrites its report without the secrets its step titles and errors carry.
-    ['./redact-playwright-report.ts', { folder: resolve(reportsDir, 'playwright') }],
+    ['./redact-playwright-report.ts', { folder: htmlDir }],
     ['./conformance-reporter.ts', { outputDir: reportsDir }],
   ],
 });

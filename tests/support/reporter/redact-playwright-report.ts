@@ -12,14 +12,13 @@
 // serves or advertises the report). Running before the conformance reporter also means that an error thrown here
 // reaches it through onError and fails the verdict.
 //
-// folder is resolved as the html reporter resolves outputFolder: PLAYWRIGHT_HTML_OUTPUT_DIR (or PLAYWRIGHT_HTML_REPORT)
-// wins, else against the config file's folder.
+// folder is resolved against the config file's folder. The config passes the folder the html (or blob) reporter
+// really writes to, environment overrides included (playwright.config.ts, reportFolders).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Reporter } from '@playwright/test/reporter';
-import { SETTINGS } from '../config';
-import { redact, registerSecret } from '../redact';
+import { redact, registerEnvSecrets } from '../redact';
 
 export interface RedactPlaywrightReportOptions {
   folder?: string;
@@ -210,12 +209,8 @@ export default class RedactPlaywrightReport implements Reporter {
   async onEnd(): Promise<void> {
     // As the conformance reporter does: secrets from the environment count even if the rest of the configuration is
     // broken (e.g. merge-reports on a machine without the target's settings).
-    for (const setting of Object.values(SETTINGS)) {
-      const value = process.env[setting.name]?.trim();
-      if ('secret' in setting && setting.secret && value) registerSecret(value);
-    }
-    const fromEnv = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT;
-    const folder = fromEnv ? resolve(fromEnv) : resolve(this.options.configDir ?? process.cwd(), this.options.folder ?? 'playwright-report');
+    registerEnvSecrets();
+    const folder = resolve(this.options.configDir ?? process.cwd(), this.options.folder ?? 'playwright-report');
     const leaks = redactFolder(folder);
     // Thrown, Playwright hands this to every reporter's onError and fails the run: the conformance verdict says so.
     if (leaks.length > 0) throw new Error(`Playwright's HTML report in ${folder} holds a secret in binary content that cannot be redacted: ${leaks.join(', ')}`);
