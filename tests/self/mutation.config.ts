@@ -5,6 +5,10 @@
 import { defineConfig } from '@playwright/test';
 import base from '../../playwright.config';
 import { FAULTS, MODES, profilePath } from '../../reference/server';
+import { loadConfig } from '../support/config';
+
+// Faults and modes exist only on the embedded reference; never send this matrix anywhere else.
+if (!loadConfig().embedded) throw new Error('The mutation matrix runs against the embedded reference only: unset RSF_TARGET_URL.');
 
 const reportsDir = process.env.RSF_REPORTS_DIR || '../../reports/mutation-run';
 

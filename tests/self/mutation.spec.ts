@@ -1,12 +1,12 @@
-// Proves the suite (issue 7): it passes the reference in every conforming mode, fails every fault of the
+// Proves the suite: it passes the reference in every conforming mode, fails every fault of the
 // reference on the requirement that fault breaks, and every requirement it checks is failed by some fault.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FAULTS, MODES } from '../../reference/server';
 import { requirements } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
+import { runPlaywright } from '../support/reporter/child-run';
 import type { ConformanceReport, RequirementRow } from '../support/reporter/model';
 import { faultProject, modeProject } from './mutation.config';
 
@@ -38,12 +38,7 @@ test('the suite passes every conforming mode and kills every fault of the refere
   test.setTimeout(9 * 60_000);
   const reportsDir = mkdtempSync(join(tmpdir(), 'rsf-mutation-'));
   const started = Date.now();
-  const run = spawnSync('npx', ['playwright', 'test', '--config', 'tests/self/mutation.config.ts'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, RSF_REPORTS_DIR: reportsDir, RSF_FC_NUM_RUNS: '30', FORCE_COLOR: '0', CI: '' },
-    maxBuffer: 256 * 1024 * 1024,
-  });
+  const run = await runPlaywright(['test', '--config', 'tests/self/mutation.config.ts'], { RSF_REPORTS_DIR: reportsDir, RSF_FC_NUM_RUNS: '30' }, 8 * 60_000);
   const seconds = Math.round((Date.now() - started) / 1000);
   const index = JSON.parse(readFileSync(join(reportsDir, 'projects', 'index.json'), 'utf8')) as Record<string, string>;
   const reportOf = (project: string): ConformanceReport => {
@@ -117,5 +112,5 @@ test('the suite passes every conforming mode and kills every fault of the refere
   expect.soft(withoutFault.filter((r) => r.observable !== false).map((r) => r.id), 'observable requirements without a fault').toEqual([]);
   const readmeLine = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').find((line) => line.startsWith('Latest matrix:'));
   expect.soft(readmeLine, 'README, "How we know the suite works": the latest matrix summary').toBe(`Latest matrix: ${summary}.`);
-  expect(run.status, 'the matrix run itself fails, since faults fail it').not.toBe(0);
+  expect(run.code, 'the matrix run itself fails, since faults fail it').not.toBe(0);
 });

@@ -3,26 +3,17 @@
 // every file the run wrote (zips and the HTML report's embedded archive opened), stdout and stderr for the tokens.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { FAULTS } from '../../reference/server';
 import { expect, test } from '../support/fixtures';
 import { readArtifacts, secretForms } from '../support/reporter/artifacts';
-import { REPO_ROOT, fakeSecrets, readReport, realSuiteNotReady, runPlaywright } from '../support/reporter/child-run';
+import { fakeSecrets, readReport, runPlaywright } from '../support/reporter/child-run';
 
 const BROKEN = 'OP15-SUCCESS-SHAPE';
 
-/** The reference fault that breaks a requirement, looked up in reference/faults.ts when the run starts. */
-function faultBreaking(id: string): string | undefined {
-  const file = join(REPO_ROOT, 'reference/faults.ts');
-  if (!existsSync(file)) return undefined;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { FAULTS } = require(file) as { FAULTS?: readonly { name: string; breaks: string | readonly string[] }[] };
-  return FAULTS?.find((f) => [f.breaks].flat().includes(id))?.name;
-}
 
 test('no form of a secret appears in any report, result, archive or console output', async ({}, testInfo) => {
-  // Once gated with test.fixme until playwright.config.ts had the conformance reporter; now it must run.
-  expect(realSuiteNotReady(), 'the real suite runs through the conformance reporter').toBeUndefined();
-  const fault = faultBreaking(BROKEN);
-  test.skip(!fault, `no fault in reference/faults.ts breaks ${BROKEN}`);
+  const fault = FAULTS.find((f) => f.breaks === BROKEN)?.name;
+  expect(fault, `a fault of reference/faults.ts breaks ${BROKEN}`).toBeDefined();
   test.setTimeout(10 * 60_000);
 
   const secrets = fakeSecrets();

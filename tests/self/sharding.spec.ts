@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures';
 import { readArtifacts, secretForms } from '../support/reporter/artifacts';
-import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, fakeSecrets, lastLine, readReport, realSuiteNotReady, runPlaywright } from '../support/reporter/child-run';
+import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, fakeSecrets, lastLine, readReport, runPlaywright } from '../support/reporter/child-run';
 
 interface SuiteUnderTest {
   config: string[];
@@ -66,8 +66,6 @@ test('the fake suite: two shards merged equal one unsharded run', async ({}, tes
 });
 
 test('the real suite: two shards merged equal one unsharded run', async ({}, testInfo) => {
-  // Once gated with test.fixme until playwright.config.ts had the conformance reporter; now it must run.
-  expect(realSuiteNotReady(), 'the real suite runs through the conformance reporter').toBeUndefined();
   test.setTimeout(10 * 60_000);
   const secrets = fakeSecrets();
   const real: SuiteUnderTest = {

@@ -71,7 +71,7 @@ export function errorShapeOf(requirementId: string): ErrorShape {
   if (!schemas?.length) throw new Error(`${requirementId} names no schema in specs/requirements.json`);
   return { id: requirementId, schemas };
 }
-// Property probes (issue 5): arbitraries, the property runner, the §2.7 price tolerance.
+// Property probes: arbitraries, the property runner, the §2.7 price tolerance.
 export * from './arbitraries';
 export { checkProperty, type PropertyCheck, type PropertyResult } from './property';
 export { FINAL_PRICE_TOLERANCE, finalPriceProblem } from './prices';

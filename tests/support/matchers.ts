@@ -1,7 +1,7 @@
-// Custom matchers on an Exchange: toMatchSchema, toSucceed, toBeRejected, toHaveJsonContentType, toBePlainString.
+// Custom matchers on an Exchange: toMatchSchema, toSucceed, toBeRejected, toHaveJsonContentType.
 import type { ExpectMatcherState } from '@playwright/test';
 import { config } from './config';
-import { type Exchange, describeExchange, plainString, schemaInput } from './http';
+import { type Exchange, describeExchange, schemaInput } from './http';
 import { outcomeOf } from './outcome';
 import { schemas } from './schema-registry';
 
@@ -65,11 +65,5 @@ export const conformanceMatchers = {
   toHaveJsonContentType(this: ExpectMatcherState, exchange: Exchange) {
     const pass = JSON_MEDIA_TYPE.test(exchange.contentType);
     return report(this, 'toHaveJsonContentType', pass, 'Content-Type application/json', exchange.contentType || '(no Content-Type)', exchange);
-  },
-
-  toBePlainString(this: ExpectMatcherState, exchange: Exchange) {
-    const text = plainString(exchange.body);
-    const verdict = schemas().validate('errors.plain-string', text);
-    return report(this, 'toBePlainString', text !== undefined && verdict.valid, 'a plain-string body (a JSON string or raw text, §7.1)', text !== undefined ? `the string ${JSON.stringify(text.slice(0, 200))}` : `a ${exchange.body.kind} body`, exchange);
   },
 };

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SETTINGS } from '../config';
 import { REPO_ROOT } from './collect';
 import type { ConformanceReport } from './model';
 
@@ -17,11 +18,13 @@ export interface ChildRun {
 
 /**
  * The parent's environment without what would leak into the child run: Playwright's worker variables and every
- * RSF_ / FAKE_ setting (a developer's .env is still read by the child's config; pass the values a test relies on).
+ * RSF_ / FAKE_ setting. Each setting is also set empty, which dotenv does not override, so that a developer's .env
+ * (a real RSF_TARGET_URL, say) never reaches a self-test's child run: it gets the defaults, and what `extra` says.
  */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(PW_|PWTEST_|PLAYWRIGHT_|TEST_|RSF_|FAKE_|FORCE_COLOR$)/.test(k)) env[k] = v;
+  for (const setting of Object.values(SETTINGS)) env[setting.name] = '';
   env.FORCE_COLOR = '0';
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
@@ -96,12 +99,4 @@ export async function runFakeSuite(outDir: string, opts: { env?: Record<string, 
 /** The last non-empty line of a text. */
 export function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) ?? '';
-}
-
-/** Why the real suite cannot yet be run through the conformance reporter; undefined once it can. */
-export function realSuiteNotReady(): string | undefined {
-  const config = join(REPO_ROOT, 'playwright.config.ts');
-  if (!existsSync(config)) return 'playwright.config.ts does not exist yet';
-  if (!readFileSync(config, 'utf8').includes('conformance-reporter')) return 'playwright.config.ts does not configure tests/support/reporter/conformance-reporter.ts yet';
-  return undefined;
 }
