@@ -5,7 +5,7 @@ import type { ErrorObject } from 'ajv';
 import { requirement } from '../tests/support/catalogue';
 import type { FaultHooks, ProductView } from './hooks';
 import { modeNamed } from './modes';
-import { rejectionReply, routeOf } from './operations';
+import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, type OpNumber, plain, Rejection, type Reply } from './reply';
 
@@ -39,13 +39,21 @@ const successBecomes = (op: OpNumber, name: string, breaks: string, description:
     },
   });
 
-/** The credential errors (`which: 'auth'`) or the other documented errors of `op` get another body. */
-const errorBecomes = (op: OpNumber, which: 'auth' | 'other', name: string, breaks: string, description: string, body: (message: string) => Body) =>
+/** Which documented errors an error-body fault reshapes. */
+type Refusals = (reply: Reply) => boolean;
+/** Missing or rejected credentials (§5.4). */
+const CREDENTIAL_ERRORS: Refusals = (reply) => reply.outcome === 'auth';
+/** Every other documented error. */
+const OTHER_ERRORS: Refusals = (reply) => isDocumentedError(reply.outcome) && reply.outcome !== 'auth';
+/** An unknown resource or a broken business rule (op 4: a category that does not exist, utility above 100). */
+const RULE_ERRORS: Refusals = (reply) => reply.outcome === 'not-found' || reply.outcome === 'rule';
+/** A missing or mistyped field, refused by the request schema (not malformed JSON, not a range rule). */
+const FIELD_ERRORS: Refusals = (reply) => reply.schemaKeywords !== undefined && (reply.outcome === 'missing-data' || reply.outcome === 'invalid');
+
+/** The documented errors of `op` that `which` selects get another body; the status stays. */
+const errorBecomes = (op: OpNumber, which: Refusals, name: string, breaks: string, description: string, body: (message: string) => Body) =>
   fault(name, breaks, description, {
-    reply: (reply, facts) =>
-      facts.op === op && isDocumentedError(reply.outcome) && (reply.outcome === 'auth') === (which === 'auth')
-        ? { ...reply, body: body(reply.message ?? '') }
-        : reply,
+    reply: (reply, facts) => (facts.op === op && which(reply) ? { ...reply, body: body(reply.message ?? '') } : reply),
   });
 
 /** Ajv errors of `keyword` in op's request schema are ignored (for `fields` only, if given). */
@@ -84,6 +92,8 @@ const unnamed = (fields: readonly string[]) => (reply: Reply): Reply => {
 const STREET_FIELDS = ['direccion', 'telefono', 'codigoPostal'] as const;
 const INVALID_INPUT_OUTCOMES: ReadonlySet<Reply['outcome']> = new Set(['invalid', 'missing-data', 'rule', 'not-found']);
 const INVALID_INPUT_OPS = new Set(requirement('HTTP-INVALID-INPUT-4XX').operations);
+/** The operations that demand a Bearer token (§5), as the route table says. */
+const BEARER_OPS: readonly OpNumber[] = ROUTES.filter((route) => route.auth === 'bearer').map((route) => route.op);
 
 export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   // General rules (§intro, §5, §7, §9).
@@ -101,7 +111,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   fault('invalid-input-200', 'HTTP-INVALID-INPUT-4XX', 'Invalid input is answered HTTP 200 with the same documented error body.', {
     reply: (reply, facts) => (INVALID_INPUT_OUTCOMES.has(reply.outcome) && INVALID_INPUT_OPS.has(facts.op) ? { ...reply, status: 200 } : reply),
   }),
-  ...([1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14] as const).map(authNotRequired),
+  ...BEARER_OPS.map(authNotRequired),
 
   // Operation 1, PATCH /client.
   successBecomes(1, 'op1-success-message-missing', 'OP1-SUCCESS-SHAPE', 'An update without the optional fields answers {status: "ok"}, without message.', (_reply, body) =>
@@ -115,7 +125,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
         ? rejectionReply(routeOf(1), new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'))
         : reply,
   }),
-  errorBecomes(1, 'other', 'op1-error-shape-wrong', 'OP1-ERROR-SHAPE', 'Rejected client updates answer {error: "..."} instead of {status, message}.', (m) => json({ error: m })),
+  errorBecomes(1, OTHER_ERRORS, 'op1-error-shape-wrong', 'OP1-ERROR-SHAPE', 'Rejected client updates answer {error: "..."} instead of {status, message}.', (m) => json({ error: m })),
   fault('op1-website-not-checked', 'OP1-WEBSITE-URI', 'A clientWebsite that is not a URI is accepted (the ajv "format" error is ignored).', {
     ignoresRequestError: (op, e) => op === 1 && e.keyword === 'format' && e.instancePath === '/clientWebsite',
   }),
@@ -147,7 +157,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   fault('op2-missing-field-unnamed', 'OP2-MISSING-FIELD-NAMED', 'The plain string for a missing direccion, telefono or codigoPostal does not name it.', {
     reply: (reply, facts) => (facts.op === 2 && reply.missingFields?.some((f) => STREET_FIELDS.includes(f as never)) ? unnamed(STREET_FIELDS)(reply) : reply),
   }),
-  errorBecomes(2, 'auth', 'op2-auth-error-unlisted-shape', 'OP2-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operation 2.', (m) => json({ error_message: m })),
+  errorBecomes(2, CREDENTIAL_ERRORS, 'op2-auth-error-unlisted-shape', 'OP2-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
   successBecomes(2, 'op2-address-id-omitted', 'OP2-ADDRESS-ID-RETURNED', 'The creation response has no addressId.', (reply) => {
     const value = jsonValue(reply);
     if (!isObject(value)) return undefined;
@@ -159,8 +169,8 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   successBecomes(3, 'op3-success-msg-missing', 'OP3-SUCCESS-SHAPE', 'The success body lacks msg: {success: "ok"}.', () => json({ success: 'ok' })),
   schemaRuleIgnored(3, 'required', 'OP3-REQUIRED-FIELDS'),
   schemaRuleIgnored(3, 'type', 'OP3-FIELD-TYPES', ['direccion', 'telefono', 'codigoPostal', 'idDirCli']),
-  errorBecomes(3, 'other', 'op3-error-unlisted-shape', 'OP3-ERROR-SHAPE', 'Rejected address updates answer {error_message}, a shape §7.1 does not list for operation 3.', (m) => json({ error_message: m })),
-  errorBecomes(3, 'auth', 'op3-auth-error-unlisted-shape', 'OP3-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operation 3.', (m) => json({ error_message: m })),
+  errorBecomes(3, OTHER_ERRORS, 'op3-error-unlisted-shape', 'OP3-ERROR-SHAPE', 'Rejected address updates answer {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
+  errorBecomes(3, CREDENTIAL_ERRORS, 'op3-auth-error-unlisted-shape', 'OP3-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
 
   // Operation 4, PATCH /miCuenta/misCategorias.
   successBecomes(4, 'op4-success-not-boolean', 'OP4-SUCCESS-SHAPE', 'The success body carries success as the string "ok" instead of true.', () => json({ success: 'ok', msg: 'Category updated' })),
@@ -170,8 +180,9 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     ignoresRequestError: (op, e) => op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility',
   }),
   fault('op4-unknown-category-accepted', 'OP4-UNKNOWN-CATEGORY', 'An update of a category that does not exist answers success.', { ignoresRule: 'category-exists' }),
-  errorBecomes(4, 'other', 'op4-error-shape-wrong', 'OP4-ERROR-SHAPE', 'Rejected category updates answer {error: "..."} instead of {success: false, msg}.', (m) => json({ error: m })),
-  errorBecomes(4, 'auth', 'op4-auth-error-unlisted-shape', 'OP4-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operation 4.', (m) => json({ error_message: m })),
+  errorBecomes(4, RULE_ERRORS, 'op4-error-shape-wrong', 'OP4-ERROR-SHAPE', 'An update of a category that does not exist, or with utility above 100, is refused with {error: "..."} instead of {success: false, msg} (same status; a missing or mistyped field keeps its body).', (m) => json({ error: m })),
+  errorBecomes(4, FIELD_ERRORS, 'op4-invalid-body-error-unlisted-shape', 'OP4-INVALID-BODY-ERROR-SHAPE', 'A category update with a missing or mistyped field is refused with {error_message}, a shape §7.1 does not list for operations 2 to 4 (same status; unknown-category and utility refusals keep their body).', (m) => json({ error_message: m })),
+  errorBecomes(4, CREDENTIAL_ERRORS, 'op4-auth-error-unlisted-shape', 'OP4-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
 
   // Operation 5, POST /carrito/item.
   successBecomes(5, 'op5-success-as-object', 'OP5-SUCCESS-SHAPE', 'The success body is a JSON object instead of a plain string.', () => json({ msg: 'Items added to the cart' })),
@@ -185,12 +196,12 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   authDemanded(6, 'OP6-NO-AUTH-HEADER'),
   schemaRuleIgnored(6, 'required', 'OP6-REQUIRED-FIELDS'),
   schemaRuleIgnored(6, 'type', 'OP6-FIELD-TYPES'),
-  errorBecomes(6, 'other', 'op6-error-shape-wrong', 'OP6-ERROR-SHAPE', 'A preference that could not be created answers {message} instead of {error_message}.', (m) => json({ message: m })),
+  errorBecomes(6, OTHER_ERRORS, 'op6-error-shape-wrong', 'OP6-ERROR-SHAPE', 'A preference that could not be created answers {message} instead of {error_message}.', (m) => json({ message: m })),
 
   // Operation 7, GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}.
   successBecomes(7, 'op7-success-as-array', 'OP7-SUCCESS-SHAPE', 'The shipping quote is a JSON array of options instead of an object.', (reply) => json((jsonValue(reply) as Obj).options)),
   fault('op7-invalid-address-quoted', 'OP7-INVALID-ADDRESS', 'A full address without a letter or without a digit is quoted anyway.', { ignoresRule: 'address-format' }),
-  errorBecomes(7, 'other', 'op7-error-as-object', 'OP7-ERROR-SHAPE', 'The shipping error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
+  errorBecomes(7, OTHER_ERRORS, 'op7-error-as-object', 'OP7-ERROR-SHAPE', 'The shipping error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
 
   // Operation 8, GET /item/{product_id}.
   viewFault('op8-title-null', 'OP8-SUCCESS-SHAPE', 'For a logged-in user, the product detail carries title null (not nullable in §2.6).', (view, { loggedIn }) =>
@@ -218,13 +229,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     return loggedIn && typeof n === 'number' && typeof limit === 'number' && n > 0 && n < limit ? { ...view, availableStockLabel: `${n} units or more` } : view;
   }),
   fault('op8-unknown-product-found', 'OP8-UNKNOWN-PRODUCT', 'A product that does not exist answers 200 with a stand-in product detail.', { ignoresRule: 'product-exists' }),
-  errorBecomes(8, 'other', 'op8-error-as-object', 'OP8-ERROR-SHAPE', 'The "could not be obtained" error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
+  errorBecomes(8, OTHER_ERRORS, 'op8-error-as-object', 'OP8-ERROR-SHAPE', 'The "could not be obtained" error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
 
   // Operation 9, GET /prices.
   successBecomes(9, 'op9-sku-not-string', 'OP9-SUCCESS-SHAPE', 'Price entries carry sku as a number.', (reply) =>
     json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, sku: Number(String(e.sku).replace(/\D/g, '')) }))),
   ),
-  errorBecomes(9, 'auth', 'op9-auth-error-as-object', 'OP9-AUTH-ERROR-BODY', 'The "not authenticated" error is {error_message} instead of a plain string.', (m) => json({ error_message: m })),
+  errorBecomes(9, CREDENTIAL_ERRORS, 'op9-auth-error-as-object', 'OP9-AUTH-ERROR-BODY', 'The "not authenticated" error is {error_message} instead of a plain string.', (m) => json({ error_message: m })),
   successBecomes(9, 'op9-final-price-without-iva', 'OP9-FINAL-PRICE', 'finalPrice ignores iva: it equals value.', (reply) =>
     json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, finalPrice: e.value }))),
   ),

@@ -365,5 +365,6 @@ export function rejectionReply(route: Route | undefined, rejection: Rejection): 
     outcome: rejection.kind,
     message: rejection.message,
     missingFields: rejection.missingFields,
+    schemaKeywords: rejection.schemaKeywords,
   };
 }

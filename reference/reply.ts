@@ -49,6 +49,11 @@ export interface Reply {
   message?: string;
   /** For missing-data: the absent fields, so that a fault can reword the message. */
   missingFields?: string[];
+  /**
+   * For a refusal by the request schema: the ajv keywords that refused the body (e.g. `required`, `type`,
+   * `maximum`), so that a fault can tell a missing or mistyped field from a broken rule or malformed JSON.
+   */
+  schemaKeywords?: string[];
 }
 
 /** Thrown by handlers and by the request pipeline; the route's error shape turns it into a Reply. */
@@ -57,6 +62,8 @@ export class Rejection extends Error {
     readonly kind: ErrorKind | TransportKind,
     message: string,
     readonly missingFields?: string[],
+    /** Set when the request schema refused the body: the ajv keywords of the errors that counted. */
+    readonly schemaKeywords?: string[],
   ) {
     super(message);
   }

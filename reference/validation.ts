@@ -2,7 +2,7 @@
 // the reference never restates a rule. A fault may ignore some ajv errors; combinators (if/then/else,
 // anyOf, oneOf) are then re-evaluated, so that ignoring `required placeId` makes the `else` branch pass.
 import type { ErrorObject } from 'ajv';
-import { formatErrors, schemaId, schemas } from '../tests/support/schema-registry';
+import { formatErrors, schemas } from '../tests/support/schema-registry';
 import { Rejection } from './reply';
 
 export type ErrorFilter = (error: ErrorObject) => boolean;
@@ -62,15 +62,16 @@ export function blockingErrors(errors: ErrorObject[], ignored: ErrorFilter): Err
 
 /** Validates a request body; throws the Rejection the op answers with. */
 export function validateRequest(schemaName: string, data: unknown, ignored: ErrorFilter = () => false): void {
-  const validate = schemas().ajv.getSchema(schemaId(schemaName));
-  if (!validate) throw new Error(`schemas/${schemaName}.schema.json is not loaded`);
+  // The registry's validator, compiled once; it throws for a schema that is not in schemas/.
+  const validate = schemas().validator(schemaName);
   if (validate(data)) return;
   const errors = blockingErrors(validate.errors ?? [], ignored);
   if (errors.length === 0) return;
+  const keywords = [...new Set(errors.map((e) => e.keyword))];
   const missing = [...new Set(errors.filter((e) => e.keyword === 'required').map((e) => String(e.params.missingProperty)))];
   if (missing.length > 0) {
-    throw new Rejection('missing-data', missing.map((field) => `${field} is mandatory`).join('; '), missing);
+    throw new Rejection('missing-data', missing.map((field) => `${field} is mandatory`).join('; '), missing, keywords);
   }
   const kind = errors.every((e) => RANGE_KEYWORDS.has(e.keyword)) ? 'rule' : 'invalid';
-  throw new Rejection(kind, `invalid request body: ${formatErrors(errors).join('; ')}`);
+  throw new Rejection(kind, `invalid request body: ${formatErrors(errors).join('; ')}`, undefined, keywords);
 }

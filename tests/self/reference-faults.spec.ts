@@ -1,15 +1,18 @@
 // Fault switches: each names a catalogued requirement, every observable requirement has one, and a
 // sample of them show the broken behaviour where the clean profile does not.
 import { FAULTS, profilePath } from '../../reference/faults';
+import { ROUTES } from '../../reference/operations';
 import { finalPrice } from '../../reference/products';
 import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { bearer, type RawRequest, type RawResponse, send } from '../../reference/test-client';
-import { requirements } from '../support/catalogue';
+import { requirement, requirements } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
+import { schemas } from '../support/schema-registry';
 
 const AUTH = bearer('reference-bearer-token');
 const JSON_TYPE = { ...AUTH, 'content-type': 'application/json' };
 const address = { direccion: 'Cordoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000' };
+const category = (fields: Record<string, unknown> = {}) => ({ categoryId: 10, utility: 30, description: 'x', hide: false, ...fields });
 
 let server: ReferenceServer;
 test.beforeAll(async () => {
@@ -101,4 +104,70 @@ test('a fault leaves unrelated operations as the clean profile answers them', as
   }
   const utility100 = { method: 'PATCH', headers: AUTH, body: { categoryId: 10, utility: 100, description: 'x', hide: false } };
   expect((await send(server.url, `${base}/v1/miCuenta/misCategorias`, utility100)).status).toBe(200);
+});
+
+test('the auth-bypass faults are those of the operations whose route demands a Bearer token', () => {
+  const bearerOps = ROUTES.filter((r) => r.auth === 'bearer').map((r) => r.op);
+  expect(bearerOps).toEqual([1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14]);
+  const bypasses = FAULTS.filter((f) => f.name.endsWith('-auth-not-required'));
+  expect(bypasses.map((f) => [f.name, f.breaks])).toEqual(bearerOps.map((op) => [`op${op}-auth-not-required`, `OP${op}-AUTH-REQUIRED`]));
+});
+
+/** Whether a body matches one of the schemas the catalogue names for a requirement (a plain string is a string). */
+const hasShapeOf = (id: string) => (res: RawResponse): boolean => (requirement(id).schemas ?? []).some((name) => schemas().validate(name, res.value).valid);
+
+interface ShapeDemo {
+  fault: string;
+  breaks: string;
+  title: string;
+  path: string;
+  request: RawRequest;
+}
+
+const OPS_2_TO_4_SHAPES: ShapeDemo[] = [
+  { fault: 'op2-auth-error-unlisted-shape', breaks: 'OP2-AUTH-ERROR-BODY', title: 'op2 without credentials', path: '/miCuenta/shippingAddress', request: { method: 'POST', body: { ...address, placeId: 'PL-2000' } } },
+  { fault: 'op3-auth-error-unlisted-shape', breaks: 'OP3-AUTH-ERROR-BODY', title: 'op3 without credentials', path: '/miCuenta/shippingAddress', request: { method: 'PATCH', body: { ...address, placeId: 'PL-2000', idDirCli: 501 } } },
+  { fault: 'op3-error-unlisted-shape', breaks: 'OP3-ERROR-SHAPE', title: 'op3 of an unknown address', path: '/miCuenta/shippingAddress', request: { method: 'PATCH', headers: AUTH, body: { ...address, placeId: 'PL-2000', idDirCli: 99999 } } },
+  { fault: 'op3-error-unlisted-shape', breaks: 'OP3-ERROR-SHAPE', title: 'op3 without direccion', path: '/miCuenta/shippingAddress', request: { method: 'PATCH', headers: AUTH, body: { telefono: '1', codigoPostal: '2000', idDirCli: 501 } } },
+  { fault: 'op4-auth-error-unlisted-shape', breaks: 'OP4-AUTH-ERROR-BODY', title: 'op4 without credentials', path: '/miCuenta/misCategorias', request: { method: 'PATCH', body: category() } },
+  { fault: 'op4-error-shape-wrong', breaks: 'OP4-ERROR-SHAPE', title: 'op4 of an unknown category', path: '/miCuenta/misCategorias', request: { method: 'PATCH', headers: AUTH, body: category({ categoryId: 99999 }) } },
+  { fault: 'op4-error-shape-wrong', breaks: 'OP4-ERROR-SHAPE', title: 'op4 with utility above 100', path: '/miCuenta/misCategorias', request: { method: 'PATCH', headers: AUTH, body: category({ utility: 100.01 }) } },
+  { fault: 'op4-invalid-body-error-unlisted-shape', breaks: 'OP4-INVALID-BODY-ERROR-SHAPE', title: 'op4 without hide', path: '/miCuenta/misCategorias', request: { method: 'PATCH', headers: AUTH, body: { categoryId: 10, utility: 30, description: 'x' } } },
+  { fault: 'op4-invalid-body-error-unlisted-shape', breaks: 'OP4-INVALID-BODY-ERROR-SHAPE', title: 'op4 with hide not a boolean', path: '/miCuenta/misCategorias', request: { method: 'PATCH', headers: AUTH, body: category({ hide: 'no' }) } },
+  { fault: 'op4-invalid-body-error-unlisted-shape', breaks: 'OP4-INVALID-BODY-ERROR-SHAPE', title: 'op4 with utility not a number', path: '/miCuenta/misCategorias', request: { method: 'PATCH', headers: AUTH, body: category({ utility: '30' }) } },
+];
+
+for (const demo of OPS_2_TO_4_SHAPES) {
+  test(`fault ${demo.fault} answers ${demo.title} in a shape ${demo.breaks} does not allow, with the clean status`, async () => {
+    expect(FAULTS.find((f) => f.name === demo.fault)?.breaks).toBe(demo.breaks);
+    const conforms = hasShapeOf(demo.breaks);
+    const clean = await send(server.url, `/v1${demo.path}`, demo.request);
+    expect(rejected(clean), `clean: ${clean.status} ${clean.text.slice(0, 200)}`).toBe(true);
+    expect(conforms(clean), `clean: ${clean.text.slice(0, 200)}`).toBe(true);
+    const broken = await send(server.url, `${profilePath({ fault: demo.fault })}/v1${demo.path}`, demo.request);
+    expect(broken.status).toBe(clean.status);
+    expect(conforms(broken), `${demo.fault}: ${broken.text.slice(0, 200)}`).toBe(false);
+  });
+}
+
+test('the two error-shape faults of operation 4 split its refusals: field errors on one side, unknown category and utility on the other', async () => {
+  const refusals: { what: string; request: RawRequest; reshapedBy: string | undefined }[] = [
+    { what: 'missing hide', request: { method: 'PATCH', headers: AUTH, body: { categoryId: 10, utility: 30, description: 'x' } }, reshapedBy: 'op4-invalid-body-error-unlisted-shape' },
+    { what: 'hide not a boolean', request: { method: 'PATCH', headers: AUTH, body: category({ hide: 'no' }) }, reshapedBy: 'op4-invalid-body-error-unlisted-shape' },
+    { what: 'a body that is not an object', request: { method: 'PATCH', headers: AUTH, body: [1] }, reshapedBy: 'op4-invalid-body-error-unlisted-shape' },
+    { what: 'an unknown category', request: { method: 'PATCH', headers: AUTH, body: category({ categoryId: 99999 }) }, reshapedBy: 'op4-error-shape-wrong' },
+    { what: 'utility 1e9', request: { method: 'PATCH', headers: AUTH, body: category({ utility: 1e9 }) }, reshapedBy: 'op4-error-shape-wrong' },
+    { what: 'malformed JSON', request: { method: 'PATCH', headers: JSON_TYPE, body: '{"truncated": ' }, reshapedBy: undefined },
+    { what: 'no credentials', request: { method: 'PATCH', body: category() }, reshapedBy: undefined },
+  ];
+  for (const { what, request, reshapedBy } of refusals) {
+    const clean = await send(server.url, '/v1/miCuenta/misCategorias', request);
+    expect(clean.value, what).toMatchObject({ success: false, msg: expect.any(String) });
+    for (const name of ['op4-error-shape-wrong', 'op4-invalid-body-error-unlisted-shape']) {
+      const faulty = await send(server.url, `${profilePath({ fault: name })}/v1/miCuenta/misCategorias`, request);
+      expect(faulty.status, `${name}, ${what}`).toBe(clean.status);
+      if (name === reshapedBy) expect(faulty.value, `${name}, ${what}`).not.toMatchObject({ success: expect.anything() });
+      else expect(faulty.value, `${name}, ${what}`).toEqual(clean.value);
+    }
+  }
 });

@@ -79,6 +79,7 @@ const CASES: Case[] = [
   { title: 'op4 rejects utility 1e9', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: category(config.categoryId, 1e9), outcome: 'rule', status: 422, schema: 'category-update.error' },
   { title: 'op4 rejects an unknown category', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: category(config.missingCategoryId), outcome: 'not-found', status: 404, schema: 'category-update.error' },
   { title: 'op4 rejects a missing field', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: { categoryId: 10, utility: 5 }, outcome: 'invalid', status: 400, schema: 'category-update.error' },
+  { title: 'op4 rejects a field of the wrong type', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: { ...category(config.categoryId), hide: 'no' }, outcome: 'invalid', status: 400, schema: 'category-update.error' },
   { title: 'op4 requires credentials', method: 'PATCH', path: '/miCuenta/misCategorias', body: category(config.categoryId), outcome: 'auth', status: 401, schema: 'category-update.error' },
   // 5 POST /carrito/item
   { title: 'op5 adds items to the cart', method: 'POST', path: '/carrito/item', headers: AUTH, body: cartItem(config.cartProductId), outcome: 'success', status: 200, schema: 'cart-items.response', check: (v) => expect(v).toBe('Items added to the cart') },
@@ -90,6 +91,8 @@ const CASES: Case[] = [
   { title: 'op6 creates a payment preference without credentials', method: 'POST', path: '/carrito/processPreferenceProvider', body: config.paymentPreferenceBody, outcome: 'success', status: 201, schema: 'payment-preference.response', check: (v) => expect(v).toMatchObject({ preference_id: expect.any(String) }) },
   { title: 'op6 ignores an Authorization header', method: 'POST', path: '/carrito/processPreferenceProvider', headers: BAD_AUTH, body: config.paymentPreferenceBody, outcome: 'success', status: 201, schema: 'payment-preference.response' },
   { title: 'op6 rejects a missing field', method: 'POST', path: '/carrito/processPreferenceProvider', body: { ...preferenceBody, title: undefined }, outcome: 'invalid', status: 400, schema: 'payment-preference.error' },
+  { title: 'op6 accepts quantity as a numeric string', method: 'POST', path: '/carrito/processPreferenceProvider', body: { ...preferenceBody, quantity: '2' }, outcome: 'success', status: 201, schema: 'payment-preference.response' },
+  { title: 'op6 rejects quantity that is not a number', method: 'POST', path: '/carrito/processPreferenceProvider', body: { ...preferenceBody, quantity: 'two' }, outcome: 'invalid', status: 400, schema: 'payment-preference.error' },
   // 7 GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}
   { title: 'op7 quotes a valid address', method: 'GET', path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressValid)}`, headers: AUTH, outcome: 'success', status: 200, schema: 'shipping-quote.response' },
   { title: 'op7 rejects an invalid address', method: 'GET', path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressInvalid)}`, headers: AUTH, outcome: 'rule', status: 422, schema: 'shipping-quote.error', check: (v) => expect(v).toBe('The address format is not valid') },
