@@ -7,8 +7,7 @@ test.describe('PATCH /miCuenta/misCategorias · operation 4 · §4.4', () => {
   test('updates an existing category', { tag: tags('OP4-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
     test.skip(!config.writesEnabled, WRITES_OFF);
     const exchange = await api.call('updateCategory', { json: bodies.categoryUpdate() });
-    await conformance.succeeds('OP4-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP4-SUCCESS-SHAPE', exchange);
   });
 
   test('accepts utility at the limit of 100', { tag: tags('OP4-UTILITY-MAX') }, async ({ api, conformance, bodies, config }) => {

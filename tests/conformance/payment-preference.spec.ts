@@ -8,8 +8,7 @@ test.describe('POST /carrito/processPreferenceProvider · operation 6 · §4.6',
     const request = { json: bodies.paymentPreference() };
     const exchange = await api.call('createPaymentPreference', { ...request, credentials: 'none' });
     await conformance.worksWithoutCredentials('OP6-NO-AUTH-HEADER', exchange, () => api.call('createPaymentPreference', { ...request, credentials: 'valid' }));
-    await conformance.succeeds('OP6-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP6-SUCCESS-SHAPE', exchange);
   });
 
   requestBodyTests('createPaymentPreference', {

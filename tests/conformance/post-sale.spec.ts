@@ -6,8 +6,7 @@ test.describe('POST /postventa · operation 13 · §4.13', () => {
   test('creates a post-sale request', { tag: tags('OP13-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
     test.skip(!config.writesEnabled, WRITES_OFF);
     const exchange = await api.call('createPostSale', { json: bodies.postSale() });
-    await conformance.succeeds('OP13-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP13-SUCCESS-SHAPE', exchange);
   });
 
   bearerAuthTests('createPostSale', ({ bodies }) => ({ json: bodies.postSale() }));
@@ -16,8 +15,7 @@ test.describe('POST /postventa · operation 13 · §4.13', () => {
 test.describe('GET /postventa/{postsaleInboundId}/messageChannel · operation 14 · §4.14', () => {
   test('returns the messages of a post-sale channel', { tag: tags('OP14-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, config }) => {
     const exchange = await api.call('getMessageChannel', { params: { postsaleInboundId: config.postSaleId } });
-    await conformance.succeeds('OP14-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP14-SUCCESS-SHAPE', exchange);
   });
 
   bearerAuthTests('getMessageChannel', ({ config }) => ({ params: { postsaleInboundId: config.postSaleId } }));
@@ -29,8 +27,7 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
     const request = { params: channel({ bodies, config }), json: bodies.channelMessage() };
     const exchange = await api.call('sendChannelMessage', { ...request, credentials: 'none' });
     await conformance.worksWithoutCredentials('OP15-NO-AUTH-HEADER', exchange, () => api.call('sendChannelMessage', { ...request, credentials: 'valid' }));
-    await conformance.succeeds('OP15-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP15-SUCCESS-SHAPE', exchange);
   });
 
   test('refuses a message with a wrong channel token', { tag: tags('OP15-CHANNEL-TOKEN', 'GEN-ERROR-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {

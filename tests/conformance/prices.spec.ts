@@ -6,8 +6,7 @@ test.describe('GET /prices · operation 9 · §4.9', () => {
     await conformance.verify('GEN-V1-PREFIX', exchange, () => {
       expect([404, 405], 'the path under /v1 exists').not.toContain(exchange.status);
     });
-    await conformance.succeeds('OP9-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP9-SUCCESS-SHAPE', exchange);
   });
 
   bearerAuthTests('listPrices', () => ({}), 'OP9-AUTH-ERROR-BODY');

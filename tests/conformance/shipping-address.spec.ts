@@ -6,8 +6,7 @@ test.describe('POST /miCuenta/shippingAddress · operation 2 · §4.2', () => {
   test('creates an address with placeId', { tag: tags('OP2-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE', 'OP2-ADDRESS-ID-RETURNED') }, async ({ api, conformance, bodies, config }) => {
     test.skip(!config.writesEnabled, WRITES_OFF);
     const exchange = await api.call('createShippingAddress', { json: bodies.addressWithPlaceId() });
-    await conformance.succeeds('OP2-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP2-SUCCESS-SHAPE', exchange);
     await conformance.verify('OP2-ADDRESS-ID-RETURNED', exchange, () => {
       const body = jsonBody(exchange);
       expect(isObject(body) ? body.addressId : undefined, 'the new address id (§2.2: "returned on creation")').toEqual(expect.any(Number));
@@ -60,8 +59,7 @@ test.describe('PATCH /miCuenta/shippingAddress · operation 3 · §4.3', () => {
   test('updates an existing address', { tag: tags('OP3-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
     test.skip(!config.writesEnabled, WRITES_OFF);
     const exchange = await api.call('updateShippingAddress', { json: bodies.addressUpdate() });
-    await conformance.succeeds('OP3-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP3-SUCCESS-SHAPE', exchange);
   });
 
   requestBodyTests('updateShippingAddress', {

@@ -3,8 +3,7 @@ import { bearerAuthTests, tags, test, INVALID_INPUT_IDS } from '../support/fixtu
 test.describe('GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta} · operation 7 · §4.7', () => {
   test('quotes the shipping to a valid full address', { tag: tags('OP7-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, config }) => {
     const exchange = await api.call('quoteShipping', { params: { codigoPostalFavorito: config.shippingPostalCode, direccionCompleta: config.shippingAddressValid } });
-    await conformance.succeeds('OP7-SUCCESS-SHAPE', exchange);
-    await conformance.jsonContentType(exchange);
+    await conformance.succeedsWithJson('OP7-SUCCESS-SHAPE', exchange);
   });
 
   test('refuses a full address that is not valid, with a plain string', { tag: tags('OP7-INVALID-ADDRESS', ...INVALID_INPUT_IDS, 'OP7-ERROR-SHAPE') }, async ({ api, conformance, config }) => {

@@ -106,6 +106,12 @@ export class Conformance {
     await this.verify(id, exchange, () => expect(exchange).toSucceed());
   }
 
+  /** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */
+  async succeedsWithJson(id: string, exchange: Exchange): Promise<void> {
+    await this.succeeds(id, exchange);
+    await this.jsonContentType(exchange);
+  }
+
   /** negative_data_rejection / ignored_auth, the MUST half: the operation does not succeed. */
   async rejects(id: string, exchange: Exchange): Promise<void> {
     await this.verify(id, exchange, () => expect(exchange).toBeRejected());

@@ -79,15 +79,20 @@ export function authorizationHeader(credentials: Credentials, config: Config): s
   }
 }
 
-/** A text/* body is text even when it looks like JSON: a plain string "200" must stay a string (§7.1). */
+/**
+ * The body as JSON, or as text. Under a text/* content type only an object or an array counts as (mislabelled)
+ * JSON: a plain-string body such as 200 or true must stay the string it is (§7.1).
+ */
 export function parseBody(text: string, contentType = ''): ParsedBody {
   if (text.trim() === '') return { kind: 'empty' };
-  if (/^text\//i.test(contentType)) return { kind: 'text', value: text };
+  let value: unknown;
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch {
     return { kind: 'text', value: text };
   }
+  const structured = typeof value === 'object' && value !== null;
+  return /^text\//i.test(contentType) && !structured ? { kind: 'text', value: text } : { kind: 'json', value };
 }
 
 /** The body as a "plain string" (§7.1): a JSON string, or raw text. */
