@@ -1,22 +1,27 @@
 // The arbitraries of tests/support/arbitraries, judged by the request schemas: every "valid" body validates and
 // every "invalid" one does not, for the reason it was made invalid. Two kinds of invalidity are semantic, so
 // those bodies are schema-valid on purpose: an unknown product and a disallowed item type (§4.5). utility above
-// 100 is schema-level (maximum: 100). Also: the property runner's assumptions about fast-check, and the §2.7 tolerance.
+// 100 is schema-level (maximum: 100). Wrong-type values are of another JSON type and not coercible to the right one;
+// text sent where acceptance is required is ordinary text. Also: the property runner's assumptions about
+// fast-check, and the §2.7 tolerance.
 import fc from 'fast-check';
 import {
   JUST_ABOVE_MAX,
   addressCase,
   addressRule,
+  badCartItems,
   bodyWithFieldDropped,
   bodyWithFieldRetyped,
-  cartItemsWithDisallowed,
   categoryUpdateWithUtility,
   channelMessageBody,
   everyAddressCase,
+  everyFieldDropped,
   everyStockProbe,
+  messageText,
   stockProbe,
   utilityAbove100,
   validCategoryUpdate,
+  valueNotOfType,
 } from '../support/arbitraries';
 import { requirement } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
@@ -99,6 +104,9 @@ test.describe('a required field dropped or retyped (operations 1, 3, 4, 6)', () 
         expect(field in body).toBe(false);
         expect(verdict(schema, body).errors).toContain(`(root) must have required property '${field}' {"missingProperty":"${field}"}`);
       }), RUNS);
+      const every = everyFieldDropped(schema, base);
+      expect(every.map((m) => m.field)).toEqual(fieldsOf(schema).filter((f) => f.required).map((f) => f.name));
+      expect(every.every((m) => m.mutation === 'dropped' && !(m.field in m.body))).toBe(true);
       const typed = new Map(fieldsOf(schema).filter((f) => f.type).map((f) => [f.name, f.type]));
       fc.assert(fc.property(bodyWithFieldRetyped(schema, base), ({ field, body }) => {
         expect(typed.has(field), `${field} has one declared type`).toBe(true);
@@ -107,40 +115,110 @@ test.describe('a required field dropped or retyped (operations 1, 3, 4, 6)', () 
     });
   }
 
-  test('fields whose type the spec leaves open are never retyped (categoryId, placeId of operation 3)', async ({ bodies }) => {
+  test('fields whose type the spec leaves open are never retyped (categoryId, placeId of operation 3, quantity of operation 6)', async ({ bodies }) => {
     const fields = (schema: string, base: Record<string, unknown>) => new Set(fc.sample(bodyWithFieldRetyped(schema, base), { seed: 7, numRuns: 500 }).map((m) => m.field));
     expect(fields('category-update.request', bodies.categoryUpdate()).has('categoryId')).toBe(false);
     expect(fields('shipping-address-update.request', bodies.addressUpdate()).has('placeId')).toBe(false);
+    // quantity is a number or a numeric string (anyOf): no one declared type, so it is neither typed nor retyped.
+    expect(fieldsOf('payment-preference.request').find((f) => f.name === 'quantity')).toEqual({ name: 'quantity', required: true });
+    const preference = fields('payment-preference.request', bodies.paymentPreference());
+    expect(preference.has('quantity')).toBe(false);
+    expect([...preference].sort()).toEqual(['branch', 'clientId', 'orderId', 'title', 'unit_price']);
+  });
+});
+
+/** Whether a lax server could read `value` as a `type`: a numeric or blank string, a boolean word, null, a fraction for an integer, a one-element or empty array. */
+function coercibleTo(type: string, value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (Array.isArray(value)) return value.length < 2;
+  if (typeof value === 'object') return Object.keys(value).length === 0;
+  if (type === 'integer' || type === 'number') {
+    if (typeof value === 'string') return value.trim() === '' || !Number.isNaN(Number(value)) || /\d|^(nan|inf|infinity)$/i.test(value);
+    return type === 'integer' && typeof value === 'number';
+  }
+  if (type === 'boolean') {
+    if (typeof value === 'number') return true;
+    if (typeof value === 'string') return /^(true|false|yes|no|on|off|y|n|t|f|1|0|)$/i.test(value.trim()) || /\d/.test(value);
+  }
+  return false;
+}
+
+test.describe('wrong-type values (valueNotOfType)', () => {
+  for (const type of ['string', 'integer', 'number', 'boolean', 'array', 'object']) {
+    test(`a value for a ${type} field is of another JSON type, and not one a lax server would coerce`, () => {
+      const schema = { type };
+      fc.assert(fc.property(valueNotOfType(type), (value) => {
+        expect(schemas().ajv.validate(schema, value), `${JSON.stringify(value)} is not a ${type}`).toBe(false);
+        expect(coercibleTo(type, value), `${JSON.stringify(value)} could be read as a ${type}`).toBe(false);
+      }), { numRuns: 1000 });
+    });
+  }
+
+  test('no numeric string for a number or an integer field ("123" is the likeliest slip, and coercible); no null anywhere', () => {
+    for (const type of ['integer', 'number']) {
+      const values = fc.sample(valueNotOfType(type), { seed: 5, numRuns: 2000 });
+      expect(values.filter((v) => typeof v === 'string' && /\d/.test(v))).toEqual([]);
+      expect(values.some((v) => typeof v === 'string')).toBe(true); // non-numeric strings do come up
+      expect(values.some((v) => typeof v === 'boolean')).toBe(true);
+    }
+    for (const type of ['string', 'integer', 'number', 'boolean']) expect(fc.sample(valueNotOfType(type), { seed: 6, numRuns: 1000 })).not.toContain(null);
+    expect(fc.sample(valueNotOfType('string'), { seed: 7, numRuns: 500 }).some((v) => typeof v === 'number')).toBe(true); // numbers are fine for a string
+  });
+
+  test('the client update (operation 1, OP1-FIELD-TYPES is a MUST) is only ever retyped with such values', async ({ bodies }) => {
+    const typed = new Map(fieldsOf('client.request').filter((f) => f.type).map((f) => [f.name, f.type ?? '']));
+    fc.assert(fc.property(bodyWithFieldRetyped('client.request', bodies.client()), ({ field, body }) => {
+      expect(coercibleTo(typed.get(field) ?? '', body[field]), `${field}: ${JSON.stringify(body[field])}`).toBe(false);
+    }), { numRuns: 1000 });
   });
 });
 
 test.describe('cart items (§4.5) and channel messages (§4.15)', () => {
-  test('a cart array with an unknown product or a disallowed type is schema-valid: its invalidity is semantic', async ({ bodies, config }) => {
+  test('a cart array is 1 to 3 items, every one bad (an unknown product or a disallowed type), and schema-valid: its invalidity is semantic', async ({ bodies, config }) => {
     const item = bodies.cartItem();
     const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
-    fc.assert(fc.property(cartItemsWithDisallowed(item, data), ({ items, badIndex, defects }) => {
+    fc.assert(fc.property(badCartItems(item, data), ({ items, itemDefects, defects }) => {
       expect(verdict('cart-items.request', items).errors).toEqual([]);
-      const bad = items[badIndex] ?? {};
-      expect(bad.productId === data.missingProductId).toBe(defects.includes('unknown-product'));
-      expect(bad.type === data.disallowedType).toBe(defects.includes('disallowed-type'));
-      expect(items.filter((_, i) => i !== badIndex)).toEqual(items.filter((_, i) => i !== badIndex).map(() => item));
+      expect(items.length).toBeGreaterThanOrEqual(1);
+      expect(items.length).toBeLessThanOrEqual(3);
+      expect(itemDefects).toHaveLength(items.length);
+      items.forEach((bad, i) => {
+        // No valid item: each is the configured one with exactly its one defect.
+        const expected = itemDefects[i] === 'unknown-product' ? { ...item, productId: data.missingProductId } : { ...item, type: data.disallowedType };
+        expect(bad).toEqual(expected);
+        expect(bad.productId === data.missingProductId || bad.type === data.disallowedType).toBe(true);
+      });
+      expect(defects).toEqual(['unknown-product', 'disallowed-type'].filter((d) => itemDefects.includes(d as never)));
     }), RUNS);
+    const kinds = new Set(fc.sample(badCartItems(item, data), { seed: 2, numRuns: 200 }).map((c) => c.defects.join('+')));
+    expect([...kinds].sort()).toEqual(['disallowed-type', 'unknown-product', 'unknown-product+disallowed-type']);
   });
 
-  test('cart arrays shrink to the bad item alone (built with map, so fast-check can shrink them)', async ({ bodies, config }) => {
-    const arb = cartItemsWithDisallowed(bodies.cartItem(), { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType });
-    const details = fc.check(fc.property(arb, (c) => c.items.length < 4), { seed: 3 });
+  test('cart arrays shrink to one bad item (built with map, so fast-check can shrink them)', async ({ bodies, config }) => {
+    const arb = badCartItems(bodies.cartItem(), { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType });
+    const details = fc.check(fc.property(arb, (c) => c.items.length < 3), { seed: 3 });
     expect(details.failed).toBe(true);
-    expect(details.counterexample?.[0].items).toHaveLength(4);
+    expect(details.counterexample?.[0].items).toHaveLength(3);
     const any = fc.check(fc.property(arb, (c) => c.items.length === 0), { seed: 3 }); // fails for every array
-    expect(any.counterexample?.[0].items).toHaveLength(1);
+    expect(any.counterexample?.[0].items).toEqual([{ ...bodies.cartItem(), productId: config.missingProductId }]);
   });
 
-  test('every channel message validates: the empty string and non-ASCII text included, all strings', async ({ bodies }) => {
-    fc.assert(fc.property(channelMessageBody(bodies.channelMessage()), (body) => verdict('message-channel-send.request', body).valid), RUNS);
+  test('every channel message validates, and is non-empty ordinary text: no blank message, no astral-plane, control or other-script characters', async ({ bodies }) => {
+    const ordinary = /^[A-Za-z0-9áéíóúñüÁÉÍÓÚÑÜàèçâêôÀÈÇ .,;:!?¿¡()'\-/]+$/u;
+    fc.assert(fc.property(channelMessageBody(bodies.channelMessage()), (body) => {
+      const message = body.message as string;
+      expect(verdict('message-channel-send.request', body).valid).toBe(true);
+      expect(message.trim()).not.toBe('');
+      expect(message, JSON.stringify(message)).toMatch(ordinary);
+      expect(message.normalize('NFC')).toBe(message);
+      expect([...message].every((c) => c.codePointAt(0)! <= 0xffff)).toBe(true);
+    }), RUNS);
     const messages = fc.sample(channelMessageBody(bodies.channelMessage()), { seed: 11, numRuns: 300 }).map((b) => String(b.message));
-    expect(messages).toContain('');
-    expect(messages.some((m) => /[^\x00-\x7f]/.test(m))).toBe(true);
+    expect(messages).not.toContain('');
+    expect(messages).toContain(bodies.channelMessage().message); // the configured one comes up, and is where shrinking ends
+    expect(messages.some((m) => /[^\x00-\x7f]/.test(m))).toBe(true); // accented letters do come up
+    expect(messages.some((m) => /[.,;:!?]/.test(m))).toBe(true);
+    fc.assert(fc.property(messageText(), (m) => m.length >= 1 && m.length <= 60 && m.trim() !== ''), RUNS);
   });
 });
 
@@ -152,8 +230,9 @@ test.describe('the property runner relies on fast-check drawing the same values'
       validCategoryUpdate: validCategoryUpdate(bodies.categoryUpdate()),
       addressCase: addressCase(full),
       addressCaseRefused: addressCase(full, { refusedOnly: true }),
-      fieldBroken: bodyWithFieldRetyped('client.request', bodies.client()),
-      cart: cartItemsWithDisallowed(bodies.cartItem(), { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType }),
+      fieldDropped: bodyWithFieldDropped('category-update.request', bodies.categoryUpdate()),
+      fieldRetyped: bodyWithFieldRetyped('client.request', bodies.client()),
+      cart: badCartItems(bodies.cartItem(), { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType }),
       channel: channelMessageBody(bodies.channelMessage()),
       stock: stockProbe(config.stockProductIds),
     };

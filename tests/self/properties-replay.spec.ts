@@ -1,14 +1,18 @@
 // The property probes against the embedded reference, run as a user would, in child processes: a fault that
 // breaks OP4-UTILITY-MAX is caught with a shrunk counterexample, its seed, path and a replay line; that line
 // reproduces the same counterexample; and the clean reference passes the whole properties file in good time.
+// The child runs with the configured reporters (Playwright's json reporter is refused: it would record the channel
+// token in operation 15's URL), and what it did is read from its redacted conformance report.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FAULTS } from '../../reference/faults';
-import { EVIDENCE_ATTACHMENT_PREFIX, type Evidence, SEED_ANNOTATION } from '../support/check-protocol';
+import { SETTINGS } from '../support/config';
 import { expect, test } from '../support/fixtures';
 import { replayCommand } from '../support/property';
+import { childEnv, readReport } from '../support/reporter/child-run';
+import type { ConformanceReport, TestRef } from '../support/reporter/model';
 
 const ROOT = resolve(__dirname, '../..');
 const SPEC = 'tests/conformance/properties.spec.ts';
@@ -19,59 +23,57 @@ const CLEAN_RUN_BOUND_MS = 60_000;
 interface Run {
   status: number | null;
   output: string;
-  report: JsonReport;
+  report: ConformanceReport;
   ms: number;
 }
 
-interface JsonResult { status: string; annotations: { type: string; description?: string }[]; attachments: { name: string; body?: string; path?: string }[] }
-interface JsonSuite { specs?: { title: string; tests: { results: JsonResult[] }[] }[]; suites?: JsonSuite[] }
-interface JsonReport { suites: JsonSuite[]; stats: { expected: number; unexpected: number; skipped: number } }
+/**
+ * Every setting blank, so that the child takes none from a developer's .env either (childEnv leaves out the
+ * parent's RSF_ variables, the child's config then reads .env, and dotenv does not override a variable that is
+ * set, even to ''): the embedded reference, its clean profile, defaults fitting it, and a seed of the child's own.
+ * A command line's own assignments (the replay's RSF_FC_SEED, RSF_FC_PATH, RSF_REFERENCE_FAULT) still win.
+ */
+const BLANK_SETTINGS: Record<string, string> = Object.fromEntries(Object.values(SETTINGS).map((s) => [s.name, '']));
 
 /** Runs a shell command line in the project, against the embedded reference, with its own output folders. */
 function run(commandLine: string, env: Record<string, string> = {}): Run {
   const dir = mkdtempSync(join(tmpdir(), 'rsf-properties-'));
-  const jsonFile = join(dir, 'report.json');
+  const reportsDir = join(dir, 'reports');
   const started = Date.now();
-  const child = spawnSync('bash', ['-c', `${commandLine} --output ${dir}/results --reporter=list,json`], {
+  const child = spawnSync('bash', ['-c', `${commandLine} --output ${dir}/results`], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: {
-      ...withoutRunSettings(process.env),
-      RSF_TARGET_URL: '', // the embedded reference, whatever .env says
-      RSF_REPORTS_DIR: join(dir, 'reports'),
-      PLAYWRIGHT_JSON_OUTPUT_FILE: jsonFile,
-      FORCE_COLOR: '0',
+    // childEnv: the parent's environment without its RSF_, PW_, PLAYWRIGHT_ and TEST_ variables, so that neither a
+    // developer's RSF_TARGET_URL nor this run's worker settings leak into the child.
+    env: childEnv({
+      ...BLANK_SETTINGS,
+      RSF_REPORTS_DIR: reportsDir,
+      RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
       CI: '',
       ...env,
-    },
+    }),
     maxBuffer: 64 * 1024 * 1024,
   });
   const ms = Date.now() - started;
   const output = `${child.stdout}\n${child.stderr}`;
-  let report: JsonReport;
+  let report: ConformanceReport;
   try {
-    report = JSON.parse(readFileSync(jsonFile, 'utf8')) as JsonReport;
+    report = readReport(reportsDir);
   } catch {
-    throw new Error(`no JSON report from: ${commandLine}\n${output.slice(-3000)}`);
+    throw new Error(`no conformance report from: ${commandLine}\n${output.slice(-3000)}`);
   }
   return { status: child.status, output, report, ms };
 }
 
-/** The environment without the settings of a run in progress: the child picks its own seed, path and profile. */
-function withoutRunSettings(env: NodeJS.ProcessEnv): Record<string, string> {
-  const dropped = new Set(['RSF_FC_SEED', 'RSF_FC_PATH', 'RSF_FC_NUM_RUNS', 'RSF_REFERENCE_FAULT', 'RSF_REFERENCE_MODE', 'RSF_EMBEDDED_URL']);
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && !dropped.has(e[0])));
+/** The tests of the run, once each (a test appears under every requirement it is tagged with). */
+function testsOf(report: ConformanceReport): TestRef[] {
+  const byPlace = new Map<string, TestRef>();
+  for (const row of report.requirements) for (const t of row.tests) byPlace.set(`${t.project} ${t.file}:${t.line} ${t.title}`, t);
+  return [...byPlace.values()];
 }
 
-function results(report: JsonReport): { title: string; result: JsonResult }[] {
-  const out: { title: string; result: JsonResult }[] = [];
-  const walk = (suite: JsonSuite): void => {
-    for (const spec of suite.specs ?? []) for (const t of spec.tests) for (const result of t.results) out.push({ title: spec.title, result });
-    suite.suites?.forEach(walk);
-  };
-  report.suites.forEach(walk);
-  return out;
-}
+/** The last part of a test's " › "-joined title. */
+const ownTitle = (t: TestRef): string => t.title.split(' › ').at(-1) ?? '';
 
 /** What a failing property prints: the lines of tests/support/property.ts's failure message. */
 function failureOf(output: string): { counterexample: string; seed: string; path: string; replay: string; shrinks: number } {
@@ -118,11 +120,14 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   expect({ ...counterexample, utility: undefined }).toEqual({ ...bodies.categoryUpdate(), utility: undefined });
   expect(failure.replay).toMatch(new RegExp(`^RSF_FC_SEED=${failure.seed} RSF_FC_PATH=${failure.path} RSF_REFERENCE_FAULT=${fault!.name} npx playwright test ${SPEC} -g `));
 
-  const [tested] = results(first.report);
-  expect(tested?.title).toBe(UTILITY_TITLE);
-  expect(tested?.result.annotations).toContainEqual({ type: SEED_ANNOTATION, description: `seed=${failure.seed} path=${failure.path}` });
-  const attachment = tested?.result.attachments.find((a) => a.name === `${EVIDENCE_ATTACHMENT_PREFIX}OP4-UTILITY-MAX`);
-  const evidence = JSON.parse(attachment?.body ? Buffer.from(attachment.body, 'base64').toString('utf8') : readFileSync(attachment?.path ?? '', 'utf8')) as Evidence;
+  expect(testsOf(first.report).map(ownTitle)).toEqual([UTILITY_TITLE]);
+  const row = first.report.requirements.find((r) => r.id === 'OP4-UTILITY-MAX');
+  expect(row?.status).toBe('failed');
+  const [tested] = row?.tests ?? [];
+  expect(tested && ownTitle(tested)).toBe(UTILITY_TITLE);
+  expect(tested?.seed).toBe(`seed=${failure.seed} path=${failure.path}`);
+  const evidence = row?.evidence.find((e) => e.kind === 'check')?.evidence;
+  if (!evidence) throw new Error(`no evidence of OP4-UTILITY-MAX in the conformance report: ${JSON.stringify(row?.evidence)}`);
   expect(evidence.seed).toBe(failure.seed);
   expect(evidence.replay).toBe(failure.replay);
   expect(evidence.exchanges).toHaveLength(1);
@@ -134,7 +139,7 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   expect(replayed.counterexample).toBe(failure.counterexample);
   expect(replayed.seed).toBe(failure.seed);
   expect(replay.output).toContain(`Property of OP4-UTILITY-MAX failed after 1 run(s)`); // straight to the counterexample
-  expect(results(replay.report).map((r) => r.title)).toEqual([UTILITY_TITLE]);
+  expect(testsOf(replay.report).map(ownTitle)).toEqual([UTILITY_TITLE]);
   console.log(`fault ${fault!.name}: counterexample ${failure.counterexample} (shrunk ${failure.shrinks} times), first run ${first.ms} ms, replay ${replay.ms} ms`);
 });
 
@@ -142,12 +147,17 @@ test(`the clean reference passes every property at the default numRuns within ${
   test.setTimeout(CLEAN_RUN_BOUND_MS + 60_000);
   const clean = run(`npx playwright test ${SPEC}`);
   expect(clean.status, clean.output.slice(-3000)).toBe(0);
-  expect(clean.report.stats.unexpected).toBe(0);
-  expect(clean.report.stats.skipped).toBe(0); // writes are on against the embedded reference
-  const annotations = results(clean.report).map((r) => r.result.annotations);
-  const seeds = new Set(annotations.map((list) => list.find((a) => a.type === SEED_ANNOTATION)?.description));
-  expect([...seeds], 'one seed for the whole run, recorded by every property test').toEqual([expect.stringMatching(/^seed=-?\d+$/)]);
-  expect(annotations.flat().filter((a) => a.type === 'warning')).toEqual([]);
+  const { summary } = clean.report;
+  expect(summary.verdict).toBe('PASS');
+  expect(summary.tests.failed).toBe(0);
+  expect(summary.tests.skipped).toBe(0); // writes are on against the embedded reference
+  expect(summary.tests.passed).toBe(summary.tests.total);
+  const tests = testsOf(clean.report);
+  expect(tests).toHaveLength(summary.tests.total);
+  const seeds = new Set(tests.map((t) => t.seed));
+  expect([...seeds], 'one seed for the whole run, recorded by every property test').toEqual([`seed=${summary.seed}`]);
+  expect(summary.seed).toMatch(/^-?\d+$/);
+  expect(clean.report.requirements.filter((r) => r.status === 'warning').map((r) => r.id), 'SHOULD and INFO warnings').toEqual([]);
   expect(clean.ms).toBeLessThan(CLEAN_RUN_BOUND_MS);
-  console.log(`clean reference: ${clean.report.stats.expected} property tests passed in ${clean.ms} ms`);
+  console.log(`clean reference: ${summary.tests.passed} property tests passed in ${clean.ms} ms`);
 });

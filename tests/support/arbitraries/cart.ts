@@ -1,5 +1,7 @@
 // §4.5: cart updates that must be refused for a reason no schema can see: a product that does not exist, or an
-// item type that is not allowed, somewhere in an array of otherwise valid items. Those bodies are schema-valid.
+// item type that is not allowed. Those bodies are schema-valid. Every item of the array is bad: with a valid item
+// beside them, a partial success would not be excluded by the spec, and with writes off the valid item might be
+// written. Only RSF_MISSING_PRODUCT_ID is known not to exist, so it is the one unknown product used.
 import fc from 'fast-check';
 
 type Body = Record<string, unknown>;
@@ -8,8 +10,9 @@ export type CartDefect = 'unknown-product' | 'disallowed-type';
 
 export interface CartCase {
   items: Body[];
-  /** Index of the bad item in `items`. */
-  badIndex: number;
+  /** The defect of each item, by index. */
+  itemDefects: CartDefect[];
+  /** The defects the array carries (each once, in CART_DEFECTS order). */
   defects: CartDefect[];
 }
 
@@ -20,19 +23,18 @@ export interface CartData {
   disallowedType: number;
 }
 
-const DEFECTS: CartDefect[][] = [['unknown-product'], ['disallowed-type'], ['unknown-product', 'disallowed-type']];
+export const CART_DEFECTS: readonly CartDefect[] = ['unknown-product', 'disallowed-type'];
 
-/** Valid copies of `validItem` around one bad item; shrinks towards the bad item alone. */
-export function cartItemsWithDisallowed(validItem: Body, data: CartData): fc.Arbitrary<CartCase> {
-  return fc
-    .record({ before: fc.nat(3), after: fc.nat(3), defects: fc.constantFrom(...DEFECTS) })
-    .map(({ before, after, defects }) => {
-      const bad: Body = {
-        ...validItem,
-        ...(defects.includes('unknown-product') ? { productId: data.missingProductId } : {}),
-        ...(defects.includes('disallowed-type') ? { type: data.disallowedType } : {}),
-      };
-      const copies = (n: number): Body[] => Array.from({ length: n }, () => ({ ...validItem }));
-      return { items: [...copies(before), bad, ...copies(after)], badIndex: before, defects };
-    });
+/** `validItem` made bad in one way only: the other fields stay those of the configured valid item. */
+export function badCartItem(validItem: Body, data: CartData, defect: CartDefect): Body {
+  return defect === 'unknown-product' ? { ...validItem, productId: data.missingProductId } : { ...validItem, type: data.disallowedType };
+}
+
+/** Arrays of 1 to 3 items, every one of them bad; shrinks towards one item with an unknown product. */
+export function badCartItems(validItem: Body, data: CartData): fc.Arbitrary<CartCase> {
+  return fc.array(fc.constantFrom(...CART_DEFECTS), { minLength: 1, maxLength: 3 }).map((itemDefects) => ({
+    items: itemDefects.map((d) => badCartItem(validItem, data, d)),
+    itemDefects,
+    defects: CART_DEFECTS.filter((d) => itemDefects.includes(d)),
+  }));
 }

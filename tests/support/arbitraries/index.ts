@@ -2,8 +2,8 @@
 // base and is built with map/chain, so that fast-check shrinks what it generates.
 export { JUST_ABOVE_MAX, UTILITY_MAX, categoryUpdateWithUtility, nextUp, utilityAbove100, utilityInRange, validCategoryUpdate } from './category';
 export { ADDRESS_FIELDS, PLACE_FIELDS, STREET_FIELDS, addressBody, addressCase, addressPresence, addressRule, everyAddressCase, namesField, type AddressCase, type AddressField, type AddressVerdict, type Presence } from './address';
-export { bodyWithFieldBroken, bodyWithFieldDropped, bodyWithFieldRetyped, valueNotOfType, type FieldMutation } from './body-mutations';
-export { cartItemsWithDisallowed, type CartCase, type CartData, type CartDefect } from './cart';
+export { bodyWithFieldDropped, bodyWithFieldRetyped, everyFieldDropped, valueNotOfType, type FieldMutation } from './body-mutations';
+export { CART_DEFECTS, badCartItem, badCartItems, type CartCase, type CartData, type CartDefect } from './cart';
 export { channelMessageBody } from './channel';
 export { elementOf, everyStockProbe, stockProbe, type StockProbe } from './product';
-export { anyText, storefrontText } from './text';
+export { messageText, storefrontText } from './text';
