@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { requirements } from '../catalogue';
 import { SETTINGS } from '../config';
 import { REPO_ROOT } from './collect';
 import type { ConformanceReport } from './model';
@@ -94,6 +95,21 @@ export async function runFakeSuite(outDir: string, opts: { env?: Record<string, 
   const reportsDir = join(outDir, 'reports');
   if (!existsSync(join(reportsDir, 'conformance.json'))) throw new Error(`the fake suite wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
   return { ...run, reportsDir, report: () => readReport(reportsDir), file: (name) => readFileSync(join(reportsDir, name), 'utf8') };
+}
+
+/**
+ * What the fake reporter-suite makes of the catalogue, per level: the statuses its tests produce, and `untested`
+ * for every other requirement, so that the expectations follow the catalogue as it grows.
+ */
+export function fakeSuiteCounts(): Record<'MUST' | 'SHOULD' | 'INFO', { total: number; untested: number }> {
+  const total = (level: string): number => requirements().filter((r) => r.level === level).length;
+  const notObservable = requirements().filter((r) => r.level === 'MUST' && r.observable === false).length;
+  // The fake suite touches 8 MUST (3 failed, 1 skipped, 4 passed), 3 SHOULD (2 warnings, 1 passed) and 1 INFO requirement.
+  return {
+    MUST: { total: total('MUST'), untested: total('MUST') - 8 - notObservable },
+    SHOULD: { total: total('SHOULD'), untested: total('SHOULD') - 3 },
+    INFO: { total: total('INFO'), untested: total('INFO') - 1 },
+  };
 }
 
 /** The last non-empty line of a text. */
