@@ -2,8 +2,8 @@
 import { expect, test } from '../support/fixtures';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fakeSuiteCounts, runFakeSuite } from '../support/reporter/child-run';
-import { CHROMIUM, chromiumAvailable, launchChromium, offlineContext } from '../support/reporter/offline-browser';
+import { fakeSuiteCounts, runFakeSuite } from './support/child-run';
+import { CHROMIUM, chromiumAvailable, launchChromium, offlineContext } from './support/offline-browser';
 
 test('conformance.html shows the verdict, the counts and the evidence of a failed MUST, offline', async ({}, testInfo) => {
   test.skip(!chromiumAvailable(), `${CHROMIUM} is not installed (Debian: apt-get install -y chromium)`);

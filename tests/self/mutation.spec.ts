@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { FAULTS, MODES } from '../../reference/server';
 import { requirements } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
-import { runPlaywright } from '../support/reporter/child-run';
+import { runPlaywright } from './support/child-run';
 import type { ConformanceReport, RequirementRow } from '../support/reporter/model';
 import { faultProject, modeProject } from './mutation.config';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../support/fixtures';
-import { runPlaywright } from '../support/reporter/child-run';
+import { runPlaywright } from './support/child-run';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -11,7 +11,7 @@ import { FAULTS } from '../../reference/faults';
 import { SETTINGS } from '../support/config';
 import { expect, test } from '../support/fixtures';
 import { replayCommand } from '../support/property';
-import { childEnv, readReport } from '../support/reporter/child-run';
+import { childEnv, readReport } from './support/child-run';
 import type { ConformanceReport, TestRef } from '../support/reporter/model';
 
 const ROOT = resolve(__dirname, '../..');

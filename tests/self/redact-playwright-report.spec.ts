@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures';
 import { REDACTED, registerSecret } from '../support/redact';
-import { unzip } from '../support/reporter/artifacts';
+import { unzip } from './support/artifacts';
 import RedactPlaywrightReport, { readZip, redactFolder, writeZip } from '../support/reporter/redact-playwright-report';
 
 const PREFIX = '<!DOCTYPE html><html><head><script type="module">const report = "no secret here";</script></head><body>';

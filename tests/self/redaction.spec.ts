@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { FAULTS } from '../../reference/server';
 import { requirements } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
-import { readArtifacts, secretForms } from '../support/reporter/artifacts';
-import { fakeSecrets, readReport, runPlaywright } from '../support/reporter/child-run';
+import { readArtifacts, secretForms } from './support/artifacts';
+import { fakeSecrets, readReport, runPlaywright } from './support/child-run';
 
 const BROKEN = 'OP15-SUCCESS-SHAPE';
 

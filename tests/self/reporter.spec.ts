@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures';
 import { requirements } from '../support/catalogue';
-import { fakeSecrets, fakeSuiteCounts, lastLine, readReport, runFakeSuite } from '../support/reporter/child-run';
+import { fakeSecrets, fakeSuiteCounts, lastLine, readReport, runFakeSuite } from './support/child-run';
 
 const COUNTS = fakeSuiteCounts();
 const UNTESTED = COUNTS.MUST.untested + COUNTS.SHOULD.untested + COUNTS.INFO.untested;

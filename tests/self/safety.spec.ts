@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server';
 import { expect, test } from '../support/fixtures';
-import { readReport, runPlaywright } from '../support/reporter/child-run';
+import { readReport, runPlaywright } from './support/child-run';
 
 interface Seen { method: string; path: string; status: number; at: number }
 

@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures';
-import { readArtifacts, secretForms } from '../support/reporter/artifacts';
-import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, fakeSecrets, lastLine, readReport, runPlaywright } from '../support/reporter/child-run';
+import { readArtifacts, secretForms } from './support/artifacts';
+import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
 
 interface SuiteUnderTest {
   config: string[];

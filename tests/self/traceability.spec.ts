@@ -1,7 +1,7 @@
 // Every MUST requirement that HTTP can show has a conformance test, and every tag names a catalogue entry.
 import { requirements } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
-import { runPlaywright } from '../support/reporter/child-run';
+import { runPlaywright } from './support/child-run';
 
 /** Tags that are not requirement IDs. */
 const LABEL_TAGS = new Set(['@property']);

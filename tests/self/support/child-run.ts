@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { requirements } from '../catalogue';
-import { SETTINGS } from '../config';
-import { REPO_ROOT } from './collect';
-import type { ConformanceReport } from './model';
+import { requirements } from '../../support/catalogue';
+import { SETTINGS } from '../../support/config';
+import { REPO_ROOT } from '../../support/reporter/collect';
+import type { ConformanceReport } from '../../support/reporter/model';
 
 export { REPO_ROOT };
 const CLI = require.resolve('@playwright/test/cli');
