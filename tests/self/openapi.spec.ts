@@ -5,10 +5,10 @@ import { resolve } from 'node:path';
 import { parse } from 'yaml';
 import { test, expect } from '../support/fixtures';
 import { requirements } from '../support/catalogue';
-import { SCHEMA_DIR } from '../support/schema-registry';
+import { type AuthRule, OPERATIONS as SUITE_OPERATIONS } from '../support/operations';
+import { SCHEMA_DIR, SCHEMA_SUFFIX } from '../support/schema-registry';
 
 const OPENAPI_PATH = resolve(__dirname, '../../specs/openapi.yaml');
-const SUFFIX = '.schema.json';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 type Json = Record<string, unknown>;
@@ -18,24 +18,17 @@ const BEARER: Security = [{ bearerAuth: [] }];
 const NONE: Security = [];
 const OPTIONAL: Security = [{}, { bearerAuth: [] }];
 
-/** The §4 endpoint table, with the security §5 gives each operation. */
-const OPERATIONS: { n: number; operationId: string; method: string; path: string; security: Security }[] = [
-  { n: 1, operationId: 'updateClient', method: 'patch', path: '/client', security: BEARER },
-  { n: 2, operationId: 'createShippingAddress', method: 'post', path: '/miCuenta/shippingAddress', security: BEARER },
-  { n: 3, operationId: 'updateShippingAddress', method: 'patch', path: '/miCuenta/shippingAddress', security: BEARER },
-  { n: 4, operationId: 'updateCategory', method: 'patch', path: '/miCuenta/misCategorias', security: BEARER },
-  { n: 5, operationId: 'updateCartItems', method: 'post', path: '/carrito/item', security: BEARER },
-  { n: 6, operationId: 'createPaymentPreference', method: 'post', path: '/carrito/processPreferenceProvider', security: NONE },
-  { n: 7, operationId: 'quoteShipping', method: 'get', path: '/carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}', security: BEARER },
-  { n: 8, operationId: 'getProduct', method: 'get', path: '/item/{product_id}', security: OPTIONAL },
-  { n: 9, operationId: 'listPrices', method: 'get', path: '/prices', security: BEARER },
-  { n: 10, operationId: 'getPaymentVoucher', method: 'get', path: '/paymentVoucher/{branch}-{order}', security: BEARER },
-  { n: 11, operationId: 'getOrder', method: 'get', path: '/miCuenta/pedidos/{branch}/{albNumber}', security: BEARER },
-  { n: 12, operationId: 'deleteProduct', method: 'delete', path: '/miCuenta/misProductos/{id}', security: BEARER },
-  { n: 13, operationId: 'createPostSale', method: 'post', path: '/postventa', security: BEARER },
-  { n: 14, operationId: 'getMessageChannel', method: 'get', path: '/postventa/{postsaleInboundId}/messageChannel', security: BEARER },
-  { n: 15, operationId: 'sendChannelMessage', method: 'post', path: '/postventa/{postsaleInboundId}/messageChannel/{token}/{userId}', security: NONE },
-];
+/** What §5 gives each authentication rule, as OpenAPI security requirements. */
+const SECURITY: Record<AuthRule, Security> = { bearer: BEARER, none: NONE, 'optional-bearer': OPTIONAL };
+
+/** The suite's §4 table (tests/support/operations.ts), whose names are the document's operationIds. */
+const OPERATIONS = Object.entries(SUITE_OPERATIONS).map(([operationId, o]) => ({
+  n: o.number,
+  operationId,
+  method: o.method.toLowerCase(),
+  path: o.path,
+  security: SECURITY[o.auth],
+}));
 
 /** Path parameters and their schemas, per §4.7 to §4.15. */
 const PATH_PARAMS: Record<string, Record<string, Json>> = {
@@ -97,8 +90,8 @@ function bundle(doc: Json): Json {
   const include = (name: string): void => {
     if (name in inlined) return;
     inlined[name] = {}; // guards against cycles while the file is read
-    const file = resolve(SCHEMA_DIR, `${name}${SUFFIX}`);
-    if (!existsSync(file)) throw new Error(`$ref to a missing file: schemas/${name}${SUFFIX}`);
+    const file = resolve(SCHEMA_DIR, `${name}${SCHEMA_SUFFIX}`);
+    if (!existsSync(file)) throw new Error(`$ref to a missing file: schemas/${name}${SCHEMA_SUFFIX}`);
     // $id would rebase the local refs below; the bundle no longer needs it.
     const { $id: _id, ...schema } = JSON.parse(readFileSync(file, 'utf8')) as Json;
     inlined[name] = mapRefs(schema, local);
@@ -121,7 +114,7 @@ test('specs/openapi.yaml is a valid OpenAPI 3.1 document, its schema references 
   const inlined = Object.keys(((bundled.components as Json).schemas as Json) ?? {});
   const direct = refsOf(loadDocument()).filter(({ ref }) => ref.startsWith('../schemas/'));
   expect(direct.length).toBeGreaterThan(0);
-  for (const { ref } of direct) expect(inlined).toContain(ref.slice('../schemas/'.length, -SUFFIX.length));
+  for (const { ref } of direct) expect(inlined).toContain(ref.slice('../schemas/'.length, -SCHEMA_SUFFIX.length));
 });
 
 test('the validator rejects a document with a reference that does not resolve', async () => {
@@ -185,7 +178,7 @@ test('every $ref to ../schemas names an existing file, and every other $ref is l
   const refs = refsOf(loadDocument());
   const problems = refs.flatMap(({ at, ref }) => {
     if (ref.startsWith('#/')) return [];
-    if (!ref.startsWith('../schemas/') || !ref.endsWith(SUFFIX)) return [`${at}: unexpected $ref ${ref}`];
+    if (!ref.startsWith('../schemas/') || !ref.endsWith(SCHEMA_SUFFIX)) return [`${at}: unexpected $ref ${ref}`];
     return existsSync(resolve(OPENAPI_PATH, '..', ref)) ? [] : [`${at}: missing file ${ref}`];
   });
   expect(problems).toEqual([]);
@@ -197,7 +190,7 @@ test('plain-string bodies are documented as both application/json and text/plain
   for (const { op } of operationsOf(loadDocument())) {
     for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
       const content = (response.content ?? {}) as Record<string, Json>;
-      const names = refsOf(content).map(({ ref }) => ref.replace(/^.*\//, '').slice(0, -SUFFIX.length));
+      const names = refsOf(content).map(({ ref }) => ref.replace(/^.*\//, '').slice(0, -SCHEMA_SUFFIX.length));
       if (names.some((n) => plain.has(n)) && !(content['application/json'] && content['text/plain'])) {
         problems.push(`${op.operationId as string} ${status}`);
       }

@@ -3,10 +3,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test, expect } from '../support/fixtures';
-import { SCHEMA_DIR, schemaId, schemas } from '../support/schema-registry';
+import { SCHEMA_DIR, schemaId, schemas, SCHEMA_SUFFIX } from '../support/schema-registry';
 import { requirements } from '../support/catalogue';
 
-const SUFFIX = '.schema.json';
 const CASE_DIR = resolve(__dirname, 'schema-cases');
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 
@@ -26,14 +25,14 @@ interface CaseGroup {
 
 // Read at collection time: titles must be known before the run starts.
 const schemaFiles = readdirSync(SCHEMA_DIR).sort();
-const schemaNames = schemaFiles.filter((f) => f.endsWith(SUFFIX)).map((f) => f.slice(0, -SUFFIX.length));
+const schemaNames = schemaFiles.filter((f) => f.endsWith(SCHEMA_SUFFIX)).map((f) => f.slice(0, -SCHEMA_SUFFIX.length));
 const caseFiles = readdirSync(CASE_DIR).filter((f) => f.endsWith('.json')).sort();
 const caseGroups: { file: string; group: CaseGroup }[] = caseFiles.flatMap((file) =>
   (JSON.parse(readFileSync(join(CASE_DIR, file), 'utf8')) as CaseGroup[]).map((group) => ({ file, group })),
 );
 
 function readSchema(name: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(SCHEMA_DIR, `${name}${SUFFIX}`), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(join(SCHEMA_DIR, `${name}${SCHEMA_SUFFIX}`), 'utf8')) as Record<string, unknown>;
 }
 
 /** Every (path, value) of a JSON tree, so keyword bans can be checked at any depth. */
@@ -47,7 +46,7 @@ function* walk(node: unknown, path = '#'): Generator<[string, string, unknown]> 
 
 test.describe('schema files', () => {
   test('schemas/ holds only *.schema.json files, at least one', () => {
-    expect(schemaFiles.filter((f) => !f.endsWith(SUFFIX)), 'files the registry would ignore').toEqual([]);
+    expect(schemaFiles.filter((f) => !f.endsWith(SCHEMA_SUFFIX)), 'files the registry would ignore').toEqual([]);
     expect(schemaNames.length).toBeGreaterThan(0);
   });
 
@@ -71,7 +70,7 @@ test.describe('schema files', () => {
       for (const [path, key, value] of walk(schema)) {
         // A relative $ref names a sibling file; '#...' stays inside the schema.
         if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) {
-          expect(schemaNames, `${path}/$ref`).toContain(value.replace(/#.*$/, '').slice(0, -SUFFIX.length));
+          expect(schemaNames, `${path}/$ref`).toContain(value.replace(/#.*$/, '').slice(0, -SCHEMA_SUFFIX.length));
         }
       }
     });

@@ -13,9 +13,7 @@ export type CheckOutcome = 'passed' | 'failed';
 
 export interface ExchangeRecord {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response?: { status: number; contentType: string; bodyExcerpt: string };
-  /** Set when no response came back (time-out, refused connection). */
-  error?: string;
+  response: { status: number; contentType: string; bodyExcerpt: string };
   curl: string;
 }
 

@@ -7,7 +7,7 @@ import addFormats from 'ajv-formats';
 
 export const SCHEMA_DIR = resolve(__dirname, '../../schemas');
 export const SCHEMA_ID_BASE = 'https://schemas.reseller-storefront.test/';
-const SUFFIX = '.schema.json';
+export const SCHEMA_SUFFIX = '.schema.json';
 
 /** Short name of a schema: its file name without `.schema.json`, e.g. `prices.response`. */
 export type SchemaName = string;
@@ -31,12 +31,12 @@ function createAjv(): Ajv2020 {
 }
 
 function loadSchemaFiles(): Map<SchemaName, object> {
-  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(SUFFIX)).sort();
-  return new Map(files.map((f) => [f.slice(0, -SUFFIX.length), JSON.parse(readFileSync(join(SCHEMA_DIR, f), 'utf8')) as object]));
+  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort();
+  return new Map(files.map((f) => [f.slice(0, -SCHEMA_SUFFIX.length), JSON.parse(readFileSync(join(SCHEMA_DIR, f), 'utf8')) as object]));
 }
 
 export function schemaId(name: SchemaName): string {
-  return `${SCHEMA_ID_BASE}${name}${SUFFIX}`;
+  return `${SCHEMA_ID_BASE}${name}${SCHEMA_SUFFIX}`;
 }
 
 class SchemaRegistry {
@@ -54,7 +54,7 @@ class SchemaRegistry {
     if (validate) return validate;
     if (!this.sources.has(name)) throw new Error(`Unknown schema "${name}". Known: ${this.names.join(', ')}`);
     validate = this.ajv.getSchema(schemaId(name));
-    if (!validate) throw new Error(`schemas/${name}${SUFFIX}: its $id must be ${schemaId(name)}`);
+    if (!validate) throw new Error(`schemas/${name}${SCHEMA_SUFFIX}: its $id must be ${schemaId(name)}`);
     this.compiled.set(name, validate);
     return validate;
   }

@@ -52,7 +52,6 @@ export function evidenceText(e: EvidenceEntry): string {
       for (const [k, v] of Object.entries(x.request.headers ?? {})) lines.push(`  ${k}: ${v}`);
       if (x.request.body !== undefined) lines.push(`  request body: ${x.request.body}`);
       if (x.response) lines.push(`  → ${x.response.status} ${x.response.contentType}`, `  response excerpt: ${x.response.bodyExcerpt}`);
-      if (x.error) lines.push(`  → no response: ${x.error}`);
       if (x.curl) lines.push(`  replay with: ${x.curl}`);
     });
     if (ev.seed) lines.push(`Seed: ${ev.seed}`);
