@@ -3,6 +3,7 @@
 // the path prefix /_faults/<name>; every fault works through the generic hooks of reference/hooks.ts.
 import type { ErrorObject } from 'ajv';
 import { requirement } from '../tests/support/catalogue';
+import { isObject } from '../tests/support/outcome';
 import type { FaultHooks, ProductView } from './hooks';
 import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
@@ -22,7 +23,6 @@ export interface FaultDefinition extends Fault {
 }
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const jsonValue = (reply: Reply): unknown => (reply.body.kind === 'json' ? reply.body.value : undefined);
 const isDocumentedError = (outcome: Reply['outcome']): outcome is ErrorKind =>
   ['auth', 'forbidden', 'invalid', 'missing-data', 'rule', 'not-found'].includes(outcome);

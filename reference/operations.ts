@@ -1,5 +1,6 @@
 // The 15 operations of §4 as one table: path, auth, request schema, error shape and handler.
 import { randomBytes } from 'node:crypto';
+import { isObject } from '../tests/support/outcome';
 import type { AuthPolicy, BusinessRule, Credentials, FaultHooks } from './hooks';
 import type { ModeChoices } from './modes';
 import { placeholderProduct, priceEntry, productView } from './products';
@@ -51,7 +52,7 @@ export interface Route {
 }
 
 type Obj = Record<string, unknown>;
-const asObject = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const asObject = (v: unknown): Obj => (isObject(v) ? v : {});
 const integerOf = (v: unknown): number | undefined => {
   const n = typeof v === 'string' && /^-?\d{1,15}$/.test(v.trim()) ? Number(v) : v;
   return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;

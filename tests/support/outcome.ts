@@ -12,6 +12,7 @@ export interface Outcome {
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 const ERROR_WORD = /^(error|false|fail(ed|ure)?|ko|no|denied|invalid)$/i;
 

@@ -1,6 +1,6 @@
 // §2.7: finalPrice = value × (1 + iva / 100), and how far a price may stray from it. The tolerance is stated
 // once, here, and in the text of OP9-FINAL-PRICE (a self-test keeps the two in step).
-import { isObject } from './outcome';
+import { isFiniteNumber, isObject } from './outcome';
 
 /**
  * A price passes when |finalPrice − value × (1 + iva/100)| ≤ absolute + relative × |finalPrice|: one cent for
@@ -16,13 +16,12 @@ export function expectedFinalPrice(value: number, iva: number): number {
   return value * (1 + iva / 100);
 }
 
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Why a price entry's finalPrice disagrees with value and iva, or undefined (also when a field is not a number: OP9-SUCCESS-SHAPE judges that). */
 export function finalPriceProblem(entry: unknown): string | undefined {
   if (!isObject(entry)) return undefined;
   const { value, iva, finalPrice } = entry;
-  if (!isNumber(value) || !isNumber(iva) || !isNumber(finalPrice)) return undefined;
+  if (!isFiniteNumber(value) || !isFiniteNumber(iva) || !isFiniteNumber(finalPrice)) return undefined;
   const expected = expectedFinalPrice(value, iva);
   const tolerance = finalPriceTolerance(finalPrice);
   const off = Math.abs(finalPrice - expected);

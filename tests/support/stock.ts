@@ -1,6 +1,6 @@
 // §2.6 and §8: the logged-in stock fields, their bounds, and the three forms of availableStockLabel.
 import type { Config } from './config';
-import { isObject } from './outcome';
+import { isFiniteNumber, isObject } from './outcome';
 
 export const LOGGED_IN_FIELDS = ['stockDisplayLimit', 'availableStock', 'availableStockLabel'] as const;
 
@@ -13,14 +13,13 @@ export function loggedInDataIn(product: Product): string[] {
   return LOGGED_IN_FIELDS.filter((f) => product[f] !== undefined && product[f] !== null);
 }
 
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 /** Why availableStock is out of [0, stockDisplayLimit], or undefined when it is within (or a bound is null). */
 export function stockBoundsProblem(product: Product): string | undefined {
   const { availableStock: stock, stockDisplayLimit: limit } = product;
-  if (!isNumber(stock)) return undefined;
+  if (!isFiniteNumber(stock)) return undefined;
   if (stock < 0) return `availableStock ${stock} is below 0`;
-  if (isNumber(limit) && stock > limit) return `availableStock ${stock} is above stockDisplayLimit ${limit}`;
+  if (isFiniteNumber(limit) && stock > limit) return `availableStock ${stock} is above stockDisplayLimit ${limit}`;
   return undefined;
 }
 
@@ -46,12 +45,12 @@ export function stockLabelProblem(product: Product, config: Config): string | un
   const shown = JSON.stringify(label);
   const form = labelForm(label, config);
   if (!form) return `availableStockLabel ${shown} has none of the three forms of §2.6 (RSF_STOCK_LABEL_NONE, RSF_STOCK_LABEL_EXACT, RSF_STOCK_LABEL_AT_LEAST)`;
-  if (!isNumber(stock)) return undefined;
+  if (!isFiniteNumber(stock)) return undefined;
   const says = `availableStockLabel ${shown} with availableStock ${stock} and stockDisplayLimit ${String(limit)}`;
   if (stock <= 0) return form.form === 'none' || (form.form === 'exact' && form.n === 0) ? undefined : `${says}: no stock must read as the "no stock" label`;
   if (form.form === 'none') return `${says}: the "no stock" label while stock is available`;
-  const atLimit = isNumber(limit) ? stock >= limit : false;
+  const atLimit = isFiniteNumber(limit) ? stock >= limit : false;
   if (form.form === 'exact') return form.n === stock ? undefined : `${says}: the label's number ${form.n} is not availableStock`;
-  if (!isNumber(limit)) return form.n === stock ? undefined : `${says}: "X units or more" with X other than availableStock`;
+  if (!isFiniteNumber(limit)) return form.n === stock ? undefined : `${says}: "X units or more" with X other than availableStock`;
   return atLimit && form.n === limit ? undefined : `${says}: "X units or more" is for stock at the limit, with X = stockDisplayLimit`;
 }
