@@ -8,8 +8,22 @@ export const SEED_ANNOTATION = 'fast-check-seed';
 export const REQUESTS_ANNOTATION = 'requests-sent';
 /** Attachment name prefix of a failed check's evidence (JSON of Evidence); the full name is `evidence <ID>`. */
 export const EVIDENCE_ATTACHMENT_PREFIX = 'evidence ';
+/**
+ * Annotation types of a test that ended without a judgement, through no fault of the target's conformance; the
+ * description is one sentence saying why. The test itself is skipped (so Playwright keeps its worker), and the
+ * requirements it had not judged yet become `inconclusive` (every attempt throttled, or no answer to one request)
+ * or `not run` (the run's circuit breaker was open: the target had stopped answering).
+ */
+export const INCONCLUSIVE_ANNOTATION = 'conformance-inconclusive';
+export const NOT_RUN_ANNOTATION = 'conformance-not-run';
+/** Annotation type carrying how many requests of a test were retried after a 429 or 503 (description: a number). */
+export const RETRIES_ANNOTATION = 'requests-retried';
 
-export type CheckOutcome = 'passed' | 'failed';
+/**
+ * passed / failed, or untested: the check ran but saw no applicable sample (e.g. no product carried the logged-in
+ * stock fields), so it vouches for nothing. An untested check carries its reason.
+ */
+export type CheckOutcome = 'passed' | 'failed' | 'untested';
 
 export interface ExchangeRecord {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
@@ -30,13 +44,20 @@ export interface Evidence {
   replay?: string;
 }
 
-export function checkAnnotation(id: string, outcome: CheckOutcome): { type: string; description: string } {
-  return { type: CHECK_ANNOTATION, description: `${id} ${outcome}` };
+/** Description: `<ID> <outcome>`, then the reason of an untested check, e.g. `OP8-STOCK-BOUNDS untested no product …`. */
+export function checkAnnotation(id: string, outcome: CheckOutcome, reason?: string): { type: string; description: string } {
+  return { type: CHECK_ANNOTATION, description: reason ? `${id} ${outcome} ${reason}` : `${id} ${outcome}` };
 }
 
-export function parseCheckAnnotation(a: { type: string; description?: string }): { id: string; outcome: CheckOutcome } | undefined {
+export interface ParsedCheck {
+  id: string;
+  outcome: CheckOutcome;
+  reason?: string;
+}
+
+export function parseCheckAnnotation(a: { type: string; description?: string }): ParsedCheck | undefined {
   if (a.type !== CHECK_ANNOTATION || !a.description) return undefined;
-  const [id, outcome] = a.description.split(' ');
-  if (!id || (outcome !== 'passed' && outcome !== 'failed')) return undefined;
-  return { id, outcome };
+  const [id, outcome, ...rest] = a.description.split(' ');
+  if (!id || (outcome !== 'passed' && outcome !== 'failed' && outcome !== 'untested')) return undefined;
+  return rest.length > 0 ? { id, outcome, reason: rest.join(' ') } : { id, outcome };
 }
