@@ -16,6 +16,11 @@ export const EVIDENCE_ATTACHMENT_PREFIX = 'evidence ';
  */
 export const INCONCLUSIVE_ANNOTATION = 'conformance-inconclusive';
 export const NOT_RUN_ANNOTATION = 'conformance-not-run';
+/**
+ * Annotation type carrying the longest chain of a test's requests that waited for each other (a request's depth is one
+ * more than the deepest request that had completed when it started): the test's critical path, in round trips.
+ */
+export const REQUEST_CHAIN_ANNOTATION = 'requests-chain';
 /** Annotation type carrying how many requests of a test were retried after a 429 or 503 (description: a number). */
 export const RETRIES_ANNOTATION = 'requests-retried';
 
