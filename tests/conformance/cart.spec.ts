@@ -1,35 +1,58 @@
-import { MAY_BE_CARRIED_OUT, WRITES_OFF, refusalMayBeCarriedOut, bearerAuthTests, malformedJsonTest, requestBodyTests, tags, test, INVALID_INPUT_IDS } from '../support/fixtures';
+import { BODY_RULES } from '../support/body-rules';
+import { negativeDataRejection, succeeds } from '../support/checks';
+import { test } from '../support/fixtures';
+import {
+  credentialProbes,
+  malformedJsonProbe,
+  probe,
+  requiredFieldProbes,
+  typedFieldProbes,
+} from '../support/probes';
+
+const rule = BODY_RULES.updateCartItems;
 
 test.describe('POST /carrito/item · operation 5 · §4.5', () => {
-  test('adds an item to the cart', { tag: tags('OP5-SUCCESS-SHAPE') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('updateCartItems', { json: [bodies.cartItem()] });
-    await conformance.succeeds('OP5-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('adds an item to the cart', {
+      operation: 'updateCartItems',
+      request: ({ bodies }) => ({ json: [bodies.cartItem()] }),
+      checks: [succeeds('OP5-SUCCESS-SHAPE')],
+      settings: ['cartProductId', 'cartAmount', 'cartAllowedType', 'rejectionText'],
+    }),
+  );
 
-  test('refuses a product that does not exist', { tag: tags('OP5-UNKNOWN-PRODUCT', ...INVALID_INPUT_IDS) }, async ({ api, conformance, bodies, config }) => {
-    const exchange = await api.call('updateCartItems', { json: [bodies.cartItem({ productId: config.missingProductId })] });
-    await conformance.negativeDataRejection('OP5-UNKNOWN-PRODUCT', exchange);
-  });
+  test(
+    ...probe('refuses a product that does not exist', {
+      operation: 'updateCartItems',
+      request: ({ bodies, config }) => ({ json: [bodies.cartItem({ productId: config.missingProductId })] }),
+      checks: [negativeDataRejection('OP5-UNKNOWN-PRODUCT')],
+      settings: ['missingProductId', 'rejectionText'],
+    }),
+  );
 
-  test('refuses an item type that is not allowed', { tag: tags('OP5-TYPE-NOT-ALLOWED', ...INVALID_INPUT_IDS) }, async ({ api, conformance, bodies, config }) => {
-    const exchange = await api.call('updateCartItems', { json: [bodies.cartItem({ type: config.cartDisallowedType })] });
-    await conformance.negativeDataRejection('OP5-TYPE-NOT-ALLOWED', exchange);
-  });
+  test(
+    ...probe('refuses an item type that is not allowed', {
+      operation: 'updateCartItems',
+      request: ({ bodies, config }) => ({ json: [bodies.cartItem({ type: config.cartDisallowedType })] }),
+      checks: [negativeDataRejection('OP5-TYPE-NOT-ALLOWED')],
+      settings: ['cartDisallowedType', 'rejectionText'],
+    }),
+  );
 
-  test('refuses a body that is an object, not an array', { tag: tags('OP5-FIELD-TYPES', ...INVALID_INPUT_IDS) }, async ({ api, conformance, bodies, config }) => {
-    test.skip(refusalMayBeCarriedOut(config, 'OP5-FIELD-TYPES', 'updateCartItems'), MAY_BE_CARRIED_OUT);
-    const exchange = await api.call('updateCartItems', { json: bodies.cartItem() });
-    await conformance.negativeDataRejection('OP5-FIELD-TYPES', exchange);
-  });
+  test(
+    ...probe('refuses a body that is an object, not an array', {
+      operation: 'updateCartItems',
+      request: ({ bodies }) => ({ json: bodies.cartItem() }),
+      checks: [negativeDataRejection('OP5-FIELD-TYPES')],
+    }),
+  );
 
-  requestBodyTests('updateCartItems', {
-    schema: 'cart-items.request',
-    valid: ({ bodies }) => bodies.cartItem(),
-    send: (item) => ({ json: [item] }),
-    required: { id: 'OP5-REQUIRED-FIELDS' },
-    types: { id: 'OP5-FIELD-TYPES' },
+  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
+  for (const declaration of typedFieldProbes(rule)) test(...declaration);
+  test(...malformedJsonProbe('updateCartItems'));
+  const refusedCredentials = credentialProbes('updateCartItems', {
+    id: 'OP5-AUTH-REQUIRED',
+    request: ({ bodies }) => ({ json: [bodies.cartItem()] }),
   });
-  malformedJsonTest('updateCartItems');
-  bearerAuthTests('updateCartItems', ({ bodies }) => ({ json: [bodies.cartItem()] }));
+  for (const declaration of refusedCredentials) test(...declaration);
 });

@@ -1,37 +1,59 @@
-import { WRITES_OFF, bearerAuthTests, malformedJsonTest, requestBodyTests, tags, test, INVALID_INPUT_IDS } from '../support/fixtures';
+import { BODY_RULES } from '../support/body-rules';
+import { negativeDataRejection, succeeds, succeedsWithJson } from '../support/checks';
+import { test } from '../support/fixtures';
+import {
+  credentialProbes,
+  malformedJsonProbe,
+  probe,
+  requiredFieldProbes,
+  typedFieldProbes,
+} from '../support/probes';
 
-const errorShape = 'OP4-ERROR-SHAPE';
-const invalidBodyShape = 'OP4-INVALID-BODY-ERROR-SHAPE';
+const rule = BODY_RULES.updateCategory;
 
 test.describe('PATCH /miCuenta/misCategorias · operation 4 · §4.4', () => {
-  test('updates an existing category', { tag: tags('OP4-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('updateCategory', { json: bodies.categoryUpdate() });
-    await conformance.succeedsWithJson('OP4-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('updates an existing category', {
+      operation: 'updateCategory',
+      request: ({ bodies }) => ({ json: bodies.categoryUpdate() }),
+      checks: [succeedsWithJson('OP4-SUCCESS-SHAPE')],
+      settings: ['categoryId', 'categoryFields'],
+    }),
+  );
 
-  test('accepts utility at the limit of 100', { tag: tags('OP4-UTILITY-MAX') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('updateCategory', { json: bodies.categoryUpdate(100) });
-    await conformance.succeeds('OP4-UTILITY-MAX', exchange);
-  });
+  test(
+    ...probe('accepts utility at the limit of 100', {
+      operation: 'updateCategory',
+      request: ({ bodies }) => ({ json: bodies.categoryUpdate(100) }),
+      checks: [succeeds('OP4-UTILITY-MAX')],
+      settings: ['categoryId', 'categoryFields'],
+    }),
+  );
 
-  test('refuses utility just above 100', { tag: tags('OP4-UTILITY-MAX', ...INVALID_INPUT_IDS, errorShape) }, async ({ api, conformance, bodies }) => {
-    const exchange = await api.call('updateCategory', { json: bodies.categoryUpdate(100.01) });
-    await conformance.negativeDataRejection('OP4-UTILITY-MAX', exchange, errorShape);
-  });
+  test(
+    ...probe('refuses utility just above 100', {
+      operation: 'updateCategory',
+      request: ({ bodies }) => ({ json: bodies.categoryUpdate(100.01) }),
+      checks: [negativeDataRejection('OP4-UTILITY-MAX', { errorShape: 'OP4-ERROR-SHAPE' })],
+    }),
+  );
 
-  test('refuses a category that does not exist', { tag: tags('OP4-UNKNOWN-CATEGORY', ...INVALID_INPUT_IDS, errorShape) }, async ({ api, conformance, bodies, config }) => {
-    const exchange = await api.call('updateCategory', { json: { ...bodies.categoryUpdate(), categoryId: config.missingCategoryId } });
-    await conformance.negativeDataRejection('OP4-UNKNOWN-CATEGORY', exchange, errorShape);
-  });
+  test(
+    ...probe('refuses a category that does not exist', {
+      operation: 'updateCategory',
+      request: ({ bodies, config }) => ({ json: { ...bodies.categoryUpdate(), categoryId: config.missingCategoryId } }),
+      checks: [negativeDataRejection('OP4-UNKNOWN-CATEGORY', { errorShape: 'OP4-ERROR-SHAPE' })],
+      settings: ['missingCategoryId'],
+    }),
+  );
 
-  requestBodyTests('updateCategory', {
-    schema: 'category-update.request',
-    valid: ({ bodies }) => bodies.categoryUpdate(),
-    required: { id: 'OP4-REQUIRED-FIELDS', errorShape: invalidBodyShape },
-    types: { id: 'OP4-FIELD-TYPES', errorShape: invalidBodyShape },
+  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
+  for (const declaration of typedFieldProbes(rule)) test(...declaration);
+  test(...malformedJsonProbe('updateCategory'));
+  const refusedCredentials = credentialProbes('updateCategory', {
+    id: 'OP4-AUTH-REQUIRED',
+    errorShape: 'OP4-AUTH-ERROR-BODY',
+    request: ({ bodies }) => ({ json: bodies.categoryUpdate() }),
   });
-  malformedJsonTest('updateCategory');
-  bearerAuthTests('updateCategory', ({ bodies }) => ({ json: bodies.categoryUpdate() }), 'OP4-AUTH-ERROR-BODY');
+  for (const declaration of refusedCredentials) test(...declaration);
 });

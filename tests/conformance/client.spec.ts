@@ -1,32 +1,49 @@
-import { MAY_BE_CARRIED_OUT, WRITES_OFF, bearerAuthTests, malformedJsonTest, refusalMayBeCarriedOut, requestBodyTests, tags, test, INVALID_INPUT_IDS } from '../support/fixtures';
+import { BODY_RULES } from '../support/body-rules';
+import { negativeDataRejection, succeeds, succeedsWithJson } from '../support/checks';
+import { test } from '../support/fixtures';
+import {
+  credentialProbes,
+  malformedJsonProbe,
+  probe,
+  requiredFieldProbes,
+  typedFieldProbes,
+} from '../support/probes';
 
-const errorShape = 'OP1-ERROR-SHAPE';
+const rule = BODY_RULES.updateClient;
 
 test.describe('PATCH /client · operation 1 · §4.1', () => {
-  test('updates the client with the eleven required fields', { tag: tags('OP1-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('updateClient', { json: bodies.client() });
-    await conformance.succeedsWithJson('OP1-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('updates the client with the eleven required fields', {
+      operation: 'updateClient',
+      request: ({ bodies }) => ({ json: bodies.client() }),
+      checks: [succeedsWithJson('OP1-SUCCESS-SHAPE')],
+      settings: ['clientBody', 'clientSuccessStatus'],
+    }),
+  );
 
-  test('accepts the optional secondaryPhone and clientWebsite', { tag: tags('OP1-OPTIONAL-FIELDS') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('updateClient', { json: bodies.clientWithOptionalFields() });
-    await conformance.succeeds('OP1-OPTIONAL-FIELDS', exchange);
-  });
+  test(
+    ...probe('accepts the optional secondaryPhone and clientWebsite', {
+      operation: 'updateClient',
+      request: ({ bodies }) => ({ json: bodies.clientWithOptionalFields() }),
+      checks: [succeeds('OP1-OPTIONAL-FIELDS')],
+      settings: ['clientBody', 'clientWebsite', 'clientSuccessStatus'],
+    }),
+  );
 
-  test('refuses a clientWebsite that is not a URI', { tag: tags('OP1-WEBSITE-URI', ...INVALID_INPUT_IDS, errorShape) }, async ({ api, conformance, bodies, config }) => {
-    test.skip(refusalMayBeCarriedOut(config, 'OP1-WEBSITE-URI', 'updateClient'), MAY_BE_CARRIED_OUT);
-    const exchange = await api.call('updateClient', { json: { ...bodies.client(), clientWebsite: 'not a uri' } });
-    await conformance.negativeDataRejection('OP1-WEBSITE-URI', exchange, errorShape);
-  });
+  test(
+    ...probe('refuses a clientWebsite that is not a URI', {
+      operation: 'updateClient',
+      request: ({ bodies }) => ({ json: { ...bodies.client(), clientWebsite: 'not a uri' } }),
+      checks: [negativeDataRejection('OP1-WEBSITE-URI', { errorShape: 'OP1-ERROR-SHAPE' })],
+    }),
+  );
 
-  requestBodyTests('updateClient', {
-    schema: 'client.request',
-    valid: ({ bodies }) => bodies.client(),
-    required: { id: 'OP1-REQUIRED-FIELDS', errorShape },
-    types: { id: 'OP1-FIELD-TYPES', errorShape },
+  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
+  for (const declaration of typedFieldProbes(rule)) test(...declaration);
+  test(...malformedJsonProbe('updateClient'));
+  const refusedCredentials = credentialProbes('updateClient', {
+    id: 'OP1-AUTH-REQUIRED',
+    request: ({ bodies }) => ({ json: bodies.client() }),
   });
-  malformedJsonTest('updateClient');
-  bearerAuthTests('updateClient', ({ bodies }) => ({ json: bodies.client() }));
+  for (const declaration of refusedCredentials) test(...declaration);
 });

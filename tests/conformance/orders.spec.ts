@@ -1,10 +1,19 @@
-import { bearerAuthTests, tags, test } from '../support/fixtures';
+import { succeedsWithJson } from '../support/checks';
+import { test } from '../support/fixtures';
+import { credentialProbes, probe } from '../support/probes';
 
 test.describe('GET /miCuenta/pedidos/{branch}/{albNumber} · operation 11 · §4.11', () => {
-  test('returns an order', { tag: tags('OP11-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, config }) => {
-    const exchange = await api.call('getOrder', { params: { branch: config.orderBranch, albNumber: config.orderAlbNumber } });
-    await conformance.succeedsWithJson('OP11-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('returns an order', {
+      operation: 'getOrder',
+      request: ({ config }) => ({ params: { branch: config.orderBranch, albNumber: config.orderAlbNumber } }),
+      checks: [succeedsWithJson('OP11-SUCCESS-SHAPE')],
+    }),
+  );
 
-  bearerAuthTests('getOrder', ({ config }) => ({ params: { branch: config.orderBranch, albNumber: config.orderAlbNumber } }));
+  const refusedCredentials = credentialProbes('getOrder', {
+    id: 'OP11-AUTH-REQUIRED',
+    request: ({ config }) => ({ params: { branch: config.orderBranch, albNumber: config.orderAlbNumber } }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
 });

@@ -1,47 +1,71 @@
-import { WRITES_OFF, bearerAuthTests, malformedJsonTest, requestBodyTests, tags, test, type RequestContext } from '../support/fixtures';
-
-const channel = ({ config }: RequestContext, token = config.channelToken) => ({ postsaleInboundId: config.postSaleId, token, userId: config.channelUserId });
+import { BODY_RULES, channelParams } from '../support/body-rules';
+import { errorContentType, rejects, succeedsWithJson, worksWithoutCredentials } from '../support/checks';
+import { test } from '../support/fixtures';
+import {
+  credentialProbes,
+  malformedJsonProbe,
+  probe,
+  requiredFieldProbes,
+  typedFieldProbes,
+} from '../support/probes';
 
 test.describe('POST /postventa · operation 13 · §4.13', () => {
-  test('creates a post-sale request', { tag: tags('OP13-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('createPostSale', { json: bodies.postSale() });
-    await conformance.succeedsWithJson('OP13-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('creates a post-sale request', {
+      operation: 'createPostSale',
+      request: ({ bodies }) => ({ json: bodies.postSale() }),
+      checks: [succeedsWithJson('OP13-SUCCESS-SHAPE')],
+      settings: ['postSaleBody'],
+    }),
+  );
 
-  bearerAuthTests('createPostSale', ({ bodies }) => ({ json: bodies.postSale() }));
+  const refusedCredentials = credentialProbes('createPostSale', {
+    id: 'OP13-AUTH-REQUIRED',
+    request: ({ bodies }) => ({ json: bodies.postSale() }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
 });
 
 test.describe('GET /postventa/{postsaleInboundId}/messageChannel · operation 14 · §4.14', () => {
-  test('returns the messages of a post-sale channel', { tag: tags('OP14-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, config }) => {
-    const exchange = await api.call('getMessageChannel', { params: { postsaleInboundId: config.postSaleId } });
-    await conformance.succeedsWithJson('OP14-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('returns the messages of a post-sale channel', {
+      operation: 'getMessageChannel',
+      request: ({ config }) => ({ params: { postsaleInboundId: config.postSaleId } }),
+      checks: [succeedsWithJson('OP14-SUCCESS-SHAPE')],
+    }),
+  );
 
-  bearerAuthTests('getMessageChannel', ({ config }) => ({ params: { postsaleInboundId: config.postSaleId } }));
+  const refusedCredentials = credentialProbes('getMessageChannel', {
+    id: 'OP14-AUTH-REQUIRED',
+    request: ({ config }) => ({ params: { postsaleInboundId: config.postSaleId } }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
 });
 
 test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userId} · operation 15 · §4.15', () => {
-  test('sends a message with the channel token and no Authorization header', { tag: tags('OP15-SUCCESS-SHAPE', 'OP15-NO-AUTH-HEADER', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const request = { params: channel({ bodies, config }), json: bodies.channelMessage() };
-    const exchange = await api.call('sendChannelMessage', { ...request, credentials: 'none' });
-    await conformance.worksWithoutCredentials('OP15-NO-AUTH-HEADER', exchange, () => api.call('sendChannelMessage', { ...request, credentials: 'valid' }));
-    await conformance.succeedsWithJson('OP15-SUCCESS-SHAPE', exchange);
-  });
+  const rule = BODY_RULES.sendChannelMessage;
 
-  test('refuses a message with a wrong channel token', { tag: tags('OP15-CHANNEL-TOKEN', 'GEN-ERROR-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
-    const exchange = await api.call('sendChannelMessage', { params: channel({ bodies, config }, `wrong-${config.channelUserId}-token`), json: bodies.channelMessage() });
-    await conformance.rejects('OP15-CHANNEL-TOKEN', exchange);
-    await conformance.errorContentType(exchange);
-  });
+  test(
+    ...probe('sends a message with the channel token and no Authorization header', {
+      operation: 'sendChannelMessage',
+      request: (ctx) => ({ params: channelParams(ctx), json: ctx.bodies.channelMessage(), credentials: 'none' }),
+      checks: [worksWithoutCredentials('OP15-NO-AUTH-HEADER'), succeedsWithJson('OP15-SUCCESS-SHAPE')],
+      settings: ['postSaleId', 'channelToken', 'channelUserId'],
+    }),
+  );
 
-  requestBodyTests('sendChannelMessage', {
-    schema: 'message-channel-send.request',
-    valid: ({ bodies }) => bodies.channelMessage(),
-    send: (json, ctx) => ({ json, params: channel(ctx) }),
-    required: { id: 'OP15-REQUIRED-FIELDS' },
-    types: { id: 'OP15-FIELD-TYPES' },
-  });
-  malformedJsonTest('sendChannelMessage', (ctx) => ({ params: channel(ctx) }));
+  test(
+    ...probe('refuses a message with a wrong channel token', {
+      operation: 'sendChannelMessage',
+      request: (ctx) => ({
+        params: channelParams(ctx, `wrong-${ctx.config.channelUserId}-token`),
+        json: ctx.bodies.channelMessage(),
+      }),
+      checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
+    }),
+  );
+
+  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
+  for (const declaration of typedFieldProbes(rule)) test(...declaration);
+  test(...malformedJsonProbe('sendChannelMessage', (ctx) => ({ params: channelParams(ctx) })));
 });

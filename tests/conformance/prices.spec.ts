@@ -1,13 +1,45 @@
-import { bearerAuthTests, expect, tags, test } from '../support/fixtures';
+import { notApplicable, requirementCheck, succeedsWithJson } from '../support/checks';
+import { failure } from '../support/failure';
+import { expect, test } from '../support/fixtures';
+import { jsonBody } from '../support/http';
+import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../support/prices';
+import { credentialProbes, probe } from '../support/probes';
+
+const underV1 = requirementCheck('GEN-V1-PREFIX', (exchange) => {
+  expect([404, 405], 'the path under /v1 exists').not.toContain(exchange.status);
+});
+
+/** §2.7: every entry, not a sample; the list is one response. */
+const finalPrices = requirementCheck('OP9-FINAL-PRICE', (exchange) => {
+  const body = jsonBody(exchange);
+  if (!Array.isArray(body) || body.length === 0) return notApplicable('the price list has no entries to check');
+  const problems = body.flatMap((entry) => finalPriceProblem(entry) ?? []);
+  if (problems.length === 0) return;
+  const tolerance = `finalPrice = value × (1 + iva / 100), within ${JSON.stringify(FINAL_PRICE_TOLERANCE)}`;
+  throw failure('Price entries with another final price', tolerance, problems.join('\n'));
+});
 
 test.describe('GET /prices · operation 9 · §4.9', () => {
-  test('lists prices as §2.7 entries, under /v1', { tag: tags('GEN-V1-PREFIX', 'OP9-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance }) => {
-    const exchange = await api.call('listPrices');
-    await conformance.verify('GEN-V1-PREFIX', exchange, () => {
-      expect([404, 405], 'the path under /v1 exists').not.toContain(exchange.status);
-    });
-    await conformance.succeedsWithJson('OP9-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('lists prices as §2.7 entries, under /v1', {
+      operation: 'listPrices',
+      request: () => ({}),
+      checks: [underV1, succeedsWithJson('OP9-SUCCESS-SHAPE')],
+    }),
+  );
 
-  bearerAuthTests('listPrices', () => ({}), 'OP9-AUTH-ERROR-BODY');
+  test(
+    ...probe('prices every entry at value × (1 + iva/100), within the stated tolerance', {
+      operation: 'listPrices',
+      request: () => ({}),
+      checks: [finalPrices],
+    }),
+  );
+
+  const refusedCredentials = credentialProbes('listPrices', {
+    id: 'OP9-AUTH-REQUIRED',
+    errorShape: 'OP9-AUTH-ERROR-BODY',
+    request: () => ({}),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
 });

@@ -1,73 +1,108 @@
-import { WRITES_OFF, bearerAuthTests, expect, isObject, jsonBody, malformedJsonTest, namesField, plainString, requestBodyTests, requiredFields, tags, test, without, INVALID_INPUT_IDS } from '../support/fixtures';
+import { namesField } from '../support/arbitraries';
+import { BODY_RULES } from '../support/body-rules';
+import { requiredFields, without } from '../support/bodies';
+import { namesMissingField, negativeDataRejection, requirementCheck, succeeds, succeedsWithJson } from '../support/checks';
+import { expect, test } from '../support/fixtures';
+import { jsonBody } from '../support/http';
+import { isObject } from '../support/outcome';
+import {
+  credentialProbes,
+  malformedJsonProbe,
+  probe,
+  requiredFieldProbes,
+  typedFieldProbes,
+} from '../support/probes';
 
-const missingDataShape = 'OP2-MISSING-DATA-PLAIN-STRING';
+const missingData = { errorShape: 'OP2-MISSING-DATA-PLAIN-STRING' };
+const addressSettings = ['addressFields', 'placeId'] as const;
 
 test.describe('POST /miCuenta/shippingAddress · operation 2 · §4.2', () => {
-  test('creates an address with placeId', { tag: tags('OP2-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE', 'OP2-ADDRESS-ID-RETURNED') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('createShippingAddress', { json: bodies.addressWithPlaceId() });
-    await conformance.succeedsWithJson('OP2-SUCCESS-SHAPE', exchange);
-    await conformance.verify('OP2-ADDRESS-ID-RETURNED', exchange, () => {
-      const body = jsonBody(exchange);
-      expect(isObject(body) ? body.addressId : undefined, 'the new address id (§2.2: "returned on creation")').toEqual(expect.any(Number));
-    });
-  });
+  test(
+    ...probe('creates an address with placeId', {
+      operation: 'createShippingAddress',
+      request: ({ bodies }) => ({ json: bodies.addressWithPlaceId() }),
+      checks: [
+        succeedsWithJson('OP2-SUCCESS-SHAPE'),
+        requirementCheck('OP2-ADDRESS-ID-RETURNED', (exchange) => {
+          const body = jsonBody(exchange);
+          const addressId = isObject(body) ? body.addressId : undefined;
+          expect(addressId, 'the new address id (§2.2: "returned on creation")').toEqual(expect.any(Number));
+        }),
+      ],
+      settings: addressSettings,
+    }),
+  );
 
-  test('creates an address with provinceId and placeString instead of placeId', { tag: tags('OP2-PROVINCE-VARIANT-ACCEPTED') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('createShippingAddress', { json: bodies.addressWithProvince() });
-    await conformance.succeeds('OP2-PROVINCE-VARIANT-ACCEPTED', exchange);
-  });
+  test(
+    ...probe('creates an address with provinceId and placeString instead of placeId', {
+      operation: 'createShippingAddress',
+      request: ({ bodies }) => ({ json: bodies.addressWithProvince() }),
+      checks: [succeeds('OP2-PROVINCE-VARIANT-ACCEPTED')],
+      settings: ['addressFields', 'provinceId', 'placeString'],
+    }),
+  );
 
-  test('refuses provinceId without placeString', { tag: tags('OP2-PROVINCE-REQUIRES-PLACESTRING', ...INVALID_INPUT_IDS, missingDataShape) }, async ({ api, conformance, bodies }) => {
-    const exchange = await api.call('createShippingAddress', { json: without(bodies.addressWithProvince(), 'placeString') });
-    await conformance.negativeDataRejection('OP2-PROVINCE-REQUIRES-PLACESTRING', exchange, missingDataShape);
-  });
+  test(
+    ...probe('refuses provinceId without placeString', {
+      operation: 'createShippingAddress',
+      request: ({ bodies }) => ({ json: without(bodies.addressWithProvince(), 'placeString') }),
+      checks: [negativeDataRejection('OP2-PROVINCE-REQUIRES-PLACESTRING', missingData)],
+    }),
+  );
 
-  test('refuses an address with neither provinceId nor placeId, naming placeId', { tag: tags('OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', ...INVALID_INPUT_IDS, missingDataShape, 'OP2-MISSING-PLACEID-NAMED') }, async ({ api, conformance, bodies }) => {
-    const exchange = await api.call('createShippingAddress', { json: without(bodies.addressWithPlaceId(), 'placeId') });
-    await conformance.negativeDataRejection('OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', exchange, missingDataShape);
-    await conformance.verify('OP2-MISSING-PLACEID-NAMED', exchange, () => {
-      const text = plainString(exchange.body) ?? '';
-      expect(namesField(text, 'placeId'), `the error names placeId (§4.2): ${JSON.stringify(text)}`).toBe(true);
-    });
-  });
+  test(
+    ...probe('refuses an address with neither provinceId nor placeId, naming placeId', {
+      operation: 'createShippingAddress',
+      request: ({ bodies }) => ({ json: without(bodies.addressWithPlaceId(), 'placeId') }),
+      checks: [
+        negativeDataRejection('OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', missingData),
+        namesMissingField('OP2-MISSING-PLACEID-NAMED', 'placeId', namesField),
+      ],
+    }),
+  );
 
   for (const field of requiredFields('shipping-address-create.request')) {
-    test(`refuses an address without ${field.name}, naming it`, { tag: tags('OP2-REQUIRED-FIELDS', ...INVALID_INPUT_IDS, missingDataShape, 'OP2-MISSING-FIELD-NAMED') }, async ({ api, conformance, bodies }) => {
-      const exchange = await api.call('createShippingAddress', { json: without(bodies.addressWithPlaceId(), field.name) });
-      await conformance.negativeDataRejection('OP2-REQUIRED-FIELDS', exchange, missingDataShape);
-      await conformance.verify('OP2-MISSING-FIELD-NAMED', exchange, () => {
-        const text = plainString(exchange.body) ?? '';
-        expect(namesField(text, field.name), `the error names ${field.name} (§4.2): ${JSON.stringify(text)}`).toBe(true);
-      });
-    });
+    test(
+      ...probe(`refuses an address without ${field.name}, naming it`, {
+        operation: 'createShippingAddress',
+        request: ({ bodies }) => ({ json: without(bodies.addressWithPlaceId(), field.name) }),
+        checks: [
+          negativeDataRejection('OP2-REQUIRED-FIELDS', missingData),
+          namesMissingField('OP2-MISSING-FIELD-NAMED', field.name, namesField),
+        ],
+      }),
+    );
   }
 
-  requestBodyTests('createShippingAddress', {
-    schema: 'shipping-address-create.request',
-    valid: ({ bodies }) => bodies.addressWithPlaceId(),
-    types: { id: 'OP2-FIELD-TYPES' },
+  for (const declaration of typedFieldProbes(BODY_RULES.createShippingAddress)) test(...declaration);
+  test(...malformedJsonProbe('createShippingAddress'));
+  const refusedCredentials = credentialProbes('createShippingAddress', {
+    id: 'OP2-AUTH-REQUIRED',
+    errorShape: 'OP2-AUTH-ERROR-BODY',
+    request: ({ bodies }) => ({ json: bodies.addressWithPlaceId() }),
   });
-  malformedJsonTest('createShippingAddress');
-  bearerAuthTests('createShippingAddress', ({ bodies }) => ({ json: bodies.addressWithPlaceId() }), 'OP2-AUTH-ERROR-BODY');
+  for (const declaration of refusedCredentials) test(...declaration);
 });
 
 test.describe('PATCH /miCuenta/shippingAddress · operation 3 · §4.3', () => {
-  const errorShape = 'OP3-ERROR-SHAPE';
+  const rule = BODY_RULES.updateShippingAddress;
 
-  test('updates an existing address', { tag: tags('OP3-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, bodies, config }) => {
-    test.skip(!config.writesEnabled, WRITES_OFF);
-    const exchange = await api.call('updateShippingAddress', { json: bodies.addressUpdate() });
-    await conformance.succeedsWithJson('OP3-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('updates an existing address', {
+      operation: 'updateShippingAddress',
+      request: ({ bodies }) => ({ json: bodies.addressUpdate() }),
+      checks: [succeedsWithJson('OP3-SUCCESS-SHAPE')],
+      settings: ['addressId', ...addressSettings],
+    }),
+  );
 
-  requestBodyTests('updateShippingAddress', {
-    schema: 'shipping-address-update.request',
-    valid: ({ bodies }) => bodies.addressUpdate(),
-    required: { id: 'OP3-REQUIRED-FIELDS', errorShape },
-    types: { id: 'OP3-FIELD-TYPES', errorShape },
+  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
+  for (const declaration of typedFieldProbes(rule)) test(...declaration);
+  test(...malformedJsonProbe('updateShippingAddress'));
+  const refusedCredentials = credentialProbes('updateShippingAddress', {
+    id: 'OP3-AUTH-REQUIRED',
+    errorShape: 'OP3-AUTH-ERROR-BODY',
+    request: ({ bodies }) => ({ json: bodies.addressUpdate() }),
   });
-  malformedJsonTest('updateShippingAddress');
-  bearerAuthTests('updateShippingAddress', ({ bodies }) => ({ json: bodies.addressUpdate() }), 'OP3-AUTH-ERROR-BODY');
+  for (const declaration of refusedCredentials) test(...declaration);
 });

@@ -1,15 +1,35 @@
-import { bearerAuthTests, tags, test, INVALID_INPUT_IDS } from '../support/fixtures';
+import { negativeDataRejection, succeedsWithJson } from '../support/checks';
+import { test } from '../support/fixtures';
+import { credentialProbes, probe } from '../support/probes';
 
 test.describe('GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta} · operation 7 · §4.7', () => {
-  test('quotes the shipping to a valid full address', { tag: tags('OP7-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, config }) => {
-    const exchange = await api.call('quoteShipping', { params: { codigoPostalFavorito: config.shippingPostalCode, direccionCompleta: config.shippingAddressValid } });
-    await conformance.succeedsWithJson('OP7-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('quotes the shipping to a valid full address', {
+      operation: 'quoteShipping',
+      request: ({ config }) => ({
+        params: { codigoPostalFavorito: config.shippingPostalCode, direccionCompleta: config.shippingAddressValid },
+      }),
+      checks: [succeedsWithJson('OP7-SUCCESS-SHAPE')],
+      settings: ['shippingPostalCode', 'shippingAddressValid'],
+    }),
+  );
 
-  test('refuses a full address that is not valid, with a plain string', { tag: tags('OP7-INVALID-ADDRESS', ...INVALID_INPUT_IDS, 'OP7-ERROR-SHAPE') }, async ({ api, conformance, config }) => {
-    const exchange = await api.call('quoteShipping', { params: { codigoPostalFavorito: config.shippingPostalCode, direccionCompleta: config.shippingAddressInvalid } });
-    await conformance.negativeDataRejection('OP7-INVALID-ADDRESS', exchange, 'OP7-ERROR-SHAPE');
-  });
+  test(
+    ...probe('refuses a full address that is not valid, with a plain string', {
+      operation: 'quoteShipping',
+      request: ({ config }) => ({
+        params: { codigoPostalFavorito: config.shippingPostalCode, direccionCompleta: config.shippingAddressInvalid },
+      }),
+      checks: [negativeDataRejection('OP7-INVALID-ADDRESS', { errorShape: 'OP7-ERROR-SHAPE' })],
+      settings: ['shippingAddressInvalid'],
+    }),
+  );
 
-  bearerAuthTests('quoteShipping', ({ config }) => ({ params: { codigoPostalFavorito: config.shippingPostalCode, direccionCompleta: config.shippingAddressValid } }));
+  const refusedCredentials = credentialProbes('quoteShipping', {
+    id: 'OP7-AUTH-REQUIRED',
+    request: ({ config }) => ({
+      params: { codigoPostalFavorito: config.shippingPostalCode, direccionCompleta: config.shippingAddressValid },
+    }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
 });

@@ -1,10 +1,19 @@
-import { bearerAuthTests, tags, test } from '../support/fixtures';
+import { succeedsWithJson } from '../support/checks';
+import { test } from '../support/fixtures';
+import { credentialProbes, probe } from '../support/probes';
 
 test.describe('GET /paymentVoucher/{branch}-{order} · operation 10 · §4.10', () => {
-  test('returns a payment voucher addressed as {branch}-{order}', { tag: tags('OP10-SUCCESS-SHAPE', 'GEN-JSON-CONTENT-TYPE') }, async ({ api, conformance, config }) => {
-    const exchange = await api.call('getPaymentVoucher', { params: { branch: config.voucherBranch, order: config.voucherOrder } });
-    await conformance.succeedsWithJson('OP10-SUCCESS-SHAPE', exchange);
-  });
+  test(
+    ...probe('returns a payment voucher addressed as {branch}-{order}', {
+      operation: 'getPaymentVoucher',
+      request: ({ config }) => ({ params: { branch: config.voucherBranch, order: config.voucherOrder } }),
+      checks: [succeedsWithJson('OP10-SUCCESS-SHAPE')],
+    }),
+  );
 
-  bearerAuthTests('getPaymentVoucher', ({ config }) => ({ params: { branch: config.voucherBranch, order: config.voucherOrder } }));
+  const refusedCredentials = credentialProbes('getPaymentVoucher', {
+    id: 'OP10-AUTH-REQUIRED',
+    request: ({ config }) => ({ params: { branch: config.voucherBranch, order: config.voucherOrder } }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
 });

@@ -42,8 +42,12 @@ export interface Evidence {
   level: string;
   section: string;
   operation: string;
+  /** Short, e.g. "Response does not match the schema". */
+  title?: string;
   message: string;
   schemaErrors: string[];
+  /** Names the settings that may be to blame instead of the target, with their values (secrets named only). */
+  hint?: string;
   exchanges: ExchangeRecord[];
   seed?: string;
   replay?: string;

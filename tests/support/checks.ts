@@ -1,201 +1,226 @@
-// Requirement checks. Each runs as a step named after its requirement, at the caller's line (the check machinery's
-// frames are cut from a failure's stack, which points where `box` would, and further), records its outcome for the
-// conformance reporter, and on failure attaches redacted evidence. MUST failures fail the test; SHOULD and
-// INFO failures are recorded as warnings and the test goes on (the reporter applies the exit policy).
-import { expect as baseExpect, test } from '@playwright/test';
-import { type Level, requirement, sectionLabel } from './catalogue';
-import { EVIDENCE_ATTACHMENT_PREFIX, type Evidence, checkAnnotation } from './check-protocol';
+// Named checks, after Schemathesis' checks: each declares the requirements it asserts, and judges an exchange against
+// them. A test's tags are derived from the checks it runs (tagsOf), so a helper that also judges the status code or the
+// content type says so here, once, and never at each call site. Example tests and property probes run the same checks.
+import { requirement } from './catalogue';
 import type { Config } from './config';
-import { type Exchange, recordOf } from './http';
-import { conformanceMatchers, lastFailure } from './matchers';
-import { operationLabel } from './operations';
+import { CheckFailure, expectedReceived, failure } from './failure';
+import { type Credentials, type Exchange, plainString, schemaInput } from './http';
 import { isObject, outcomeOf } from './outcome';
-import { redact } from './redact';
+import { schemas } from './schema-registry';
 
-// The same matchers as fixtures' `expect`, for the checks' own assertions (spec files use the one from fixtures).
-const expect = baseExpect.extend(conformanceMatchers);
-
-/** Playwright tags for requirement IDs: tags('OP4-UTILITY-MAX') → ['@OP4-UTILITY-MAX']. */
-export const tags = (...ids: string[]): string[] => ids.map((id) => `@${id}`);
-
-/** Requirements that every rejection of invalid input, or of credentials, is also held to. */
-export const INVALID_INPUT_IDS = ['HTTP-INVALID-INPUT-4XX', 'GEN-ERROR-CONTENT-TYPE'] as const;
-export const AUTH_REJECTION_IDS = ['HTTP-AUTH-401', 'GEN-ERROR-CONTENT-TYPE'] as const;
-
-/** A documented error shape and the requirement that documents it. */
-export interface ErrorShape {
-  id: string;
-  schemas: string[];
-}
-
+/** What an assertion may use besides the exchange. */
 export interface CheckContext {
-  seed?: string;
-  replay?: string;
+  config: Config;
+  /** Sends the judged request again with other credentials (the "works without credentials" diagnosis). */
+  resend?: (credentials: Credentials) => Promise<Exchange>;
 }
 
-const ANSI = /\u001b\[[0-9;]*m/g;
+/** The exchange cannot speak to the requirement: the check is recorded as untested, with the reason. */
+export interface NotApplicable {
+  notApplicable: string;
+}
 
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
+export const notApplicable = (reason: string): NotApplicable => ({ notApplicable: reason });
+
+export const isNotApplicable = (value: unknown): value is NotApplicable =>
+  isObject(value) && typeof value.notApplicable === 'string';
+
+/** One requirement's judgement of an exchange: returns, returns NotApplicable, or throws (CheckFailure or expect). */
+export interface Assertion {
+  id: string;
+  judge: (exchange: Exchange, context: CheckContext) => void | NotApplicable | Promise<void | NotApplicable>;
+}
+
+export interface Check {
+  /** Plain name, after Schemathesis: negative_data_rejection, ignored_auth… */
+  name: string;
+  /** What a conforming target does with the request: carry it out, or refuse it (the write-safety gate reads this). */
+  expects: 'success' | 'rejection' | 'either';
+  /** Judged in order; a failed MUST stops the test. */
+  assertions: readonly Assertion[];
+}
+
+/** The requirement IDs the checks assert, in order, once each. */
+export function requirementsOf(...checks: readonly Check[]): string[] {
+  return [...new Set(checks.flatMap((c) => c.assertions.map((a) => a.id)))];
+}
+
+/** Playwright tags of the checks' requirements, e.g. ['@OP4-UTILITY-MAX', '@HTTP-INVALID-INPUT-4XX']. */
+export function tagsOf(...checks: readonly Check[]): string[] {
+  return requirementsOf(...checks).map((id) => `@${id}`);
+}
+
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+// Problems: the judgements themselves, shared by the checks and by the custom matchers of fixtures' `expect`.
+
+export function successProblem(exchange: Exchange, config: Config): CheckFailure | undefined {
+  const outcome = outcomeOf(exchange, config);
+  if (outcome.succeeded) return undefined;
+  const expected = `the operation to succeed (2xx, a ${exchange.operation.successSchema} body, a success value)`;
+  return failure('The operation did not succeed', expected, outcome.reason, outcome.schemaErrors);
+}
+
+export function rejectionProblem(exchange: Exchange, config: Config): CheckFailure | undefined {
+  const outcome = outcomeOf(exchange, config);
+  if (!outcome.succeeded) return undefined;
+  const expected = 'the operation to be rejected (a non-2xx status, or a body that is not a success)';
+  return failure('The operation was carried out', expected, `a success: ${outcome.reason}`);
+}
+
+export function schemaProblem(exchange: Exchange, names: readonly string[]): CheckFailure | undefined {
+  const data = schemaInput(exchange.body);
+  const verdicts = names.map((name) => ({ name, ...schemas().validate(name, data) }));
+  if (verdicts.some((v) => v.valid)) return undefined;
+  const errors = verdicts.flatMap((v) => (names.length > 1 ? v.errors.map((e) => `${v.name}: ${e}`) : v.errors));
+  const expected = `a body matching ${names.map((n) => `schemas/${n}.schema.json`).join(' or ')}`;
+  const received = exchange.truncated
+    ? `a response larger than ${exchange.truncated.limitBytes} bytes (RSF_MAX_RESPONSE_BYTES), not read whole`
+    : `a ${exchange.body.kind} body with schema errors`;
+  return failure('Response does not match the schema', expected, received, errors);
+}
+
+export function jsonContentTypeProblem(exchange: Exchange): CheckFailure | undefined {
+  if (JSON_MEDIA_TYPE.test(exchange.contentType)) return undefined;
+  const received = exchange.contentType || '(no Content-Type)';
+  return failure('Undocumented Content-Type', 'Content-Type application/json', received);
+}
+
+const rejectedOnly = (exchange: Exchange, config: Config): NotApplicable | undefined =>
+  outcomeOf(exchange, config).succeeded ? notApplicable('the target carried the request out: no error to judge') : undefined;
+
+const throwIf = (problem: CheckFailure | undefined): void => {
+  if (problem) throw problem;
+};
+
+/** A check of one requirement, judged by `judge` (plain `expect` is fine inside). */
+export function requirementCheck(id: string, judge: Assertion['judge'], expects: Check['expects'] = 'either'): Check {
+  return { name: id, expects, assertions: [{ id, judge }] };
+}
+
+/** positive_data_acceptance: the operation succeeds with its documented success body. */
+export function succeeds(id: string): Check {
+  return requirementCheck(id, (x, { config }) => throwIf(successProblem(x, config)), 'success');
+}
+
+/** content_type_conformance for JSON success bodies (intro paragraph). */
+export function jsonContentType(): Check {
+  return requirementCheck('GEN-JSON-CONTENT-TYPE', (x) => throwIf(jsonContentTypeProblem(x)));
+}
+
+/** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */
+export function succeedsWithJson(id: string): Check {
+  return { name: 'positive_data_acceptance', expects: 'success', assertions: [...succeeds(id).assertions, ...jsonContentType().assertions] };
+}
+
+/** response_schema_conformance: the body matches `schema`. */
+export function matchesSchema(id: string, schema: string): Check {
+  return requirementCheck(id, (x) => throwIf(schemaProblem(x, [schema])));
+}
+
+/** negative_data_rejection / ignored_auth, the MUST half: the operation does not succeed. */
+export function rejects(id: string): Check {
+  return requirementCheck(id, (x, { config }) => throwIf(rejectionProblem(x, config)), 'rejection');
+}
+
+/** The error body has one of the shapes that requirement `id` documents; judged on rejections only. */
+export function documentedErrorShape(id: string): Check {
+  const shapes = requirement(id).schemas;
+  if (!shapes?.length) throw new Error(`${id} names no schema in specs/requirements.json`);
+  return requirementCheck(id, (x, { config }) => rejectedOnly(x, config) ?? throwIf(schemaProblem(x, shapes)));
+}
+
+/** content_type_conformance for error bodies that are JSON objects; a plain-string error has nothing to check. */
+export function errorContentType(): Check {
+  return requirementCheck('GEN-ERROR-CONTENT-TYPE', (x, { config }) => {
+    const rejected = rejectedOnly(x, config);
+    if (rejected) return rejected;
+    if (x.body.kind !== 'json' || !isObject(x.body.value)) return notApplicable('the error body is not a JSON object');
+    throwIf(jsonContentTypeProblem(x));
+  });
+}
+
+const errorShapeChecks = (errorShape?: string): Check[] => (errorShape ? [documentedErrorShape(errorShape)] : []);
+
+function inRange(low: number, high: number, status: number): boolean {
+  return status >= low && status <= high;
 }
 
 /**
- * Puts the requirement in front of the error, redacted, and drops the stack frames of the check machinery, so
- * that the failure points at the line of the test that called the check.
+ * negative_data_rejection: invalid input is refused (`id`), ideally with a 4xx (SHOULD), with a JSON content type
+ * when the error is a JSON object, and in the shape requirement `errorShape` documents, if given.
  */
-function explain(error: Error, header: string): Error {
-  const original = error.message;
-  error.message = redact(`${header}\n${original}`);
-  if (error.stack) {
-    const frames = error.stack.replace(original, '').split('\n').filter((line) => /^\s+at /.test(line) && !CHECK_MACHINERY.test(line));
-    error.stack = redact([`${error.name}: ${error.message}`, ...frames].join('\n'));
-  }
-  return error;
+export function negativeDataRejection(id: string, options: { errorShape?: string } = {}): Check {
+  const status: Assertion = {
+    id: 'HTTP-INVALID-INPUT-4XX',
+    judge: (x, { config }) => {
+      const rejected = rejectedOnly(x, config);
+      if (rejected) return rejected;
+      if (inRange(400, 499, x.status)) return;
+      throw failure('Invalid input not answered with a 4xx', 'a 4xx status for invalid input', `HTTP ${x.status}`);
+    },
+  };
+  const checks = [rejects(id), { name: '', expects: 'either', assertions: [status] } satisfies Check];
+  return {
+    name: 'negative_data_rejection',
+    expects: 'rejection',
+    assertions: [...checks, errorContentType(), ...errorShapeChecks(options.errorShape)].flatMap((c) => c.assertions),
+  };
 }
 
-export interface ConformanceOptions {
-  /**
-   * Set by the mutation matrix, where a failing MUST check is the expected outcome: the test is then marked
-   * expected-to-fail, so that Playwright keeps its worker (it replaces it after every unexpected failure).
-   */
-  failingChecksExpected?: boolean;
+/** ignored_auth: missing or refused credentials are refused (MUST `id`), ideally with 401 (SHOULD). */
+export function ignoredAuthRejected(id: string, options: { errorShape?: string } = {}): Check {
+  const status: Assertion = {
+    id: 'HTTP-AUTH-401',
+    judge: (x, { config }) => {
+      const rejected = rejectedOnly(x, config);
+      if (rejected) return rejected;
+      if (x.status === 401) return;
+      const expected = 'HTTP 401 for missing or refused credentials';
+      throw failure('Refused credentials not answered with 401', expected, `HTTP ${x.status}`);
+    },
+  };
+  const checks = [rejects(id), { name: '', expects: 'either', assertions: [status] } satisfies Check];
+  return {
+    name: 'ignored_auth',
+    expects: 'rejection',
+    assertions: [...checks, errorContentType(), ...errorShapeChecks(options.errorShape)].flatMap((c) => c.assertions),
+  };
 }
 
-export class Conformance {
-  constructor(private readonly config: Config, private readonly options: ConformanceOptions = {}) {}
-
-  /** Runs `body` as the check of requirement `id`, with `evidence` as the exchanges it judged. */
-  async verify(id: string, evidence: Exchange | Exchange[], body: () => Promise<void> | void, context: CheckContext = {}): Promise<void> {
-    const req = requirement(id);
-    const info = test.info();
-    if (!info.tags.includes(`@${id}`)) throw new Error(`This test checks ${id} but is not tagged @${id}: add the tag, so that the catalogue can trace it.`);
-    const exchanges = Array.isArray(evidence) ? evidence : [evidence];
-    const operation = exchanges[0] ? operationLabel(exchanges[0].operation) : `operations ${req.operations.join(', ')}`;
-    const header = `${req.level} ${id} (${sectionLabel(req.section)}), ${operation}: ${req.text}`;
-    lastFailure.schemaErrors = [];
-    try {
-      await test.step(`${id} · ${req.level} · ${sectionLabel(req.section)}`, async () => { await body(); }, { location: callerLocation() });
-      info.annotations.push(checkAnnotation(id, 'passed'));
-    } catch (e) {
-      const error = explain(asError(e), header);
-      info.annotations.push(checkAnnotation(id, 'failed'));
-      const record: Evidence = {
-        requirement: id,
-        level: req.level,
-        section: req.section,
-        operation,
-        message: error.message.replace(ANSI, ''),
-        schemaErrors: lastFailure.schemaErrors,
-        exchanges: exchanges.map((x) => recordOf(x, this.config)),
-        ...(context.seed !== undefined ? { seed: context.seed } : {}),
-        ...(context.replay !== undefined ? { replay: redact(context.replay) } : {}),
-      };
-      await info.attach(`${EVIDENCE_ATTACHMENT_PREFIX}${id}`, { body: JSON.stringify(record, null, 2), contentType: 'application/json' });
-      if (failsTheTest(req.level)) {
-        if (this.options.failingChecksExpected) test.fail(true, `${id} fails against this fault of the reference, as intended`);
-        throw error;
+/**
+ * An operation that takes no credentials (§5.2, §5.3) succeeds without an Authorization header. Only when it does
+ * not is the same request sent once more, with the token: if that succeeds, the missing header was the reason and
+ * `id` fails; if not, the operation fails in some other way, which its success check reports, so `id` stays untested.
+ */
+export function worksWithoutCredentials(id: string): Check {
+  return requirementCheck(
+    id,
+    async (exchange, { config, resend }) => {
+      if (outcomeOf(exchange, config).succeeded) return;
+      if (!resend) throw new Error(`${id}: worksWithoutCredentials needs the request to send it again with the token`);
+      const withToken = await resend('valid');
+      if (!outcomeOf(withToken, config).succeeded) {
+        return notApplicable('the request failed with the token as well, so the missing header is not the reason');
       }
-      info.annotations.push({ type: 'warning', description: `${id} (${req.level}) not met: ${firstLine(error.message.replace(ANSI, ''), 2)}` });
-    }
-  }
-
-  // Named checks, reused by every operation (after Schemathesis' checks).
-
-  /** positive_data_acceptance: the operation succeeds with its documented success body. */
-  async succeeds(id: string, exchange: Exchange): Promise<void> {
-    await this.verify(id, exchange, () => expect(exchange).toSucceed());
-  }
-
-  /** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */
-  async succeedsWithJson(id: string, exchange: Exchange): Promise<void> {
-    await this.succeeds(id, exchange);
-    await this.jsonContentType(exchange);
-  }
-
-  /** negative_data_rejection / ignored_auth, the MUST half: the operation does not succeed. */
-  async rejects(id: string, exchange: Exchange): Promise<void> {
-    await this.verify(id, exchange, () => expect(exchange).toBeRejected());
-  }
-
-  /**
-   * An operation that takes no credentials (§5.2, §5.3) succeeds without an Authorization header. Only when it
-   * does not is the same request sent once more, with the token: if that succeeds, the missing header was the
-   * reason and `id` fails; if not, the operation fails in some other way, which the success check after this
-   * one reports, so `id` is not judged (no false alarm on it).
-   */
-  async worksWithoutCredentials(id: string, exchange: Exchange, sameRequestWithToken: () => Promise<Exchange>): Promise<void> {
-    if (!outcomeOf(exchange, this.config).succeeded) {
-      const withToken = await sameRequestWithToken();
-      if (!outcomeOf(withToken, this.config).succeeded) return;
-      await this.verify(id, [exchange, withToken], () => expect(exchange, 'refused without an Authorization header, while the same request with the token succeeds').toSucceed());
-      return;
-    }
-    await this.verify(id, exchange, () => expect(exchange).toSucceed());
-  }
-
-  async matchesSchema(id: string, exchange: Exchange, schema: string): Promise<void> {
-    await this.verify(id, exchange, () => expect(exchange).toMatchSchema(schema));
-  }
-
-  /** The error body has one of the shapes that requirement `id` documents (its `schemas` in the catalogue). */
-  async documentedErrorShape(id: string, exchange: Exchange): Promise<void> {
-    const shapes = requirement(id).schemas;
-    if (!shapes?.length) throw new Error(`${id} names no schema in specs/requirements.json`);
-    await this.verify(id, exchange, () => expect(exchange).toMatchSchema(shapes));
-  }
-
-  /** content_type_conformance for JSON success bodies (intro paragraph). */
-  async jsonContentType(exchange: Exchange): Promise<void> {
-    await this.verify('GEN-JSON-CONTENT-TYPE', exchange, () => expect(exchange).toHaveJsonContentType());
-  }
-
-  /** content_type_conformance for error bodies that are JSON objects; nothing to check otherwise. */
-  async errorContentType(exchange: Exchange): Promise<void> {
-    if (exchange.body.kind !== 'json' || !isObject(exchange.body.value)) return;
-    await this.verify('GEN-ERROR-CONTENT-TYPE', exchange, () => expect(exchange).toHaveJsonContentType());
-  }
-
-  /**
-   * Invalid input is refused (`id`), ideally with a 4xx (SHOULD), in the shape requirement `errorShapeId` documents, if given.
-   * When `id` is only a SHOULD and the target accepted the input, there is no error to judge further.
-   */
-  async negativeDataRejection(id: string, exchange: Exchange, errorShapeId?: string): Promise<void> {
-    await this.rejects(id, exchange);
-    if (outcomeOf(exchange, this.config).succeeded) return;
-    await this.verify('HTTP-INVALID-INPUT-4XX', exchange, () => {
-      expect(exchange.status, 'invalid input should be answered with a 4xx status').toBeGreaterThanOrEqual(400);
-      expect(exchange.status, 'invalid input should be answered with a 4xx status').toBeLessThan(500);
-    });
-    await this.errorContentType(exchange);
-    if (errorShapeId) await this.documentedErrorShape(errorShapeId, exchange);
-  }
-
-  /** Credentials that are missing or not accepted are refused (MUST `id`), ideally with 401 (SHOULD). */
-  async ignoredAuthRejected(id: string, exchange: Exchange, errorShapeId?: string): Promise<void> {
-    await this.rejects(id, exchange);
-    await this.verify('HTTP-AUTH-401', exchange, () => expect(exchange.status, 'missing or rejected credentials should be answered with 401').toBe(401));
-    await this.errorContentType(exchange);
-    if (errorShapeId) await this.documentedErrorShape(errorShapeId, exchange);
-  }
+      const received = `refused without an Authorization header (${outcomeOf(exchange, config).reason}), while the same request with the token succeeds`;
+      throw new CheckFailure({
+        title: 'Credentials required where the spec takes none',
+        detail: expectedReceived('the operation to succeed without an Authorization header', received),
+        exchanges: [exchange, withToken],
+      });
+    },
+    'success',
+  );
 }
 
-/** Only MUST failures fail a test; SHOULD and INFO are reported as warnings. */
-export function failsTheTest(level: Level): boolean {
-  return level === 'MUST';
-}
-
-const CHECK_MACHINERY = /[\\/]tests[\\/]support[\\/](checks|matchers)\.ts:|[\\/]node_modules[\\/]|^node:|\(node:/;
-
-/** Where the test called the check: a failure should point at that line, not at this module. */
-function callerLocation(): { file: string; line: number; column: number } | undefined {
-  for (const frame of (new Error().stack ?? '').split('\n').slice(1)) {
-    const match = /\(?([^()\s]+):(\d+):(\d+)\)?$/.exec(frame.trim());
-    if (!match || CHECK_MACHINERY.test(frame)) continue;
-    return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
-  }
-  return undefined;
-}
-
-function firstLine(text: string, lines: number): string {
-  return text.split('\n').slice(0, lines).join(' ');
+/** §4.2's "a plain string naming the missing item": judged on rejections only. */
+export function namesMissingField(id: string, field: string, names: (text: string, field: string) => boolean): Check {
+  return requirementCheck(id, (x, { config }) => {
+    const rejected = rejectedOnly(x, config);
+    if (rejected) return rejected;
+    const text = plainString(x.body) ?? '';
+    if (names(text, field)) return;
+    throw failure('The error does not name the missing item', `a message naming ${field}`, JSON.stringify(text));
+  });
 }

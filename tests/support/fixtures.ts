@@ -1,19 +1,22 @@
-// The only module that exports `test` and `expect`. Spec files import from here and nowhere else.
+// The only module that exports `test` and `expect`. It holds fixtures and nothing else: checks, probes and policies
+// have modules of their own, which spec files import directly.
 import { expect as baseExpect, test as base } from '@playwright/test';
 import { type ValidBodies, validBodies } from './bodies';
-import { REQUESTS_ANNOTATION } from './check-protocol';
-import { requirement } from './catalogue';
-import { Conformance, type ErrorShape } from './checks';
-import { conformanceMatchers } from './matchers';
-import { OPERATIONS, type OperationName } from './operations';
+import { REQUEST_CHAIN_ANNOTATION, REQUESTS_ANNOTATION, RETRIES_ANNOTATION } from './check-protocol';
 import { type Config, config as loadedConfig } from './config';
+import { Conformance } from './conformance';
 import { ApiClient, Transport } from './http';
+import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath } from './target';
+import { WRITES_OFF, WRITES_TAG } from './write-safety';
 
 interface WorkerFixtures {
   /** Path prefix of a reference profile (a mode or a fault), set per project by the mutation matrix. */
   referenceProfile: string;
-  /** Set by the mutation matrix: see ConformanceOptions. */
+  /**
+   * Set by the mutation matrix, where a failing MUST check is the expected outcome: a failed test is then marked
+   * expected-to-fail, so that Playwright keeps its worker (it replaces it after every unexpected failure).
+   */
   failingChecksExpected: boolean;
   config: Config;
   transport: Transport;
@@ -23,58 +26,58 @@ interface TestFixtures {
   api: ApiClient;
   conformance: Conformance;
   bodies: ValidBodies;
+  /** Skips a test tagged @writes while writes are off (write-safety.ts). */
+  writeSafety: void;
+  /** Applies failingChecksExpected after the test. */
+  expectedFailure: void;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   referenceProfile: ['', { option: true, scope: 'worker' }],
   failingChecksExpected: [false, { option: true, scope: 'worker' }],
-  config: [async ({}, use) => { await use(loadedConfig()); }, { scope: 'worker' }],
-  transport: [async ({ config, referenceProfile }, use, workerInfo) => {
-    await use(new Transport(config, apiBase(config, referenceProfile || referenceProfilePath(config)), workerInfo.config.workers));
-  }, { scope: 'worker' }],
+  config: [
+    async ({}, use) => {
+      await use(loadedConfig());
+    },
+    { scope: 'worker' },
+  ],
+  transport: [
+    async ({ config, referenceProfile }, use, workerInfo) => {
+      const base = apiBase(config, referenceProfile || referenceProfilePath(config));
+      await use(new Transport(config, base, workerInfo.config.workers));
+    },
+    { scope: 'worker' },
+  ],
   api: async ({ request, transport }, use, testInfo) => {
     const api = new ApiClient(request, transport);
     await use(api);
-    testInfo.annotations.push({ type: REQUESTS_ANNOTATION, description: String(api.exchanges.length) });
+    const counts: [string, number][] = [
+      [REQUESTS_ANNOTATION, api.exchanges.length],
+      [REQUEST_CHAIN_ANNOTATION, api.chainLength],
+      [RETRIES_ANNOTATION, api.retried],
+    ];
+    for (const [type, count] of counts) testInfo.annotations.push({ type, description: String(count) });
   },
-  conformance: async ({ config, failingChecksExpected }, use) => { await use(new Conformance(config, { failingChecksExpected })); },
-  bodies: async ({ config }, use) => { await use(validBodies(config)); },
+  conformance: async ({ config }, use) => {
+    await use(new Conformance(config));
+  },
+  bodies: async ({ config }, use) => {
+    await use(validBodies(config));
+  },
+  writeSafety: [
+    async ({ config }, use, testInfo) => {
+      testInfo.skip(!config.writesEnabled && testInfo.tags.includes(WRITES_TAG), WRITES_OFF);
+      await use();
+    },
+    { auto: true },
+  ],
+  expectedFailure: [
+    async ({ failingChecksExpected }, use, testInfo) => {
+      await use();
+      if (failingChecksExpected && testInfo.status === 'failed') testInfo.fail(true, 'a fault of the reference, as intended');
+    },
+    { auto: true },
+  ],
 });
 
 export const expect = baseExpect.extend(conformanceMatchers);
-export type { Config };
-export { tags, INVALID_INPUT_IDS, AUTH_REJECTION_IDS } from './checks';
-// Shared test families; they declare tests with this module's `test`, read when they are called.
-export { bearerAuthTests, requestBodyTests, malformedJsonTest, type RequestContext } from './scenarios';
-export { without, requiredFields } from './bodies';
-export { jsonBody, plainString } from './http';
-export { isObject } from './outcome';
-export { LOGGED_IN_FIELDS, asProduct, loggedInDataIn, stockBoundsProblem, stockLabelProblem } from './stock';
-
-/** Skip reason of tests that a conforming target would carry out, when writes are off. */
-export const WRITES_OFF = 'Skipped: a conforming target would carry out this request, and writes are off against an external target. Set RSF_ALLOW_WRITES=true to run it.';
-
-/** Skip reason of refusals that are only a SHOULD on a writing operation, when writes are off. */
-export const MAY_BE_CARRIED_OUT = 'Skipped: refusing this request is only a SHOULD, so a conforming target may carry it out, and writes are off against an external target. Set RSF_ALLOW_WRITES=true to run it.';
-
-/**
- * Whether sending a request that `requirementId` expects refused could change the target: writes are off, the
- * operation writes, and a conforming target may accept it because the refusal is not a MUST.
- */
-export function refusalMayBeCarriedOut(config: Config, requirementId: string, operation: OperationName): boolean {
-  return !config.writesEnabled && OPERATIONS[operation].writes && requirement(requirementId).level !== 'MUST';
-}
-
-/** The documented error shape of a requirement: the schemas the catalogue names for it. */
-export function errorShapeOf(requirementId: string): ErrorShape {
-  const schemas = requirement(requirementId).schemas;
-  if (!schemas?.length) throw new Error(`${requirementId} names no schema in specs/requirements.json`);
-  return { id: requirementId, schemas };
-}
-// Property probes: arbitraries, the property runner, the §2.7 price tolerance.
-export * from './arbitraries';
-export { checkProperty, type PropertyCheck, type PropertyResult } from './property';
-export { FINAL_PRICE_TOLERANCE, finalPriceProblem } from './prices';
-export { outcomeOf } from './outcome';
-export type { ValidBodies } from './bodies';
-export type { Exchange } from './http';

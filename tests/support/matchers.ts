@@ -1,69 +1,41 @@
-// Custom matchers on an Exchange: toMatchSchema, toSucceed, toBeRejected, toHaveJsonContentType.
+// Custom matchers on an Exchange, for fixtures' `expect`: toMatchSchema, toSucceed, toBeRejected, toHaveJsonContentType.
+// They say what the named checks say (checks.ts), so a plain `expect` in a test judges as a check would.
 import type { ExpectMatcherState } from '@playwright/test';
+import { jsonContentTypeProblem, rejectionProblem, schemaProblem, successProblem } from './checks';
 import { config } from './config';
-import { type Exchange, describeExchange, schemaInput } from './http';
-import { outcomeOf } from './outcome';
-import { schemas } from './schema-registry';
+import type { CheckFailure } from './failure';
+import { type Exchange, describeExchange } from './http';
 
-interface MatcherResult {
-  pass: boolean;
-  message: () => string;
-  name: string;
-  expected?: unknown;
-  actual?: unknown;
-}
-
-/** Schema errors of the last failing schema match, picked up by the check runner as evidence. */
-export const lastFailure = { schemaErrors: [] as string[] };
-
-export function isExchange(value: unknown): value is Exchange {
-  return typeof value === 'object' && value !== null && 'operation' in value && 'status' in value && 'body' in value;
-}
-
-function report(state: ExpectMatcherState, name: string, pass: boolean, expected: string, received: string, exchange?: Exchange, errors: string[] = []): MatcherResult {
-  if (!pass) lastFailure.schemaErrors = errors;
+function report(state: ExpectMatcherState, name: string, exchange: Exchange, problem: CheckFailure | undefined) {
+  const pass = problem === undefined;
   return {
     pass,
     name,
-    expected,
-    actual: received,
-    message: () => [
-      `${state.isNot ? 'expected not: ' : 'expected: '}${expected}`,
-      `received: ${received}`,
-      ...(errors.length ? ['schema errors:', ...errors.map((e) => `  - ${e}`)] : []),
-      ...(exchange ? ['exchange:', describeExchange(exchange, config())] : []),
-    ].join('\n'),
+    message: () => {
+      if (!problem) return `${state.isNot ? 'expected not' : 'expected'} ${name}, and it held\n${describeExchange(exchange, config())}`;
+      const errors = problem.data.schemaErrors ?? [];
+      const lines = [problem.data.detail, ...(errors.length ? ['schema errors:', ...errors.map((e) => `  - ${e}`)] : [])];
+      return [...lines, 'exchange:', describeExchange(exchange, config())].join('\n');
+    },
   };
 }
 
-const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
-
 export const conformanceMatchers = {
   /** The body matches the schema, or one of the schemas when given several (documented alternatives). */
-  toMatchSchema(this: ExpectMatcherState, received: unknown, schemaName: string | string[]) {
-    const exchange = isExchange(received) ? received : undefined;
-    const data = exchange ? schemaInput(exchange.body) : received;
+  toMatchSchema(this: ExpectMatcherState, exchange: Exchange, schemaName: string | string[]) {
     const names = Array.isArray(schemaName) ? schemaName : [schemaName];
-    const verdicts = names.map((name) => ({ name, ...schemas().validate(name, data) }));
-    const pass = verdicts.some((v) => v.valid);
-    const errors = verdicts.flatMap((v) => (names.length > 1 ? v.errors.map((e) => `${v.name}: ${e}`) : v.errors));
-    const shown = exchange ? `${exchange.body.kind} body` : (JSON.stringify(data) ?? 'undefined').slice(0, 300);
-    const expected = `a body matching ${names.map((n) => `schemas/${n}.schema.json`).join(' or ')}`;
-    return report(this, 'toMatchSchema', pass, expected, pass ? `a matching ${shown}` : `a ${shown} with schema errors`, exchange, pass ? [] : errors);
+    return report(this, 'toMatchSchema', exchange, schemaProblem(exchange, names));
   },
 
   toSucceed(this: ExpectMatcherState, exchange: Exchange) {
-    const outcome = outcomeOf(exchange, config());
-    return report(this, 'toSucceed', outcome.succeeded, `the operation to succeed (2xx, a ${exchange.operation.successSchema} body, a success value)`, outcome.reason, exchange, outcome.schemaErrors);
+    return report(this, 'toSucceed', exchange, successProblem(exchange, config()));
   },
 
   toBeRejected(this: ExpectMatcherState, exchange: Exchange) {
-    const outcome = outcomeOf(exchange, config());
-    return report(this, 'toBeRejected', !outcome.succeeded, 'the operation to be rejected (a non-2xx status, or a body that is not a success)', outcome.succeeded ? `a success: ${outcome.reason}` : outcome.reason, exchange);
+    return report(this, 'toBeRejected', exchange, rejectionProblem(exchange, config()));
   },
 
   toHaveJsonContentType(this: ExpectMatcherState, exchange: Exchange) {
-    const pass = JSON_MEDIA_TYPE.test(exchange.contentType);
-    return report(this, 'toHaveJsonContentType', pass, 'Content-Type application/json', exchange.contentType || '(no Content-Type)', exchange);
+    return report(this, 'toHaveJsonContentType', exchange, jsonContentTypeProblem(exchange));
   },
 };

@@ -8,7 +8,11 @@ import { relative, resolve } from 'node:path';
 import { test, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { SEED_ANNOTATION } from './check-protocol';
-import type { Conformance } from './checks';
+import { escapeRegex } from './text';
+import { resumeSkip } from './unjudged';
+import { type Check, isNotApplicable, notApplicable } from './checks';
+import type { Conformance } from './conformance';
+import { CheckFailure } from './failure';
 import type { Config } from './config';
 import type { Exchange } from './http';
 
@@ -21,12 +25,10 @@ const TIME_BUDGET_SHARE = 0.75;
 const ROOT = resolve(__dirname, '../..');
 
 export interface PropertyCheck<T> {
-  /** The requirement this check judges; the test must carry its tag. */
-  id: string;
-  /** The values the requirement speaks about; the others pass without a request. */
+  /** The same check an example test runs; each of its requirements is one fc.check in one conformance.verify. */
+  check: Check;
+  /** The values the check speaks about; the others pass without a request. */
   when?: (value: T) => boolean;
-  /** Throws (hard expect) when the exchange breaks the requirement. */
-  assert: (value: T, exchange: Exchange) => void | Promise<void>;
 }
 
 export interface PropertyOptions<T> {
@@ -49,7 +51,7 @@ export interface PropertyOptions<T> {
 export interface CheckResult {
   id: string;
   runs: number;
-  /** Executions (runs and shrinks) of values the requirement speaks about (`when`). */
+  /** Executions (runs and shrinks) of values the requirement speaks about (`when`) whose answer it could judge. */
   judged: number;
   shrinks: number;
   /** Inputs this check sent itself: cache misses, i.e. values met while shrinking or replaying. */
@@ -96,7 +98,6 @@ function recordSeed(info: TestInfo, seed: number, path?: string): void {
   else if (path && !existing.description?.includes('path=')) existing.description = `seed=${seed} path=${path}`;
 }
 
-const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** The command line that reruns exactly this test on the counterexample (seed + path, fast-check stops at it). */
@@ -162,25 +163,25 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
   const prefetched = misses;
 
   const results: CheckResult[] = [];
-  for (const check of checks) {
+  const assertions = checks.flatMap(({ check, when }) => check.assertions.map((assertion) => ({ assertion, when })));
+  for (const { assertion, when } of assertions) {
     const first = cache.values().next().value;
     const evidence: Exchange[] = first ? [await first] : [];
-    const context: { seed: string; replay?: string } = { seed: String(seed) };
     const before = misses;
-    let failing: Exchange | undefined;
-    const result: CheckResult = { id: check.id, runs: 0, judged: 0, shrinks: 0, requests: 0, failed: false, interrupted: false };
+    const result: CheckResult = { id: assertion.id, runs: 0, judged: 0, shrinks: 0, requests: 0, failed: false, interrupted: false };
     results.push(result);
-
-    // verify reads `evidence` and `context` when the check fails: both are filled in just before the throw.
     try {
-      await conformance.verify(check.id, evidence, async () => {
+      await conformance.verify(assertion.id, evidence, async (context) => {
+        let failing: Exchange | undefined;
+        let inapplicable = 'no generated value is one the requirement speaks about';
         const details = await fc.check<[T]>(
           fc.asyncProperty(arbitrary, async (value) => {
-            if (check.when && !check.when(value)) return;
-            result.judged++;
+            if (when && !when(value)) return;
             const exchange = await sendCached(value);
             try {
-              await check.assert(value, exchange);
+              const outcome = await assertion.judge(exchange, context);
+              if (isNotApplicable(outcome)) inapplicable = outcome.notApplicable;
+              else result.judged++;
             } catch (e) {
               failing = exchange; // the last failure is the shrunk counterexample's
               throw e;
@@ -199,38 +200,48 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
           },
         );
         Object.assign(result, { runs: details.numRuns, shrinks: details.numShrinks, failed: details.failed, interrupted: details.interrupted });
-        if (!details.failed) return;
-        evidence.splice(0, evidence.length, ...(failing ? [failing] : []));
-        throw new Error(failureMessage(check.id, details, info, context, result));
-      }, context);
+        if (details.failed) resumeSkip(); // a request the transport stopped: not the requirement's failure
+        if (details.failed) throw propertyFailure(assertion.id, details, info, result, failing);
+        // No run could judge it: a vacuous pass would vouch for nothing.
+        if (result.judged === 0) return notApplicable(`no generated input could be judged: ${inapplicable}`);
+      });
     } finally {
       result.requests = misses - before;
       info.annotations.push({
         type: PROPERTY_ANNOTATION,
-        description: `${check.id}: ${result.runs} runs (${result.judged} judged), ${result.shrinks} shrinks, ${result.requests} inputs sent while checking, ${prefetched} sent ahead${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
+        description: `${assertion.id}: ${result.runs} runs (${result.judged} judged), ${result.shrinks} shrinks, ${result.requests} inputs sent while checking, ${prefetched} sent ahead${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
       });
     }
   }
   return { seed, numRuns, prefetched, checks: results };
 }
 
-function failureMessage<T>(id: string, details: fc.RunDetails<[T]>, info: TestInfo, context: { seed: string; replay?: string }, result: CheckResult): string {
+function propertyFailure<T>(
+  id: string,
+  details: fc.RunDetails<[T]>,
+  info: TestInfo,
+  result: CheckResult,
+  failing: Exchange | undefined,
+): CheckFailure {
   const report = fc.defaultReportMessage(details) ?? '';
+  const exchanges = failing ? [failing] : [];
   if (details.counterexample === null || details.counterexamplePath === null) {
-    return `Property of ${id} was interrupted before it could pass a single run (time limit).\n\nfast-check: ${report}`;
+    const detail = `Property of ${id} was interrupted before it could pass a single run (time limit).\n\nfast-check: ${report}`;
+    return new CheckFailure({ title: 'Property interrupted', detail, exchanges, seed: String(details.seed) });
   }
   const seed = details.seed;
   const path = details.counterexamplePath;
   const counterexample = fc.stringify(details.counterexample[0]);
-  context.replay = replayCommand(info, seed, path);
+  const replay = replayCommand(info, seed, path);
   recordSeed(info, seed, path);
   Object.assign(result, { counterexample, path });
-  return [
+  const detail = [
     `Property of ${id} failed after ${details.numRuns} run(s); counterexample shrunk ${details.numShrinks} time(s).`,
     `Counterexample: ${counterexample}`,
     `Seed: ${seed}  Path: ${path}`,
-    `Replay: ${context.replay}`,
+    `Replay: ${replay}`,
     '',
     `fast-check: ${report}`,
   ].join('\n');
+  return new CheckFailure({ title: 'Property falsified', detail, exchanges, seed: String(seed), replay });
 }

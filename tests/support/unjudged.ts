@@ -21,3 +21,14 @@ export function stopAsNotRun(reason: string): never {
   test.skip(true, `not run: ${reason}`);
   throw new Error('unreachable: test.skip throws');
 }
+
+/**
+ * Skips again, for code that caught the runner's skip (fast-check treats a throw inside a property as a failure):
+ * the test ends as skipped, with the reason already recorded.
+ */
+export function resumeSkip(): void {
+  if (!isUnjudged()) return;
+  const info = test.info();
+  const reason = info.annotations.filter((a) => a.type === INCONCLUSIVE_ANNOTATION || a.type === NOT_RUN_ANNOTATION).at(-1);
+  test.skip(true, reason?.description ?? 'not judged');
+}

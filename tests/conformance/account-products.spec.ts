@@ -1,0 +1,20 @@
+import { succeeds } from '../support/checks';
+import { test } from '../support/fixtures';
+import { credentialProbes, probe } from '../support/probes';
+
+test.describe('DELETE /miCuenta/misProductos/{id} · operation 12 · §4.12', () => {
+  test(
+    ...probe('deletes a product of the account', {
+      operation: 'deleteProduct',
+      request: ({ config }) => ({ params: { id: config.deleteProductId } }),
+      checks: [succeeds('OP12-DELETE-SUCCEEDS')],
+      settings: ['deleteProductId', 'rejectionText'],
+    }),
+  );
+
+  const refusedCredentials = credentialProbes('deleteProduct', {
+    id: 'OP12-AUTH-REQUIRED',
+    request: ({ config }) => ({ params: { id: config.deleteProductId } }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
+});

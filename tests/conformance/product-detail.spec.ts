@@ -1,0 +1,77 @@
+import {
+  documentedErrorShape,
+  errorContentType,
+  jsonContentType,
+  matchesSchema,
+  rejects,
+  requirementCheck,
+  worksWithoutCredentials,
+} from '../support/checks';
+import { expect, test } from '../support/fixtures';
+import { probe } from '../support/probes';
+import { LOGGED_IN_FIELDS, asProduct, loggedInDataIn } from '../support/stock';
+import { jsonBody } from '../support/http';
+import type { RequestContext } from '../support/body-rules';
+
+const product = ({ config }: RequestContext, productId: string | number = config.productId) => ({
+  params: { product_id: productId },
+  query: config.productDetailQuery,
+});
+
+const successShape = matchesSchema('OP8-SUCCESS-SHAPE', 'product.response');
+
+test.describe('GET /item/{product_id} · operation 8 · §4.8', () => {
+  test(
+    ...probe('returns the product to an anonymous caller, without logged-in data', {
+      operation: 'getProduct',
+      request: (ctx) => ({ ...product(ctx), credentials: 'none' }),
+      checks: [
+        worksWithoutCredentials('OP8-TOKEN-OPTIONAL'),
+        successShape,
+        jsonContentType(),
+        requirementCheck('OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', (exchange) => {
+          const sent = loggedInDataIn(asProduct(jsonBody(exchange)));
+          expect(sent, 'logged-in fields with data, sent to an anonymous caller').toEqual([]);
+        }),
+      ],
+      settings: ['productId', 'productDetailQuery'],
+    }),
+  );
+
+  test(
+    ...probe('returns the product with the logged-in fields to a logged-in caller', {
+      operation: 'getProduct',
+      request: (ctx) => ({ ...product(ctx), credentials: 'valid' }),
+      checks: [
+        successShape,
+        requirementCheck('OP8-LOGGED-IN-FIELDS', (exchange) => {
+          const body = asProduct(jsonBody(exchange));
+          expect(LOGGED_IN_FIELDS.filter((f) => !(f in body)), 'logged-in fields missing for a logged-in caller').toEqual([]);
+        }),
+      ],
+      settings: ['productId', 'productDetailQuery'],
+    }),
+  );
+
+  test(
+    ...probe('gives no logged-in data to a caller whose token is not accepted', {
+      operation: 'getProduct',
+      request: (ctx) => ({ ...product(ctx), credentials: 'unknown-token' }),
+      checks: [
+        requirementCheck('OP8-INVALID-TOKEN-NO-LOGGED-IN-FIELDS', (exchange) => {
+          const sent = loggedInDataIn(asProduct(jsonBody(exchange)));
+          expect(sent, 'logged-in fields with data, sent for a token that is not accepted').toEqual([]);
+        }),
+      ],
+    }),
+  );
+
+  test(
+    ...probe('refuses a product that does not exist, with a plain string', {
+      operation: 'getProduct',
+      request: (ctx) => ({ ...product(ctx, ctx.config.missingProductId), credentials: 'valid' }),
+      checks: [rejects('OP8-UNKNOWN-PRODUCT'), errorContentType(), documentedErrorShape('OP8-ERROR-SHAPE')],
+      settings: ['missingProductId'],
+    }),
+  );
+});

@@ -1,0 +1,127 @@
+// A probe is one request and the checks that judge its answer, declared as data: `test(...probe(title, spec))` in a
+// spec file gives the test its title, its location (the spec file's line) and its tags, derived from the checks.
+// Families of probes (credential variants, dropped and retyped fields, malformed JSON) are lists of such declarations.
+import type { TestDetails } from '@playwright/test';
+import type { ValidBodies } from './bodies';
+import { requiredFields, retyped, typedFields, without } from './bodies';
+import { type BodyRule, type RequestContext, bodyRequest } from './body-rules';
+import { type Check, ignoredAuthRejected, negativeDataRejection, tagsOf } from './checks';
+import type { Config } from './config';
+import type { Conformance, SettingKey } from './conformance';
+import type { ApiClient, Credentials, Exchange, SendOptions } from './http';
+import { OPERATIONS, type OperationName } from './operations';
+import { WRITES_TAG, mayWrite } from './write-safety';
+
+export interface ProbeFixtures {
+  api: ApiClient;
+  conformance: Conformance;
+  bodies: ValidBodies;
+  config: Config;
+}
+
+/** The arguments of Playwright's `test(title, details, body)`, to spread: `test(...probe(…))`. */
+export type TestDeclaration = [title: string, details: TestDetails, body: (fixtures: ProbeFixtures) => Promise<void>];
+
+export interface ProbeSpec {
+  operation: OperationName;
+  request: (ctx: RequestContext) => SendOptions;
+  /** Judged in order over the one exchange. */
+  checks: readonly Check[];
+  /** Settings the request depends on that the preflight cannot check without writing: named if it goes wrong. */
+  settings?: readonly SettingKey[];
+  annotation?: TestDetails['annotation'];
+}
+
+/** Tags of a test that runs `checks` against `operation`: their requirements, and @writes where it may write. */
+export function declaredTags(operation: OperationName, checks: readonly Check[], labels: string[] = []): string[] {
+  return [...tagsOf(...checks), ...labels, ...(mayWrite(OPERATIONS[operation], checks) ? [WRITES_TAG] : [])];
+}
+
+/** Sends the probe's request and judges the exchange with each of its checks. */
+export async function runProbe(spec: ProbeSpec, { api, conformance, bodies, config }: ProbeFixtures): Promise<Exchange> {
+  const request = spec.request({ bodies, config });
+  const exchange = await api.call(spec.operation, request);
+  const resend = (credentials: Credentials) => api.call(spec.operation, { ...request, credentials });
+  for (const check of spec.checks) {
+    await conformance.check(check, exchange, { resend, ...(spec.settings && { settings: spec.settings }) });
+  }
+  return exchange;
+}
+
+export function probe(title: string, spec: ProbeSpec): TestDeclaration {
+  const details: TestDetails = { tag: declaredTags(spec.operation, spec.checks) };
+  if (spec.annotation) details.annotation = spec.annotation;
+  // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
+  return [title, details, async ({ api, conformance, bodies, config }) => void (await runProbe(spec, { api, conformance, bodies, config }))];
+}
+
+/** Annotation type naming the credential variant a test sends (the HTML report's matrix has a column each). */
+export const CREDENTIALS_ANNOTATION = 'credentials';
+
+const REFUSED_CREDENTIALS: [Credentials, string][] = [
+  ['none', 'without an Authorization header'],
+  ['unknown-token', 'with a token the target does not know'],
+  ['non-bearer', 'with the token under a scheme other than Bearer'],
+  ['empty-bearer', 'with an empty Bearer token'],
+];
+
+/** §5.1, §5.4: each way of not presenting the token is refused (`id`, e.g. 'OP4-AUTH-REQUIRED'). */
+export function credentialProbes(
+  operation: OperationName,
+  options: { id: string; request: (ctx: RequestContext) => SendOptions; errorShape?: string },
+): TestDeclaration[] {
+  const check = ignoredAuthRejected(options.id, { ...(options.errorShape && { errorShape: options.errorShape }) });
+  return REFUSED_CREDENTIALS.map(([credentials, how]) =>
+    probe(`refuses a request ${how}`, {
+      operation,
+      request: (ctx) => ({ ...options.request(ctx), credentials }),
+      checks: [check],
+      annotation: [{ type: CREDENTIALS_ANNOTATION, description: credentials }],
+    }),
+  );
+}
+
+const errorShapeOption = (errorShape?: string) => (errorShape ? { errorShape } : {});
+
+/** Each required field dropped is refused. */
+export function requiredFieldProbes(rule: BodyRule): TestDeclaration[] {
+  const { required } = rule;
+  if (!required) return [];
+  const check = negativeDataRejection(required.id, errorShapeOption(required.errorShape));
+  return requiredFields(rule.schema).map((field) =>
+    probe(`refuses a body without ${field.name}`, {
+      operation: rule.operation,
+      request: (ctx) => bodyRequest(rule, without(rule.valid(ctx), field.name), ctx),
+      checks: [check],
+    }),
+  );
+}
+
+/** Each field of a declared type, retyped in a body where it has a role, is refused. */
+export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
+  const { types } = rule;
+  if (!types) return [];
+  const check = negativeDataRejection(types.id, errorShapeOption(types.errorShape));
+  return typedFields(rule.schema).map((field) =>
+    probe(`refuses ${field.name} that is not of type ${field.type}`, {
+      operation: rule.operation,
+      request: (ctx) => {
+        const base = rule.validFor?.(field.name, ctx) ?? rule.valid(ctx);
+        return bodyRequest(rule, retyped(base, field), ctx);
+      },
+      checks: [check],
+    }),
+  );
+}
+
+/** intro paragraph: a body that is not JSON cannot carry the required fields. */
+export function malformedJsonProbe(
+  operation: OperationName,
+  request: (ctx: RequestContext) => SendOptions = () => ({}),
+): TestDeclaration {
+  return probe('refuses a body that is not well-formed JSON', {
+    operation,
+    request: (ctx) => ({ ...request(ctx), raw: { text: '{"truncated": ', contentType: 'application/json' } }),
+    checks: [negativeDataRejection('GEN-MALFORMED-JSON-REJECTED')],
+  });
+}

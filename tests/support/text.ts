@@ -1,0 +1,17 @@
+// Small text helpers shared by the checks, the property runner and the reporter.
+
+/** Removes terminal colour codes (Playwright's messages carry them). */
+export function stripAnsi(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is what an ANSI sequence starts with
+  return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+}
+
+/** The text as a literal inside a regular expression. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The first `count` lines of a (multi-line) message, joined by spaces. */
+export function firstLines(text: string, count = 1): string {
+  return text.split('\n').slice(0, count).join(' ');
+}
