@@ -55,6 +55,11 @@ test('level is MUST, SHOULD or INFO; text is not empty', () => {
   expect(problems).toEqual([]);
 });
 
+test('every SHOULD and INFO says why it is not a MUST', () => {
+  const unexplained = requirements().filter((r) => r.level !== 'MUST' && !r.levelReason?.trim()).map((r) => r.id);
+  expect(unexplained, 'entries without a levelReason').toEqual([]);
+});
+
 test(`operations are integers from 1 to ${OPERATION_COUNT}, and each operation has an entry`, () => {
   const problems = requirements().flatMap((r) => {
     if (!Array.isArray(r.operations) || r.operations.length === 0) return [`${r.id}: no operations`];

@@ -1,10 +1,11 @@
 // Every MUST requirement that HTTP can show has a conformance test, and every tag names a catalogue entry.
 import { requirements } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
+import { WRITES_TAG } from '../support/write-safety';
 import { runPlaywright } from './support/child-run';
 
 /** Tags that are not requirement IDs. */
-const LABEL_TAGS = new Set(['@property']);
+const LABEL_TAGS = new Set(['@property', WRITES_TAG]);
 
 interface ListedSuite { specs?: { title: string; tags: string[] }[]; suites?: ListedSuite[] }
 

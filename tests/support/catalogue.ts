@@ -12,6 +12,8 @@ export interface Requirement {
   level: Level;
   operations: number[];
   text: string;
+  /** Why this level, by the rule of `levels`: the words of the spec it rests on, or why they are not enough. */
+  levelReason?: string;
   quote?: string;
   schemas?: string[];
   /** false when no HTTP exchange can show a violation; then notObservableBecause says why. */

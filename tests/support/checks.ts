@@ -13,6 +13,8 @@ export interface CheckContext {
   config: Config;
   /** Sends the judged request again with other credentials (the "works without credentials" diagnosis). */
   resend?: (credentials: Credentials) => Promise<Exchange>;
+  /** A stateful link's exchanges, in order, when the judged exchange is the last of a chain. */
+  chain?: readonly Exchange[];
 }
 
 /** The exchange cannot speak to the requirement: the check is recorded as untested, with the reason. */
@@ -96,6 +98,17 @@ const throwIf = (problem: CheckFailure | undefined): void => {
 /** A check of one requirement, judged by `judge` (plain `expect` is fine inside). */
 export function requirementCheck(id: string, judge: Assertion['judge'], expects: Check['expects'] = 'either'): Check {
   return { name: id, expects, assertions: [{ id, judge }] };
+}
+
+/**
+ * A stateful link between operations: `judge` sees every exchange of the chain, in order; a chain that stopped
+ * early (its first step did not give what the next one needs) has fewer.
+ */
+export function linkCheck(
+  id: string,
+  judge: (chain: readonly Exchange[], context: CheckContext) => ReturnType<Assertion['judge']>,
+): Check {
+  return requirementCheck(id, (last, context) => judge(context.chain ?? [last], context), 'success');
 }
 
 /** positive_data_acceptance: the operation succeeds with its documented success body. */

@@ -48,8 +48,16 @@ export class Conformance {
     for (const assertion of check.assertions) {
       // Only the request's own outcome can be a setting's fault, not the shape or content type of the answer.
       const settings = assertion === primary ? context.settings : undefined;
-      await this.verify(assertion.id, [exchange], (ctx) => assertion.judge(exchange, ctx), { ...context, settings });
+      const evidence = context.chain ?? [exchange];
+      await this.verify(assertion.id, evidence, (ctx) => assertion.judge(exchange, ctx), { ...context, settings });
     }
+  }
+
+  /** Runs `check` (a linkCheck) over a chain of exchanges: the evidence shows every one of them. */
+  async checkChain(check: Check, chain: readonly Exchange[], context: JudgeOptions = {}): Promise<void> {
+    const last = chain.at(-1);
+    if (!last) throw new Error('checkChain needs at least one exchange');
+    await this.check(check, last, { ...context, chain });
   }
 
   /** Runs `judge` as the check of requirement `id`, with `exchanges` as the evidence it judged. */
@@ -71,7 +79,8 @@ export class Conformance {
       await test.step(
         `${id} · ${req.level} · ${sectionLabel(req.section)}`,
         async () => {
-          outcome = await judge({ config: this.config, ...(options.resend && { resend: options.resend }) });
+          const context = { config: this.config, ...(options.resend && { resend: options.resend }) };
+          outcome = await judge(options.chain ? { ...context, chain: options.chain } : context);
         },
         { box: true, location },
       );
