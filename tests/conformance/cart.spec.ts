@@ -1,13 +1,7 @@
 import { BODY_RULES } from '../support/body-rules';
 import { negativeDataRejection, succeeds } from '../support/checks';
 import { test } from '../support/fixtures';
-import {
-  credentialProbes,
-  malformedJsonProbe,
-  probe,
-  requiredFieldProbes,
-  typedFieldProbes,
-} from '../support/probes';
+import { credentialProbes, probe, requestBodyProbes } from '../support/probes';
 
 const rule = BODY_RULES.updateCartItems;
 
@@ -47,9 +41,7 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
     }),
   );
 
-  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
-  for (const declaration of typedFieldProbes(rule)) test(...declaration);
-  test(...malformedJsonProbe('updateCartItems'));
+  for (const declaration of requestBodyProbes(rule)) test(...declaration);
   const refusedCredentials = credentialProbes('updateCartItems', {
     id: 'OP5-AUTH-REQUIRED',
     request: ({ bodies }) => ({ json: [bodies.cartItem()] }),

@@ -1,13 +1,7 @@
 import { BODY_RULES } from '../support/body-rules';
 import { negativeDataRejection, succeeds, succeedsWithJson } from '../support/checks';
 import { test } from '../support/fixtures';
-import {
-  credentialProbes,
-  malformedJsonProbe,
-  probe,
-  requiredFieldProbes,
-  typedFieldProbes,
-} from '../support/probes';
+import { credentialProbes, probe, requestBodyProbes } from '../support/probes';
 
 const rule = BODY_RULES.updateCategory;
 
@@ -47,9 +41,7 @@ test.describe('PATCH /miCuenta/misCategorias · operation 4 · §4.4', () => {
     }),
   );
 
-  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
-  for (const declaration of typedFieldProbes(rule)) test(...declaration);
-  test(...malformedJsonProbe('updateCategory'));
+  for (const declaration of requestBodyProbes(rule)) test(...declaration);
   const refusedCredentials = credentialProbes('updateCategory', {
     id: 'OP4-AUTH-REQUIRED',
     errorShape: 'OP4-AUTH-ERROR-BODY',

@@ -1,13 +1,7 @@
 import { BODY_RULES } from '../support/body-rules';
 import { negativeDataRejection, succeeds, succeedsWithJson } from '../support/checks';
 import { test } from '../support/fixtures';
-import {
-  credentialProbes,
-  malformedJsonProbe,
-  probe,
-  requiredFieldProbes,
-  typedFieldProbes,
-} from '../support/probes';
+import { credentialProbes, probe, requestBodyProbes } from '../support/probes';
 
 const rule = BODY_RULES.updateClient;
 
@@ -38,9 +32,7 @@ test.describe('PATCH /client · operation 1 · §4.1', () => {
     }),
   );
 
-  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
-  for (const declaration of typedFieldProbes(rule)) test(...declaration);
-  test(...malformedJsonProbe('updateClient'));
+  for (const declaration of requestBodyProbes(rule)) test(...declaration);
   const refusedCredentials = credentialProbes('updateClient', {
     id: 'OP1-AUTH-REQUIRED',
     request: ({ bodies }) => ({ json: bodies.client() }),

@@ -1,7 +1,7 @@
 import { BODY_RULES } from '../support/body-rules';
 import { succeedsWithJson, worksWithoutCredentials } from '../support/checks';
 import { test } from '../support/fixtures';
-import { malformedJsonProbe, probe, requiredFieldProbes, typedFieldProbes } from '../support/probes';
+import { probe, requestBodyProbes } from '../support/probes';
 
 const rule = BODY_RULES.createPaymentPreference;
 
@@ -15,7 +15,5 @@ test.describe('POST /carrito/processPreferenceProvider · operation 6 · §4.6',
     }),
   );
 
-  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
-  for (const declaration of typedFieldProbes(rule)) test(...declaration);
-  test(...malformedJsonProbe('createPaymentPreference'));
+  for (const declaration of requestBodyProbes(rule)) test(...declaration);
 });

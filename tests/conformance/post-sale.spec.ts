@@ -1,13 +1,7 @@
 import { BODY_RULES, channelParams } from '../support/body-rules';
 import { errorContentType, rejects, succeedsWithJson, worksWithoutCredentials } from '../support/checks';
 import { test } from '../support/fixtures';
-import {
-  credentialProbes,
-  malformedJsonProbe,
-  probe,
-  requiredFieldProbes,
-  typedFieldProbes,
-} from '../support/probes';
+import { credentialProbes, probe, requestBodyProbes } from '../support/probes';
 
 test.describe('POST /postventa · operation 13 · §4.13', () => {
   test(
@@ -65,7 +59,5 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
     }),
   );
 
-  for (const declaration of requiredFieldProbes(rule)) test(...declaration);
-  for (const declaration of typedFieldProbes(rule)) test(...declaration);
-  test(...malformedJsonProbe('sendChannelMessage', (ctx) => ({ params: channelParams(ctx) })));
+  for (const declaration of requestBodyProbes(rule)) test(...declaration);
 });

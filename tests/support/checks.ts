@@ -153,10 +153,22 @@ export function errorContentType(): Check {
   });
 }
 
-const errorShapeChecks = (errorShape?: string): Check[] => (errorShape ? [documentedErrorShape(errorShape)] : []);
+/**
+ * HTTP practice for the status of a refusal: judged on rejections only (an acceptance is the rejection check's
+ * failure), and `expected` describes the status a refusal should have.
+ */
+function refusalStatus(id: string, title: string, expected: string, fits: (status: number) => boolean): Check {
+  return requirementCheck(id, (x, { config }) => {
+    const rejected = rejectedOnly(x, config);
+    if (rejected) return rejected;
+    if (!fits(x.status)) throw failure(title, expected, `HTTP ${x.status}`);
+  });
+}
 
-function inRange(low: number, high: number, status: number): boolean {
-  return status >= low && status <= high;
+/** A refusal: `id` (the rule), then its status, content type and documented shape. */
+function refusal(name: string, id: string, status: Check, errorShape?: string): Check {
+  const checks = [rejects(id), status, errorContentType(), ...(errorShape ? [documentedErrorShape(errorShape)] : [])];
+  return { name, expects: 'rejection', assertions: checks.flatMap((c) => c.assertions) };
 }
 
 /**
@@ -164,41 +176,24 @@ function inRange(low: number, high: number, status: number): boolean {
  * when the error is a JSON object, and in the shape requirement `errorShape` documents, if given.
  */
 export function negativeDataRejection(id: string, options: { errorShape?: string } = {}): Check {
-  const status: Assertion = {
-    id: 'HTTP-INVALID-INPUT-4XX',
-    judge: (x, { config }) => {
-      const rejected = rejectedOnly(x, config);
-      if (rejected) return rejected;
-      if (inRange(400, 499, x.status)) return;
-      throw failure('Invalid input not answered with a 4xx', 'a 4xx status for invalid input', `HTTP ${x.status}`);
-    },
-  };
-  const checks = [rejects(id), { name: '', expects: 'either', assertions: [status] } satisfies Check];
-  return {
-    name: 'negative_data_rejection',
-    expects: 'rejection',
-    assertions: [...checks, errorContentType(), ...errorShapeChecks(options.errorShape)].flatMap((c) => c.assertions),
-  };
+  const status = refusalStatus(
+    'HTTP-INVALID-INPUT-4XX',
+    'Invalid input not answered with a 4xx',
+    'a 4xx status for invalid input',
+    (code) => code >= 400 && code <= 499,
+  );
+  return refusal('negative_data_rejection', id, status, options.errorShape);
 }
 
 /** ignored_auth: missing or refused credentials are refused (MUST `id`), ideally with 401 (SHOULD). */
 export function ignoredAuthRejected(id: string, options: { errorShape?: string } = {}): Check {
-  const status: Assertion = {
-    id: 'HTTP-AUTH-401',
-    judge: (x, { config }) => {
-      const rejected = rejectedOnly(x, config);
-      if (rejected) return rejected;
-      if (x.status === 401) return;
-      const expected = 'HTTP 401 for missing or refused credentials';
-      throw failure('Refused credentials not answered with 401', expected, `HTTP ${x.status}`);
-    },
-  };
-  const checks = [rejects(id), { name: '', expects: 'either', assertions: [status] } satisfies Check];
-  return {
-    name: 'ignored_auth',
-    expects: 'rejection',
-    assertions: [...checks, errorContentType(), ...errorShapeChecks(options.errorShape)].flatMap((c) => c.assertions),
-  };
+  const status = refusalStatus(
+    'HTTP-AUTH-401',
+    'Refused credentials not answered with 401',
+    'HTTP 401 for missing or refused credentials',
+    (code) => code === 401,
+  );
+  return refusal('ignored_auth', id, status, options.errorShape);
 }
 
 /**

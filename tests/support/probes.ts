@@ -114,6 +114,15 @@ export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
   );
 }
 
+/** Every probe of a request body: each required field dropped, each typed field retyped, and malformed JSON. */
+export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
+  const otherParts = (ctx: RequestContext): SendOptions => {
+    const { json: _body, ...rest } = bodyRequest(rule, {}, ctx);
+    return rest;
+  };
+  return [...requiredFieldProbes(rule), ...typedFieldProbes(rule), malformedJsonProbe(rule.operation, otherParts)];
+}
+
 /** intro paragraph: a body that is not JSON cannot carry the required fields. */
 export function malformedJsonProbe(
   operation: OperationName,
