@@ -9,8 +9,10 @@ async function main(): Promise<void> {
     port: config.referencePort,
     bearerToken: config.bearerToken,
     channelToken: config.channelToken,
+    latencyMs: config.referenceLatencyMs,
   });
-  console.log(`Reference server at ${server.url}/v1 (profiles: ${server.url}/_modes/<mode>/v1, ${server.url}/_faults/<fault>/v1); Ctrl-C stops it.`);
+  const latency = config.referenceLatencyMs > 0 ? ` Every answer waits ${config.referenceLatencyMs} ms.` : '';
+  console.log(`Reference server at ${server.url}/v1 (profiles: ${server.url}/_modes/<mode>/v1, ${server.url}/_faults/<fault>/v1); Ctrl-C stops it.${latency}`);
   const stop = () => {
     server.close().then(
       () => process.exit(0),

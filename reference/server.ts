@@ -20,6 +20,8 @@ export interface ReferenceServerOptions {
   host?: string;
   bearerToken?: string;
   channelToken?: string;
+  /** Milliseconds each answer waits before it is worked out, as if the server were that far away (default 0). */
+  latencyMs?: number;
 }
 
 export interface ReferenceServer {
@@ -267,6 +269,11 @@ function hasBody(req: IncomingMessage): boolean {
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** Unref: a delayed answer must not keep the process alive once the server is closed. */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -278,10 +285,12 @@ function safeDecode(text: string): string {
 export async function startReferenceServer(opts: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const host = opts.host ?? '127.0.0.1';
   const app = new ReferenceApp(opts.bearerToken ?? DEFAULT_BEARER_TOKEN, opts.channelToken ?? DEFAULT_CHANNEL_TOKEN);
+  const latencyMs = opts.latencyMs ?? 0;
   const server = createServer((req, res) => {
     req.on('error', () => undefined);
     res.on('error', () => undefined);
-    app.handle(req, res).catch((e: unknown) => {
+    const handled = latencyMs > 0 ? delay(latencyMs).then(() => app.handle(req, res)) : app.handle(req, res);
+    handled.catch((e: unknown) => {
       // A real bug: answer 500 and keep serving.
       console.error('reference server: internal error:', e);
       if (!res.headersSent) send(res, { status: 500, body: plain('Internal server error'), outcome: 'internal' }, undefined);

@@ -139,6 +139,7 @@ export const SETTINGS = {
   referenceMode: S('RSF_REFERENCE_MODE', '', text, 'Embedded reference only: one of its conforming modes (reference, deployment, nulls; see reference/README.md).'),
   referenceFault: S('RSF_REFERENCE_FAULT', '', text, 'Embedded reference only: run against one of its faults (reference/faults.ts), e.g. to see what a failure looks like.'),
   referencePort: S('RSF_REFERENCE_PORT', '4010', port, 'Port of `npm run reference`; 0 picks a free one. The suite\'s own embedded reference always takes a free port.'),
+  referenceLatencyMs: S('RSF_REFERENCE_LATENCY_MS', '0', bounded(0, 10000), 'Embedded reference and `npm run reference` only: milliseconds each answer waits, as if the target were that far away (0 to 10000; `npm run bench` uses it).'),
   reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports and Playwright\'s HTML report are written.'),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too.'),
   waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason"}]; a waived requirement does not fail the run. Missing file: no waivers.'),

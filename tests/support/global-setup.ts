@@ -44,7 +44,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
 
   let stop: (() => Promise<void>) | undefined;
   if (config.embedded) {
-    const server = await startReferenceServer({ bearerToken: config.bearerToken, channelToken: config.channelToken });
+    const { bearerToken, channelToken, referenceLatencyMs: latencyMs } = config;
+    const server = await startReferenceServer({ bearerToken, channelToken, latencyMs });
     process.env[EMBEDDED_URL_ENV] = server.url;
     stop = () => server.close();
   }
