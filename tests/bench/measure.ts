@@ -1,0 +1,144 @@
+// The measuring instruments of `npm run bench`: timed child commands, the reference server as a process of its own,
+// raw fetch at a given concurrency. Every child runs in a process group of its own and is killed after its time-out.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { childEnv } from '../self/support/child-run';
+
+export const REPO_ROOT = `${__dirname}/../..`;
+
+/** The conformance reporter's last line: `Conformance: PASS — …`. */
+const VERDICT = /^Conformance: (PASS|FAIL|ERROR)\b.*$/m;
+
+export interface TimedRun {
+  /** From spawning the command to its verdict line, or to its exit when it printed none. */
+  toVerdictMs: number;
+  toExitMs: number;
+  exitCode: number | null;
+  verdict?: string;
+  /** The verdict line, or the output's last lines when there is none: what to show when a run went wrong. */
+  summary: string;
+}
+
+/** Kills the child's whole process group (Playwright's workers and web servers with it). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Runs `command args` from the repository root, as a fresh clone would: every RSF_ setting empty (no developer .env
+ * reaches it), then `env`. Resolves when it exits or, killed, after timeoutMs.
+ */
+export function timedRun(command: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<TimedRun> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd: REPO_ROOT, env: childEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let verdictAt: number | undefined;
+    let verdict: string | undefined;
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (verdictAt !== undefined) return;
+      const match = VERDICT.exec(output);
+      if (match) {
+        verdictAt = performance.now();
+        verdict = match[1];
+      }
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const timer = setTimeout(() => {
+      output += `\n[bench] killed after ${timeoutMs} ms`;
+      killGroup(child);
+    }, timeoutMs);
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const exitedAt = performance.now();
+      const line = VERDICT.exec(output)?.[0];
+      resolve({
+        toVerdictMs: (verdictAt ?? exitedAt) - started,
+        toExitMs: exitedAt - started,
+        exitCode: code,
+        verdict,
+        summary: line ?? output.trimEnd().split('\n').slice(-15).join('\n'),
+      });
+    });
+  });
+}
+
+export interface ReferenceProcess {
+  /** Root URL, without /v1. */
+  url: string;
+  stop(): void;
+}
+
+/** `npm run reference`'s entry point on a free port, as a process of its own (so that no client shares its CPU). */
+export function startReferenceProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ReferenceProcess> {
+  return new Promise((resolve, reject) => {
+    const tsx = require.resolve('tsx/cli');
+    const child = spawn(process.execPath, [tsx, 'reference/main.ts'], {
+      cwd: REPO_ROOT,
+      env: childEnv({ ...env, RSF_REFERENCE_PORT: '0' }),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const stop = () => killGroup(child);
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`the reference server did not start within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const match = /Reference server at (http:\/\/\S+)\/v1/.exec(output);
+      if (!match?.[1]) return;
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      resolve({ url: match[1], stop });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the reference server exited (${code}) before it answered:\n${output}`));
+    });
+  });
+}
+
+export interface RawFetchResult {
+  requests: number;
+  concurrency: number;
+  elapsedMs: number;
+  /** Answers with a status other than expected: a sign the comparison is off. */
+  unexpected: number;
+}
+
+/** `count` GET requests to `url`, `concurrency` at a time, each body read whole: HTTP with nothing around it. */
+export async function rawFetch(url: string, headers: Record<string, string>, count: number, concurrency: number): Promise<RawFetchResult> {
+  let next = 0;
+  let unexpected = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (next < count) {
+      next++;
+      const response = await fetch(url, { headers, signal: AbortSignal.timeout(10_000) });
+      await response.arrayBuffer();
+      if (response.status !== 200) unexpected++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+  return { requests: count, concurrency, elapsedMs: performance.now() - started, unexpected };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
