@@ -1,15 +1,40 @@
 // `npm run conformance`: the conformance suite, against RSF_TARGET_URL or the embedded reference server.
 import { randomInt } from 'node:crypto';
+import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { version } from './package.json';
-import { loadConfig } from './tests/support/config';
+import { type Config, loadConfig } from './tests/support/config';
 import { displayTarget, referenceProfilePath } from './tests/support/target';
 
 // Chosen once, here in the runner; workers inherit the environment, so every property test of the run shares it.
 process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));
 
-function describeRun(): Record<string, string> {
+/** Workers for a target whose answers take a while; measured by `npm run bench` (README, "Benchmark"). */
+const MAX_WAITING_WORKERS = 16;
+
+/**
+ * Workers follow the target, not the cores. Against the embedded reference a run is bound by CPU: one worker per
+ * core. A target that makes each request wait (an external one, or the reference with RSF_REFERENCE_LATENCY_MS)
+ * leaves the cores idle, so more workers overlap the waits; each one is a Node process that costs about half a
+ * second of CPU to start, hence 4 per core, at most 16. Under a rate cap the workers share it (tests/support/http.ts
+ * paces each at cap ÷ workers), so the count stays what it was: more would make bursts above the cap possible.
+ */
+function workersFor(config: Config): number | string {
+  const waiting = !config.embedded || config.referenceLatencyMs > 0;
+  if (!waiting || config.maxRequestsPerSecond > 0) return '100%';
+  return Math.min(MAX_WAITING_WORKERS, 4 * cpus().length);
+}
+
+interface RunFacts {
+  target: string;
+  safetyMode: string;
+  profile: string;
+  reportsDir: string;
+  workers: number | string;
+}
+
+function describeRun(): RunFacts {
   try {
     const config = loadConfig();
     return {
@@ -17,9 +42,11 @@ function describeRun(): Record<string, string> {
       safetyMode: config.writesEnabled ? 'writes enabled' : 'read-only',
       profile: config.embedded ? referenceProfilePath(config) || 'reference' : '',
       reportsDir: config.reportsDir,
+      workers: workersFor(config),
     };
   } catch {
-    return { target: 'invalid configuration', safetyMode: 'read-only', profile: '', reportsDir: 'reports' }; // the global setup explains
+    // The global setup explains what is wrong.
+    return { target: 'invalid configuration', safetyMode: 'read-only', profile: '', reportsDir: 'reports', workers: 1 };
   }
 }
 
@@ -37,7 +64,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: '100%',
+  workers: run.workers,
   timeout: 60_000,
   globalSetup: './tests/support/global-setup.ts',
   reporter: sharded ? [
