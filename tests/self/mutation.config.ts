@@ -16,6 +16,11 @@ export const modeProject = (mode: string): string => `mode-${mode}`;
 export const faultProject = (fault: string): string => `fault-${fault}`;
 /** Matches a test tagged @id, and not one tagged @id-SOMETHING. */
 const taggedWith = (id: string): RegExp => new RegExp(`@${id}(\\s|$)`);
+/**
+ * A worker serves one project only, and starting one costs more CPU than most fault projects' tests: one worker
+ * per project (two projects still run side by side) instead of one per file of its tests.
+ */
+const PROJECT_WORKERS = 1;
 
 export default defineConfig<object, { referenceProfile: string; failingChecksExpected: boolean }>({
   ...base,
@@ -26,7 +31,7 @@ export default defineConfig<object, { referenceProfile: string; failingChecksExp
   fullyParallel: false,
   reporter: [['dot'], ['../support/reporter/conformance-reporter.ts', { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` }]],
   projects: [
-    ...MODES.map((m) => ({ name: modeProject(m.name), use: { referenceProfile: profilePath({ mode: m.name }) } })),
-    ...FAULTS.map((f) => ({ name: faultProject(f.name), grep: taggedWith(f.breaks), use: { referenceProfile: profilePath({ fault: f.name }), failingChecksExpected: true } })),
+    ...MODES.map((m) => ({ name: modeProject(m.name), use: { referenceProfile: profilePath({ mode: m.name }) }, workers: PROJECT_WORKERS })),
+    ...FAULTS.map((f) => ({ name: faultProject(f.name), grep: taggedWith(f.breaks), use: { referenceProfile: profilePath({ fault: f.name }), failingChecksExpected: true }, workers: PROJECT_WORKERS })),
   ],
 });
