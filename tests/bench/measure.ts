@@ -17,6 +17,8 @@ export interface TimedRun {
   verdict?: string;
   /** The verdict line, or the output's last lines when there is none: what to show when a run went wrong. */
   summary: string;
+  /** stdout and stderr, interleaved as they came. */
+  output: string;
 }
 
 /** Kills the child's whole process group (Playwright's workers and web servers with it). */
@@ -32,10 +34,20 @@ function killGroup(child: ChildProcess): void {
  * Runs `command args` from the repository root, as a fresh clone would: every RSF_ setting empty (no developer .env
  * reaches it), then `env`. Resolves when it exits or, killed, after timeoutMs.
  */
-export function timedRun(command: string, args: string[], env: Record<string, string>, timeoutMs: number): Promise<TimedRun> {
+export function timedRun(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<TimedRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd: REPO_ROOT, env: childEnv(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: REPO_ROOT,
+      env: childEnv(env),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let verdictAt: number | undefined;
     let verdict: string | undefined;
@@ -68,6 +80,7 @@ export function timedRun(command: string, args: string[], env: Record<string, st
         exitCode: code,
         verdict,
         summary: line ?? output.trimEnd().split('\n').slice(-15).join('\n'),
+        output,
       });
     });
   });
@@ -121,7 +134,12 @@ export interface RawFetchResult {
 }
 
 /** `count` GET requests to `url`, `concurrency` at a time, each body read whole: HTTP with nothing around it. */
-export async function rawFetch(url: string, headers: Record<string, string>, count: number, concurrency: number): Promise<RawFetchResult> {
+export async function rawFetch(
+  url: string,
+  headers: Record<string, string>,
+  count: number,
+  concurrency: number,
+): Promise<RawFetchResult> {
   let next = 0;
   let unexpected = 0;
   const started = performance.now();
@@ -137,8 +155,27 @@ export async function rawFetch(url: string, headers: Record<string, string>, cou
   return { requests: count, concurrency, elapsedMs: performance.now() - started, unexpected };
 }
 
+export interface TestDuration {
+  file: string;
+  title: string;
+  ms: number;
+}
+
+/** Durations of the tests as Playwright's list reporter prints them: `  ✓  12 [project] › file:3:1 › title (1.2s)`. */
+export function listedDurations(output: string): TestDuration[] {
+  // Two spaces: the run's own lines; a child run's, quoted in a failure message, are indented further.
+  const line = /^ {2}(?:✓|✘|-)\s+\d+\s+(?:\[[^\]]*\] › )?(\S+?):\d+:\d+ › (.*) \((\d+(?:\.\d+)?)(ms|s|m)\)\s*$/;
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+  return output.split('\n').flatMap((text) => {
+    const m = line.exec(text);
+    const [, file = '', title = '', amount = '', unitName = 'ms'] = m ?? [];
+    return m ? [{ file, title, ms: Number(amount) * (unit[unitName] ?? 1) }] : [];
+  });
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const at = (i: number): number => sorted[i] ?? Number.NaN;
+  return sorted.length % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }

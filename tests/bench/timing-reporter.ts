@@ -64,7 +64,12 @@ export default class TimingReporter implements Reporter {
   onEnd(): void {
     const file = process.env[TIMINGS_FILE_ENV];
     if (!file) return;
-    const timings: RunTimings = { workers: this.workers, beganMs: this.beganMs, endedMs: Date.now(), tests: this.tests };
+    const timings: RunTimings = {
+      workers: this.workers,
+      beganMs: this.beganMs,
+      endedMs: Date.now(),
+      tests: this.tests,
+    };
     writeFileSync(file, JSON.stringify(timings, null, 2));
   }
 }
