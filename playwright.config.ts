@@ -13,15 +13,23 @@ process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));
 /** Workers for a target whose answers take a while; measured by `npm run bench` (README, "Benchmark"). */
 const MAX_WAITING_WORKERS = 16;
 
+/** A target on this machine: its answers cost our cores' time, not waiting. */
+function onThisMachine(targetUrl: string): boolean {
+  const host = new URL(targetUrl).hostname;
+  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
+}
+
 /**
- * Workers follow the target, not the cores. Against the embedded reference a run is bound by CPU: one worker per
- * core. A target that makes each request wait (an external one, or the reference with RSF_REFERENCE_LATENCY_MS)
- * leaves the cores idle, so more workers overlap the waits; each one is a Node process that costs about half a
- * second of CPU to start, hence 4 per core, at most 16. Under a rate cap the workers share it (tests/support/http.ts
- * paces each at cap ÷ workers), so the count stays what it was: more would make bursts above the cap possible.
+ * Workers follow the target, not the cores. Against the embedded reference, or any target on this machine, a run is
+ * bound by CPU: one worker per core. A distant target (or the reference with RSF_REFERENCE_LATENCY_MS) makes each
+ * request wait while the cores idle, so more workers overlap the waits; each one is a Node process that costs about
+ * half a second of CPU to start, hence 4 per core, at most 16. Under a rate cap the workers share it
+ * (tests/support/http.ts paces each at cap ÷ workers), so the count stays one per core: more would allow bursts
+ * above the cap.
  */
 function workersFor(config: Config): number | string {
-  const waiting = !config.embedded || config.referenceLatencyMs > 0;
+  const local = config.embedded || onThisMachine(config.targetUrl);
+  const waiting = !local || config.referenceLatencyMs > 0;
   if (!waiting || config.maxRequestsPerSecond > 0) return '100%';
   return Math.min(MAX_WAITING_WORKERS, 4 * cpus().length);
 }
@@ -55,8 +63,11 @@ const run = describeRun();
 const sharded = process.argv.some((arg) => arg.startsWith('--shard'));
 /** Where Playwright's html and blob reporters write; their environment variables win, as in Playwright. */
 const blobFile = process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE;
-const blobDir = blobFile ? dirname(resolve(blobFile)) : process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR || `${run.reportsDir}/blob`;
-const htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || `${run.reportsDir}/playwright`;
+const blobDir = blobFile
+  ? dirname(resolve(blobFile))
+  : process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR || `${run.reportsDir}/blob`;
+const htmlDir =
+  process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || `${run.reportsDir}/playwright`;
 
 export default defineConfig({
   testDir: './tests/conformance',
@@ -67,19 +78,21 @@ export default defineConfig({
   workers: run.workers,
   timeout: 60_000,
   globalSetup: './tests/support/global-setup.ts',
-  reporter: sharded ? [
-    ['list'],
-    // A shard's results are merged later (README, "Sharding"); its blob records API steps with their URLs, so it is redacted too.
-    ['blob', { outputDir: blobDir }],
-    ['./tests/support/reporter/redact-playwright-report.ts', { folder: blobDir }],
-  ] : [
-    ['list'],
-    ['html', { outputFolder: htmlDir, open: 'never' }],
-    // Right after 'html': rewrites its report without the secrets its step titles and errors carry.
-    ['./tests/support/reporter/redact-playwright-report.ts', { folder: htmlDir }],
-    // Last, so that its verdict line ends the output.
-    ['./tests/support/reporter/conformance-reporter.ts', { outputDir: run.reportsDir }],
-  ],
+  reporter: sharded
+    ? [
+        ['list'],
+        // A shard's results are merged later (README, "Sharding"); its blob records API steps with their URLs, so it is redacted too.
+        ['blob', { outputDir: blobDir }],
+        ['./tests/support/reporter/redact-playwright-report.ts', { folder: blobDir }],
+      ]
+    : [
+        ['list'],
+        ['html', { outputFolder: htmlDir, open: 'never' }],
+        // Right after 'html': rewrites its report without the secrets its step titles and errors carry.
+        ['./tests/support/reporter/redact-playwright-report.ts', { folder: htmlDir }],
+        // Last, so that its verdict line ends the output.
+        ['./tests/support/reporter/conformance-reporter.ts', { outputDir: run.reportsDir }],
+      ],
   use: { trace: 'off' },
   metadata: {
     target: run.target,
