@@ -158,18 +158,22 @@ export async function rawFetch(
 export interface TestDuration {
   file: string;
   title: string;
+  outcome: 'passed' | 'failed' | 'skipped';
   ms: number;
 }
+
+const OUTCOMES: Record<string, TestDuration['outcome']> = { '✓': 'passed', '✘': 'failed', '-': 'skipped' };
 
 /** Durations of the tests as Playwright's list reporter prints them: `  ✓  12 [project] › file:3:1 › title (1.2s)`. */
 export function listedDurations(output: string): TestDuration[] {
   // Two spaces: the run's own lines; a child run's, quoted in a failure message, are indented further.
-  const line = /^ {2}(?:✓|✘|-)\s+\d+\s+(?:\[[^\]]*\] › )?(\S+?):\d+:\d+ › (.*) \((\d+(?:\.\d+)?)(ms|s|m)\)\s*$/;
+  const line = /^ {2}(✓|✘|-)\s+\d+\s+(?:\[[^\]]*\] › )?(\S+?):\d+:\d+ › (.*) \((\d+(?:\.\d+)?)(ms|s|m)\)\s*$/;
   const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
   return output.split('\n').flatMap((text) => {
     const m = line.exec(text);
-    const [, file = '', title = '', amount = '', unitName = 'ms'] = m ?? [];
-    return m ? [{ file, title, ms: Number(amount) * (unit[unitName] ?? 1) }] : [];
+    const [, mark = '', file = '', title = '', amount = '', unitName = 'ms'] = m ?? [];
+    const outcome = OUTCOMES[mark] ?? 'failed';
+    return m ? [{ file, title, outcome, ms: Number(amount) * (unit[unitName] ?? 1) }] : [];
   });
 }
 
