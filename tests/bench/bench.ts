@@ -65,7 +65,14 @@ interface Goal {
 export interface BenchResult {
   date: string;
   commit: string;
-  machine: { cpus: number; cpuModel: string; node: string; loadAverageAtStart: number[] };
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    node: string;
+    /** 1, 5 and 15 minute load averages: above the number of cores, others were running too. */
+    loadAverageAtStart: number[];
+    loadAverageAtEnd: number[];
+  };
   runs: number;
   floor: Samples;
   full: Samples & { verdicts: string[] };
@@ -325,13 +332,15 @@ function npmTestRows(npm: BenchResult['npmTest']): string[] {
   ];
 }
 
+const load = (averages: number[]): string => averages.map((n) => n.toFixed(2)).join(' ');
+
 export function benchTable(r: BenchResult): string {
   const t = r.throughput;
   const l = r.latency;
   const samples = (s: Samples) => s.samplesMs.map((ms) => (ms / 1000).toFixed(2)).join(', ');
   const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**missed**');
   return [
-    `Measured ${r.date} at ${r.commit}: ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, load average at start ${r.machine.loadAverageAtStart.map((n) => n.toFixed(2)).join(' ')}; medians of ${r.runs}.`,
+    `Measured ${r.date} at ${r.commit}: ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, load average ${load(r.machine.loadAverageAtStart)} at start and ${load(r.machine.loadAverageAtEnd)} at end; medians of ${r.runs}.`,
     '',
     '| measure | value | samples (s) |',
     '|---|---|---|',
@@ -378,6 +387,7 @@ async function main(): Promise<void> {
         cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
         node: process.version,
         loadAverageAtStart,
+        loadAverageAtEnd: loadavg(),
       },
       runs: RUNS,
       floor,
