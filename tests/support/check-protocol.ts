@@ -21,6 +21,8 @@ export const NOT_RUN_ANNOTATION = 'conformance-not-run';
  * more than the deepest request that had completed when it started): the test's critical path, in round trips.
  */
 export const REQUEST_CHAIN_ANNOTATION = 'requests-chain';
+/** Annotation type naming the credential variant a test sends (the HTML report's matrix has a column each). */
+export const CREDENTIALS_ANNOTATION = 'credentials';
 /** Annotation type carrying how many requests of a test were retried after a 429 or 503 (description: a number). */
 export const RETRIES_ANNOTATION = 'requests-retried';
 

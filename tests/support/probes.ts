@@ -8,6 +8,7 @@ import { type BodyRule, type RequestContext, bodyRequest } from './body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, tagsOf } from './checks';
 import type { Config } from './config';
 import type { Conformance, SettingKey } from './conformance';
+import { CREDENTIALS_ANNOTATION } from './check-protocol';
 import type { ApiClient, Credentials, Exchange, SendOptions } from './http';
 import { OPERATIONS, type OperationName } from './operations';
 import { WRITES_TAG, mayWrite } from './write-safety';
@@ -55,8 +56,7 @@ export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   return [title, details, async ({ api, conformance, bodies, config }) => void (await runProbe(spec, { api, conformance, bodies, config }))];
 }
 
-/** Annotation type naming the credential variant a test sends (the HTML report's matrix has a column each). */
-export const CREDENTIALS_ANNOTATION = 'credentials';
+export { CREDENTIALS_ANNOTATION };
 
 const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['none', 'without an Authorization header'],

@@ -3,7 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { TestCase, TestResult } from '@playwright/test/reporter';
-import { EVIDENCE_ATTACHMENT_PREFIX, REQUESTS_ANNOTATION, SEED_ANNOTATION, parseCheckAnnotation } from '../check-protocol';
+import {
+  CREDENTIALS_ANNOTATION,
+  EVIDENCE_ATTACHMENT_PREFIX,
+  REQUESTS_ANNOTATION,
+  SEED_ANNOTATION,
+  parseCheckAnnotation,
+} from '../check-protocol';
 import type { Evidence } from '../check-protocol';
 import type { TestRecord, TestRunStatus } from './model';
 
@@ -56,6 +62,7 @@ export function recordOf(test: TestCase): TestRecord {
   const seeds = of(SEED_ANNOTATION);
   const requests = of(REQUESTS_ANNOTATION).map(Number).filter(Number.isFinite);
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
+  const credentials = of(CREDENTIALS_ANNOTATION).at(0);
   return {
     // titlePath is ['', project, file, ...describes, title].
     title: test.titlePath().slice(3).join(' › '),
@@ -72,5 +79,6 @@ export function recordOf(test: TestCase): TestRecord {
     errors: (result?.errors ?? []).map((e) => stripAnsi(e.message ?? e.value ?? 'unknown error')),
     ...(seeds.length > 0 && { seed: seeds.join('; ') }),
     ...(requests.length > 0 && { requestsSent: requests.reduce((a, b) => a + b, 0) }),
+    ...(credentials && { credentials }),
   };
 }

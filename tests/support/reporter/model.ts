@@ -39,6 +39,8 @@ export interface TestRecord {
   errors: string[];
   seed?: string;
   requestsSent?: number;
+  /** The credential variant the test sends, from its `credentials` annotation (the HTML report's matrix). */
+  credentials?: string;
 }
 
 export interface Waiver {
@@ -56,6 +58,7 @@ export interface TestRef {
   durationMs: number;
   seed?: string;
   requestsSent?: number;
+  credentials?: string;
 }
 
 export interface EvidenceEntry {
@@ -146,6 +149,7 @@ function testRef(t: TestRecord, id: string): TestRef {
     durationMs: t.durationMs,
     ...(t.seed !== undefined && { seed: t.seed }),
     ...(t.requestsSent !== undefined && { requestsSent: t.requestsSent }),
+    ...(t.credentials !== undefined && { credentials: t.credentials }),
   };
 }
 
