@@ -37,7 +37,7 @@ function secret(): string {
   return value;
 }
 
-test('writeZip and readZip: stored and deflated entries round-trip, and the self-tests' reader agrees', () => {
+test("writeZip and readZip: stored and deflated entries round-trip, and the self-tests' reader agrees", () => {
   const entries = [
     { name: 'report.json', data: Buffer.from(JSON.stringify({ files: Array.from({ length: 50 }, (_, i) => ({ title: `test ${i}` })) })) },
     { name: 'tiny.txt', data: Buffer.from('xy') },
