@@ -1,55 +1,210 @@
-// conformance.html in a real browser, offline: the verdict, the counts and a failed requirement's evidence show.
-import { expect, test } from '../support/fixtures';
+// conformance.html in a real browser, offline and with script off: the banner names the failure, the matrix shows
+// where it is, the evidence is open, and the page reads at 1400 px and 390 px, in light and dark, and in print.
+// Screenshots go to test-results/self/html-report-screenshots/ for a reviewer to look at.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fakeSuiteCounts, runFakeSuite } from './support/child-run';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
+import { requirements } from '../support/catalogue';
+import { type ConformanceReport, STATUSES, buildReport } from '../support/reporter/model';
+import { renderHtml } from '../support/reporter/render-html';
+import { runFakeSuite } from './support/child-run';
 import { CHROMIUM, chromiumAvailable, launchChromium, offlineContext } from './support/offline-browser';
 
-test('conformance.html shows the verdict, the counts and the evidence of a failed MUST, offline', async ({}, testInfo) => {
+const WIDE = { width: 1400, height: 1000 };
+const NARROW = { width: 390, height: 844 };
+/** A4 less 12 mm margins each side (the page's @page rule), in CSS pixels at 96 per inch. */
+const A4_CONTENT = { width: Math.floor((186 / 25.4) * 96), height: Math.floor((273 / 25.4) * 96) };
+
+test('with no failed MUST, the banner names the warnings instead', () => {
+  const warned = requirements().find((r) => r.level === 'SHOULD');
+  if (!warned) throw new Error('the catalogue has no SHOULD requirement');
+  const record = {
+    title: 'warns',
+    file: 'tests/conformance/x.spec.ts',
+    line: 1,
+    project: '',
+    tags: [warned.id],
+    status: 'passed' as const,
+    flaky: false,
+    durationMs: 1,
+    checks: [{ id: warned.id, outcome: 'failed' as const }],
+    evidence: [],
+    errors: [],
+  };
+  const input = { metadata: {}, strict: false, waivers: [], errors: [], startTime: new Date(0), durationMs: 1 };
+  const report = buildReport({ ...input, catalogue: requirements(), tests: [record] });
+  expect(report.summary.verdict).toBe('PASS');
+  const banner = /<header id="verdict"[\s\S]*?<\/header>/.exec(renderHtml(report))?.[0] ?? '';
+  expect(banner).toContain('No MUST requirement failed. 1 warning:');
+  expect(banner).toContain(`<a href="#req-${warned.id}"><code>${warned.id}</code></a>`);
+  const clean = /<header id="verdict"[\s\S]*?<\/header>/.exec(renderHtml({ ...report, requirements: [] }))?.[0];
+  expect(clean).toContain('No MUST requirement failed, and nothing to warn about.');
+});
+
+test.describe('conformance.html', () => {
   test.skip(!chromiumAvailable(), `${CHROMIUM} is not installed (Debian: apt-get install -y chromium)`);
-  test.setTimeout(150_000);
-  const run = await runFakeSuite(testInfo.outputPath('run'));
-  expect(run.code, run.stdout + run.stderr).toBe(1);
+  // One fake run and one browser for all the tests below, in order, in one worker.
+  test.describe.configure({ mode: 'default' });
 
-  const browser = await launchChromium();
-  try {
-    const { context, attempted } = await offlineContext(browser);
-    const page = await context.newPage();
-    const scriptErrors: string[] = [];
-    page.on('pageerror', (e) => scriptErrors.push(e.message));
-    await page.goto(pathToFileURL(join(run.reportsDir, 'conformance.html')).href);
+  let pageUrl = '';
+  let shots = '';
+  /** What the page must show, from the run's own conformance.json: this tests the rendering, not the status rules. */
+  let report: ConformanceReport;
+  let browser: Browser | undefined;
 
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Conformance: FAIL');
-    await expect(page.locator('#verdict')).toBeVisible();
-    await expect(page.locator('#verdict')).toContainText('3 MUST requirements failed');
+  test.beforeAll(async ({}, testInfo) => {
+    testInfo.setTimeout(150_000);
+    const run = await runFakeSuite(join(testInfo.project.outputDir, 'html-report-run'));
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    report = run.report();
+    pageUrl = pathToFileURL(join(run.reportsDir, 'conformance.html')).href;
+    shots = join(testInfo.project.outputDir, 'html-report-screenshots');
+    browser = await launchChromium();
+  });
 
-    const counts = page.getByRole('table', { name: 'Requirements per level and status' });
-    await expect(counts).toBeVisible();
-    const { MUST } = fakeSuiteCounts();
-    await expect(counts.getByRole('row', { name: /^MUST/ })).toHaveText(new RegExp(`MUST\\s*3\\s*0\\s*0\\s*1\\s*${MUST.untested}\\s*2\\s*4\\s*${MUST.total}`));
+  test.afterAll(async () => {
+    await browser?.close();
+  });
 
-    // The failed requirement's evidence is open by default and escaped (the fake evidence carries a <script>).
-    const failed = page.locator('#req-OP4-UTILITY-MAX');
-    await expect(failed).toBeVisible();
-    await expect(failed.getByText('failed', { exact: true })).toBeVisible();
-    const evidence = failed.locator('details.evidence');
-    await expect(evidence).toHaveAttribute('open', '');
-    await expect(evidence.locator('pre').first()).toBeVisible();
-    await expect(evidence.locator('pre').first()).toContainText('Message: utility 100.5 was accepted');
-    await expect(evidence.locator('pre').first()).toContainText('<script>alert("not escaped")</script> must not run');
-    await expect(evidence.locator('pre').first()).toContainText('authorization: Bearer [REDACTED]');
-    // A warning's evidence is there but closed.
-    await expect(page.locator('#req-OP9-AUTH-ERROR-BODY details.evidence')).not.toHaveAttribute('open', '');
-
-    // The status filter works without script: "warning" hides the failed row.
-    await page.getByRole('radio', { name: /^warning \(/ }).check({ timeout: 5_000 });
-    await expect(failed).toBeHidden();
-    await expect(page.locator('#req-OP9-AUTH-ERROR-BODY')).toBeVisible();
-
-    expect(scriptErrors).toEqual([]);
-    expect(attempted, 'requests that left file://').toEqual([]);
-    await context.close();
-  } finally {
-    await browser.close();
+  /** Opens the report offline with script off, runs `body`, then checks nothing left file:// and no script ran. */
+  async function withPage(options: BrowserContextOptions, body: (page: Page) => Promise<void>): Promise<void> {
+    if (!browser) throw new Error('the browser did not start');
+    const { context, attempted } = await offlineContext(browser, { javaScriptEnabled: false, ...options });
+    try {
+      const page = await context.newPage();
+      const scriptErrors: string[] = [];
+      page.on('pageerror', (e) => scriptErrors.push(e.message));
+      await page.goto(pageUrl);
+      await body(page);
+      expect(scriptErrors).toEqual([]);
+      expect(attempted, 'requests that left file://').toEqual([]);
+    } finally {
+      await context.close();
+    }
   }
+
+  /** A requirement the fake run warns about (a SHOULD or INFO check failed), with its evidence. */
+  function warningId(): string {
+    const warning = report.requirements.find((r) => r.status === 'warning' && r.evidence.length > 0);
+    if (!warning) throw new Error('the fake run has no warning with evidence');
+    return warning.id;
+  }
+
+  async function expectNoHorizontalScroll(page: Page): Promise<void> {
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    const innerWidth = await page.evaluate<number>('window.innerWidth');
+    expect(scrollWidth, 'the page scrolls sideways').toBeLessThanOrEqual(innerWidth);
+  }
+
+  async function screenshots(page: Page, name: string): Promise<void> {
+    const path = join(shots, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    await page.locator('#matrix').screenshot({ path: join(shots, `${name}-matrix.png`) });
+    await test.info().attach(name, { path, contentType: 'image/png' });
+  }
+
+  test('the banner names the failed MUST requirements and links to their evidence', async () => {
+    await withPage({ viewport: WIDE }, async (page) => {
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Conformance: FAIL');
+      const banner = page.locator('#verdict');
+      const failed = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
+      expect(failed).toContain('OP4-UTILITY-MAX');
+      await expect(banner).toContainText(`${failed.length} MUST requirements failed`);
+      for (const id of failed) {
+        await expect(banner.getByRole('link', { name: id })).toHaveAttribute('href', `#fail-${id}`);
+      }
+      // Short text and section: the first clause of the requirement, not all of it.
+      await expect(banner.getByRole('listitem').filter({ hasText: 'OP4-UTILITY-MAX' })).toHaveText(
+        /OP4-UTILITY-MAX utility is at most 100 \(§8, operation 4\)$/,
+      );
+      // A warning is not a failure: it is not named while MUST requirements failed.
+      await expect(banner).not.toContainText(warningId());
+    });
+  });
+
+  test('the matrix has a row per operation, and the failed cell is in the row of operation 4', async () => {
+    await withPage({ viewport: WIDE }, async (page) => {
+      const matrix = page.getByRole('table', { name: 'Operations and kinds of check' });
+      await expect(matrix.locator('tbody tr')).toHaveCount(15);
+      const rules = matrix.locator('td[data-column="rules"][data-status="failed"]');
+      await expect(rules).toHaveCount(1);
+      await expect(matrix.locator('tr[data-operation="4"] td[data-column="rules"]')).toHaveAttribute(
+        'data-status',
+        'failed',
+      );
+      const cell = matrix.locator('tr[data-operation="4"] td[data-column="rules"] a');
+      await expect(cell).toBeVisible();
+      await expect(cell).toHaveText(/failed/);
+      await expect(cell).toHaveAttribute('href', '#fail-OP4-UTILITY-MAX');
+      // Hover names every requirement behind the cell, each with its status there.
+      await expect(cell).toHaveAttribute('title', /OP4-UTILITY-MAX \(MUST\): failed/);
+      // The fake test carries OP4-UNKNOWN-CATEGORY but stops at the failed check before judging it.
+      await expect(cell).toHaveAttribute('title', /OP4-UNKNOWN-CATEGORY \(MUST\): untested/);
+      // A kind the spec asks nothing of here, and the legend.
+      await expect(matrix.locator('tr[data-operation="12"] td[data-column="field-types"]')).toHaveText('no check');
+      await expect(page.getByRole('list', { name: 'Legend' })).toContainText('failed');
+    });
+  });
+
+  test('failures come first with their evidence open, escaped and redacted; the rest is collapsed', async () => {
+    await withPage({ viewport: WIDE }, async (page) => {
+      const card = page.locator('#fail-OP4-UTILITY-MAX');
+      await expect(card).toBeVisible();
+      const evidence = card.locator('pre.evidence').first();
+      await expect(evidence).toBeVisible();
+      await expect(evidence).toContainText('Message: utility 100.5 was accepted');
+      await expect(evidence).toContainText('<script>alert("not escaped")</script> must not run');
+      await expect(evidence).toContainText('authorization: Bearer [REDACTED]');
+      const attention = await page.locator('#attention').boundingBox();
+      const table = await page.locator('#requirements').boundingBox();
+      expect(attention && table && attention.y < table.y, 'failures come before the requirement table').toBe(true);
+
+      // The table: tests behind a count, a warning's evidence closed, a failure points up to its card.
+      const tests = page.locator('#req-OP4-UTILITY-MAX details.tests');
+      await expect(tests.locator('summary')).toHaveText(/^\d+ tests?$/);
+      await expect(tests).not.toHaveAttribute('open', '');
+      await expect(tests.getByRole('listitem').first()).toBeHidden();
+      await expect(page.locator('#req-OP4-UTILITY-MAX').getByRole('link', { name: 'Evidence above' })).toBeVisible();
+      const warning = page.locator(`#req-${warningId()}`);
+      await expect(warning.locator('details.evidence')).not.toHaveAttribute('open', '');
+
+      const counts = page.getByRole('table', { name: 'Requirements per level and status' });
+      const must = report.summary.counts.MUST;
+      const numbers = [...STATUSES.map((status) => must[status]), must.total].join('\\s*');
+      await expect(counts.getByRole('row', { name: /^MUST/ })).toHaveText(new RegExp(`^MUST\\s*${numbers}$`));
+
+      // The status filter works without script: "warning" hides the failed row.
+      await page.getByRole('radio', { name: /^warning \(/ }).check({ timeout: 5_000 });
+      await expect(page.locator('#req-OP4-UTILITY-MAX')).toBeHidden();
+      await expect(warning).toBeVisible();
+    });
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`reads at 1400 px and 390 px without scrolling sideways, ${colorScheme}`, async () => {
+      for (const viewport of [WIDE, NARROW]) {
+        await withPage({ viewport, colorScheme }, async (page) => {
+          await expectNoHorizontalScroll(page);
+          await expect(page.locator('#verdict')).toContainText('OP4-UTILITY-MAX');
+          await expect(page.locator('#fail-OP4-UTILITY-MAX pre.evidence').first()).toBeVisible();
+          const background = colorScheme === 'dark' ? 'rgb(12, 17, 29)' : 'rgb(255, 255, 255)';
+          await expect(page.locator('html')).toHaveCSS('background-color', background);
+          await screenshots(page, `conformance-${viewport.width}-${colorScheme}`);
+        });
+      }
+    });
+  }
+
+  test('the matrix prints on one A4 page', async () => {
+    await withPage({ viewport: A4_CONTENT }, async (page) => {
+      await page.emulateMedia({ media: 'print' });
+      const box = await page.locator('#matrix').boundingBox();
+      expect(box, 'the matrix is laid out').not.toBeNull();
+      expect(box?.width ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(A4_CONTENT.width);
+      expect(box?.height ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(A4_CONTENT.height);
+      // A picture of the printed first page (a PDF of the whole report would weigh tens of megabytes).
+      await page.screenshot({ path: join(shots, 'conformance-print-a4.png') });
+    });
+  });
 });
