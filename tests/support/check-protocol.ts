@@ -32,10 +32,20 @@ export const RETRIES_ANNOTATION = 'requests-retried';
  */
 export type CheckOutcome = 'passed' | 'failed' | 'untested';
 
+/** A throttled answer that was retried (429, or 503 with Retry-After), and how long the suite waited after it. */
+export interface AttemptRecord {
+  status: number;
+  /** The Retry-After header it carried, as sent. */
+  retryAfter?: string;
+  waitedMs: number;
+}
+
 export interface ExchangeRecord {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   response: { status: number; contentType: string; bodyExcerpt: string };
   curl: string;
+  /** The throttled attempts before the response shown, oldest first; absent or empty when the first was answered. */
+  attempts?: AttemptRecord[];
 }
 
 /** What a failed check attaches. Every string in it is already redacted. */
