@@ -48,8 +48,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  api: async ({ request, transport }, use, testInfo) => {
-    const api = new ApiClient(request, transport);
+  api: async ({ transport }, use, testInfo) => {
+    const api = new ApiClient(transport);
     await use(api);
     const counts: [string, number][] = [
       [REQUESTS_ANNOTATION, api.exchanges.length],

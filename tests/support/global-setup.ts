@@ -3,7 +3,8 @@ import type { FullConfig } from '@playwright/test';
 import { startReferenceServer } from '../../reference/server';
 import { ConfigError, loadConfig } from './config';
 import { preflight } from './preflight';
-import { EMBEDDED_URL_ENV, referenceProfilePath } from './target';
+import { createRunStateDir } from './run-state';
+import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from './target';
 
 /** An error Playwright prints as its message alone: one clear line beats a stack trace here. */
 function plain(error: Error): Error {
@@ -42,6 +43,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // Workers inherit the environment: one invalid token for the whole run.
   process.env.RSF_INVALID_BEARER_TOKEN = config.invalidBearerToken;
 
+  // The circuit breaker and the throttle, shared by every worker of this run (tests/support/run-state.ts).
+  const runState = createRunStateDir();
   let stop: (() => Promise<void>) | undefined;
   if (config.embedded) {
     const { bearerToken, channelToken, referenceLatencyMs: latencyMs } = config;
@@ -50,10 +53,15 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     stop = () => server.close();
   }
   try {
-    await preflight(config);
+    // The settings' resources are read from the reference's clean profile: a fault must fail its check, not the run.
+    await preflight(config, apiBase(config), config.embedded ? apiBase(config, '') : undefined);
   } catch (e) {
     await stop?.();
+    runState.remove();
     throw plain(e as Error);
   }
-  return async () => { await stop?.(); };
+  return async () => {
+    await stop?.();
+    runState.remove();
+  };
 }

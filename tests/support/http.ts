@@ -1,17 +1,27 @@
-// Every request of the suite goes through here: credentials, time-out, rate limit, circuit breaker, redaction.
-import type { APIRequestContext } from '@playwright/test';
+// Every request of the suite goes through here: credentials, pace, retries of throttled requests, the run's circuit
+// breaker, a capped body, and redacted, printable accounts of each exchange. The bytes travel in wire.ts; the state
+// shared by all workers (breaker, throttle) lives in run-state.ts.
+import { test } from '@playwright/test';
+import type { ExchangeRecord } from './check-protocol';
 import { type Config, secretSettings } from './config';
 import { OPERATIONS, type Operation, type OperationName, fillPath, operationLabel } from './operations';
+import { printable } from './printable';
 import { redact, replaceSecret } from './redact';
-import type { ExchangeRecord } from './check-protocol';
+import { type BreakerTrip, type RunState, runState } from './run-state';
+import { stopAsInconclusive, stopAsNotRun } from './unjudged';
+import { NoAnswer, type WireResponse, sendOnce } from './wire';
 
 /** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
 export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
 
-export type ParsedBody =
-  | { kind: 'json'; value: unknown }
-  | { kind: 'text'; value: string }
-  | { kind: 'empty' };
+export type ParsedBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'empty' };
+
+/** A throttled answer that was retried: its status, the Retry-After it carried, and how long we waited after it. */
+export interface ThrottledAttempt {
+  status: number;
+  retryAfter?: string;
+  waitedMs: number;
+}
 
 export interface Exchange {
   operation: Operation;
@@ -19,9 +29,22 @@ export interface Exchange {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   status: number;
   contentType: string;
+  /** The body read, as UTF-8 (invalid bytes become U+FFFD): for judging. Excerpts are made from rawBody. */
   text: string;
+  /** The parsed body; for a body larger than the cap, a text saying so (it was not read whole). */
   body: ParsedBody;
   durationMs: number;
+  /** The body's bytes as read, decompressed, up to RSF_MAX_RESPONSE_BYTES. */
+  rawBody: Buffer;
+  /** Decompressed size of the body read, or the size the target announced when it was larger than the cap. */
+  sizeBytes: number;
+  /**
+   * Set when the body was larger than RSF_MAX_RESPONSE_BYTES: only its first limitBytes were read. announcedBytes is
+   * its size when the target said it (Content-Length).
+   */
+  truncated?: { limitBytes: number; announcedBytes?: number };
+  /** The throttled answers (429, or 503 with Retry-After) before this one, in order; empty for most. */
+  attempts: ThrottledAttempt[];
 }
 
 export interface SendOptions {
@@ -34,48 +57,163 @@ export interface SendOptions {
   raw?: { text: string; contentType: string };
 }
 
-/** The target gave no HTTP answer. Its message is redacted and names the operation. */
-export class TargetError extends Error {
-  override name = 'TargetError';
+/** What became of one request, its retries included. Nothing here is a verdict on the target's conformance. */
+export type Delivery =
+  | { kind: 'answer'; response: WireResponse; attempts: ThrottledAttempt[] }
+  /** Every attempt was throttled: the last answer, and why we stopped retrying. */
+  | { kind: 'throttled'; response: WireResponse; attempts: ThrottledAttempt[]; gaveUp: 'retries' | 'time' }
+  /** No HTTP answer; `trip` is set when the breaker is open (this request may have opened it). */
+  | { kind: 'no-answer'; failure: NoAnswer; attempts: ThrottledAttempt[]; trip?: BreakerTrip }
+  /** The breaker was open: not sent. */
+  | { kind: 'not-sent'; trip: BreakerTrip; attempts: ThrottledAttempt[] };
+
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
 }
 
-const BREAKER_THRESHOLD = 3;
+/** The first wait of a back-off without Retry-After; it doubles with each attempt (full jitter below it). */
+const BACKOFF_BASE_MS = 500;
+/** A wait after Retry-After gets up to this share more, so that workers throttled together do not return together. */
+const RETRY_AFTER_SPREAD = 0.2;
+/** The window over which a worker measures its own sending rate, to tell the throttle how fast the run went. */
+const RATE_WINDOW_MS = 2000;
 
-/** Shared by every test of a worker: pacing and the circuit breaker must see all requests. */
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A 429, or a 503 with Retry-After: the target asks us to come back later. */
+function isThrottled(response: WireResponse): boolean {
+  return response.status === 429 || (response.status === 503 && headerValue(response, 'retry-after') !== undefined);
+}
+
+function headerValue(response: WireResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Retry-After in milliseconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or invalid. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The wait before retry number `retry` (0 for the first): Retry-After up to `maxWaitMs`, spread a little; without it,
+ * exponential back-off with full jitter.
+ */
+export function retryWaitMs(retryAfter: string | undefined, retry: number, maxWaitMs: number, random = Math.random): number {
+  const asked = retryAfterMs(retryAfter);
+  if (asked !== undefined) return Math.min(maxWaitMs, asked * (1 + RETRY_AFTER_SPREAD * random()));
+  return Math.floor(random() * Math.min(maxWaitMs, BACKOFF_BASE_MS * 2 ** retry));
+}
+
+/** "GET /v1/item/1001": how the breaker names a request; no query, secrets redacted. */
+export function requestLine(method: string, url: string): string {
+  return redact(`${method} ${new URL(url).pathname}`);
+}
+
+/**
+ * Shared by every test of a worker. It paces the worker's requests (the rate cap and the run's throttle, both over
+ * all workers), retries throttled ones, and keeps the run's circuit breaker (run-state.ts).
+ */
 export class Transport {
   private nextSlot = 0;
-  private consecutiveFailures = 0;
-  private readonly intervalMs: number;
+  private readonly recentSends: number[] = [];
 
-  constructor(readonly config: Config, readonly apiBase: string, workers: number) {
-    const rate = config.maxRequestsPerSecond;
-    this.intervalMs = rate > 0 ? (1000 * Math.max(1, workers)) / rate : 0;
+  constructor(
+    readonly config: Config,
+    readonly apiBase: string,
+    private readonly workers: number,
+    private readonly state: RunState = runState(),
+  ) {}
+
+  /** The breaker's trip, once it is open. */
+  breakerOpen(): BreakerTrip | undefined {
+    return this.state.breakerOpen();
   }
 
+  /** Requests per second over the whole run that this worker keeps to its share of; undefined: no limit. */
+  private runRate(): number | undefined {
+    const cap = this.config.maxRequestsPerSecond > 0 ? this.config.maxRequestsPerSecond : undefined;
+    const throttle = this.state.throttledRate();
+    if (cap === undefined) return throttle;
+    return throttle === undefined ? cap : Math.min(cap, throttle);
+  }
+
+  /** Waits for this worker's next slot: each of the workers sends at most its share of the run's rate. */
   async pace(): Promise<void> {
-    if (this.intervalMs === 0) return;
+    const rate = this.runRate();
     const now = Date.now();
-    const wait = this.nextSlot - now;
-    this.nextSlot = Math.max(now, this.nextSlot) + this.intervalMs;
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (rate !== undefined) {
+      const intervalMs = (1000 * Math.max(1, this.workers)) / rate;
+      const wait = this.nextSlot - now;
+      this.nextSlot = Math.max(now, this.nextSlot) + intervalMs;
+      if (wait > 0) await sleep(wait);
+    }
+    const sentAt = Date.now();
+    this.recentSends.push(sentAt);
+    while ((this.recentSends[0] ?? sentAt) < sentAt - RATE_WINDOW_MS) this.recentSends.shift();
   }
 
-  get open(): boolean {
-    return this.consecutiveFailures >= BREAKER_THRESHOLD;
+  /** The run's recent rate, from this worker's: the workers share the load evenly. */
+  private recentRunRate(): number {
+    return (this.recentSends.length * Math.max(1, this.workers) * 1000) / RATE_WINDOW_MS;
   }
 
-  record(ok: boolean): void {
-    this.consecutiveFailures = ok ? 0 : this.consecutiveFailures + 1;
+  /**
+   * Sends `request`, again after each throttled answer (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
+   * all), unless the breaker is open. Every request is counted by the breaker: an answer closes the count, none
+   * adds to it.
+   */
+  async deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {
+    const { requestTimeoutMs, maxResponseBytes, retryMaxWaitMs } = this.config;
+    const maxRetries = Math.floor(this.config.maxRetries);
+    const attempts: ThrottledAttempt[] = [];
+    let waited = 0;
+    for (let retry = 0; ; retry++) {
+      const trip = this.state.breakerOpen();
+      if (trip) return { kind: 'not-sent', trip, attempts };
+      await this.pace();
+      const sentAt = Date.now();
+      let response: WireResponse;
+      try {
+        response = await sendOnce({ ...request, timeoutMs: requestTimeoutMs, maxBodyBytes: maxResponseBytes });
+      } catch (e) {
+        if (!(e instanceof NoAnswer)) throw e;
+        const trip = this.state.unanswered(sentAt, requestLine(request.method, request.url));
+        return { kind: 'no-answer', failure: e, attempts, ...(trip && { trip }) };
+      }
+      this.state.answered();
+      if (!isThrottled(response)) return { kind: 'answer', response, attempts };
+      if (response.status === 429) this.state.slowDown(this.recentRunRate());
+      if (retry >= maxRetries) return { kind: 'throttled', response, attempts, gaveUp: 'retries' };
+      const retryAfter = headerValue(response, 'retry-after');
+      const wait = retryWaitMs(retryAfter, retry, retryMaxWaitMs);
+      if (waited + wait > maxWaitMs) return { kind: 'throttled', response, attempts, gaveUp: 'time' };
+      attempts.push({ status: response.status, ...(retryAfter !== undefined && { retryAfter }), waitedMs: Math.round(wait) });
+      waited += wait;
+      await sleep(wait);
+    }
   }
 }
 
 export function authorizationHeader(credentials: Credentials, config: Config): string | undefined {
   switch (credentials) {
-    case 'valid': return `Bearer ${config.bearerToken}`;
-    case 'none': return undefined;
-    case 'unknown-token': return `Bearer ${config.invalidBearerToken}`;
-    case 'non-bearer': return `Token ${config.bearerToken}`;
-    case 'empty-bearer': return 'Bearer ';
+    case 'valid':
+      return `Bearer ${config.bearerToken}`;
+    case 'none':
+      return undefined;
+    case 'unknown-token':
+      return `Bearer ${config.invalidBearerToken}`;
+    case 'non-bearer':
+      return `Token ${config.bearerToken}`;
+    case 'empty-bearer':
+      return 'Bearer ';
   }
 }
 
@@ -112,11 +250,96 @@ export function schemaInput(body: ParsedBody): unknown {
   return body.kind === 'empty' ? undefined : body.value;
 }
 
+/** What a body larger than the cap is judged as: not the operation's body, and saying why. */
+export function tooLargeMessage(limitBytes: number): string {
+  return `response larger than ${limitBytes} bytes (RSF_MAX_RESPONSE_BYTES): only its first ${limitBytes} bytes were read`;
+}
+
+/** An answer as the checks see it. */
+export function exchangeOf(
+  operation: Operation,
+  credentials: Credentials,
+  request: OutgoingRequest,
+  response: WireResponse,
+  attempts: ThrottledAttempt[],
+  limitBytes: number,
+): Exchange {
+  const contentType = headerValue(response, 'content-type') ?? '';
+  const text = response.body.toString('utf8');
+  const { announcedBytes } = response;
+  const truncated = response.truncated ? { limitBytes, ...(announcedBytes !== undefined && { announcedBytes }) } : undefined;
+  return {
+    operation,
+    credentials,
+    request,
+    status: response.status,
+    contentType,
+    text,
+    body: truncated ? { kind: 'text', value: tooLargeMessage(limitBytes) } : parseBody(text, contentType),
+    durationMs: response.durationMs,
+    rawBody: response.body,
+    sizeBytes: response.sizeBytes,
+    ...(truncated && { truncated }),
+    attempts,
+  };
+}
+
+/** "4 × HTTP 429 (Retry-After: 1)": the throttled answers of a request, counted by status. */
+export function throttleSummary(attempts: readonly ThrottledAttempt[], last: WireResponse): string {
+  const all = [...attempts.map((a) => ({ status: a.status, retryAfter: a.retryAfter })), { status: last.status, retryAfter: headerValue(last, 'retry-after') }];
+  const counts = new Map<number, number>();
+  for (const a of all) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
+  const statuses = [...counts].map(([status, n]) => `${n} × HTTP ${status}`).join(', ');
+  const retryAfter = all.map((a) => a.retryAfter).find((v) => v !== undefined);
+  return `${statuses}${retryAfter !== undefined ? `, Retry-After: ${printable(retryAfter, { maxChars: 40 })}` : ''}`;
+}
+
+/** The message of a request whose every attempt was throttled. */
+export function throttledMessage(label: string, delivery: Extract<Delivery, { kind: 'throttled' }>): string {
+  const why =
+    delivery.gaveUp === 'time'
+      ? "waiting longer would pass the test's time-out"
+      : `RSF_MAX_RETRIES=${delivery.attempts.length} retries were spent`;
+  return redact(
+    `every attempt of ${label} was throttled (${throttleSummary(delivery.attempts, delivery.response)}); ${why}. ` +
+      'A rate limit is the target\'s choice (§8), not a defect: lower RSF_MAX_REQUESTS_PER_SECOND, or raise RSF_MAX_RETRIES and RSF_RETRY_MAX_WAIT_MS.',
+  );
+}
+
+/** The message of a request that got no answer. */
+export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: number): string {
+  return redact(`${label} got no answer: ${failure.message} (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})`);
+}
+
+/** The message of a test stopped because the breaker is open. */
+export function breakerMessage(trip: BreakerTrip): string {
+  return `the target stopped answering at ${trip.since} (last request: ${trip.lastRequest})`;
+}
+
+/** Milliseconds the current test may still spend waiting on retries, keeping room for one more request. */
+function testTimeLeft(startedAt: number, requestTimeoutMs: number): number {
+  let timeout = 0;
+  try {
+    timeout = test.info().timeout;
+  } catch {
+    return Number.POSITIVE_INFINITY; // outside a test
+  }
+  if (timeout === 0) return Number.POSITIVE_INFINITY;
+  return Math.max(0, timeout - (Date.now() - startedAt) - requestTimeoutMs - 2000);
+}
+
 /** One client per test; it records the test's exchanges so that failures can show them. */
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
+  /** Requests of this client that were retried at least once (throttled). */
+  retried = 0;
+  /** The longest chain of this client's requests that waited for each other (the test's critical path). */
+  chainLength = 0;
+  /** The deepest chain among this client's requests that have completed. */
+  private completedDepth = 0;
+  private readonly startedAt = Date.now();
 
-  constructor(private readonly request: APIRequestContext, private readonly transport: Transport) {}
+  constructor(private readonly transport: Transport) {}
 
   get config(): Config {
     return this.transport.config;
@@ -127,8 +350,36 @@ export class ApiClient {
     return this.send(OPERATIONS[name], options);
   }
 
+  /**
+   * Sends `operation` and returns the answer, whatever its status. A test whose request could not be judged ends
+   * here as skipped: inconclusive (every attempt throttled, or no answer) or not run (the breaker is open).
+   */
   async send(operation: Operation, options: SendOptions = {}): Promise<Exchange> {
     const credentials = options.credentials ?? (operation.auth === 'bearer' ? 'valid' : 'none');
+    const request = this.requestFor(operation, options, credentials);
+    const depth = this.completedDepth + 1;
+    const delivery = await this.transport.deliver(request, testTimeLeft(this.startedAt, this.config.requestTimeoutMs));
+    if (delivery.attempts.length > 0) this.retried++;
+    const label = operationLabel(operation);
+    switch (delivery.kind) {
+      case 'not-sent':
+        return stopAsNotRun(breakerMessage(delivery.trip));
+      case 'no-answer':
+        return stopAsInconclusive(noAnswerMessage(label, delivery.failure, this.config.requestTimeoutMs));
+      case 'throttled':
+        return stopAsInconclusive(throttledMessage(label, delivery));
+      case 'answer': {
+        const { response, attempts } = delivery;
+        const exchange = exchangeOf(operation, credentials, request, response, attempts, this.config.maxResponseBytes);
+        this.exchanges.push(exchange);
+        this.completedDepth = Math.max(this.completedDepth, depth);
+        this.chainLength = Math.max(this.chainLength, depth);
+        return exchange;
+      }
+    }
+  }
+
+  private requestFor(operation: Operation, options: SendOptions, credentials: Credentials): OutgoingRequest {
     const path = fillPath(operation.path, options.params ?? {});
     const url = `${this.transport.apiBase}${path}${options.query ? `?${options.query}` : ''}`;
     const headers: Record<string, string> = { Accept: 'application/json' };
@@ -142,42 +393,7 @@ export class ApiClient {
       body = JSON.stringify(options.json);
       headers['Content-Type'] = 'application/json';
     }
-    const request = { method: operation.method, url, headers, body };
-
-    if (this.transport.open) {
-      throw new TargetError(`${operationLabel(operation)}: not sent, because the target gave no answer to ${BREAKER_THRESHOLD} requests in a row. Check that it is up (RSF_TARGET_URL) and RSF_REQUEST_TIMEOUT_MS.`);
-    }
-    await this.transport.pace();
-    const started = Date.now();
-    try {
-      const response = await this.request.fetch(url, {
-        method: operation.method,
-        headers,
-        // A Buffer goes out byte for byte; a string with a JSON content type would be re-encoded if it did not parse.
-        data: body === undefined ? undefined : Buffer.from(body),
-        timeout: this.config.requestTimeoutMs,
-        failOnStatusCode: false,
-        maxRedirects: 0,
-      });
-      const text = await response.text();
-      this.transport.record(true);
-      const contentType = response.headers()['content-type'] ?? '';
-      const exchange: Exchange = {
-        operation, credentials, request,
-        status: response.status(),
-        contentType,
-        text,
-        body: parseBody(text, contentType),
-        durationMs: Date.now() - started,
-      };
-      this.exchanges.push(exchange);
-      return exchange;
-    } catch (e) {
-      this.transport.record(false);
-      // Playwright's message carries the URL and a call log with headers: keep only its first line, redacted.
-      const firstLine = String((e as Error).message ?? e).split('\n')[0] ?? '';
-      throw new TargetError(redact(`${operationLabel(operation)}: no answer from ${url} within ${this.config.requestTimeoutMs} ms: ${firstLine}`));
-    }
+    return { method: operation.method, url, headers, ...(body !== undefined && { body }) };
   }
 }
 
@@ -188,48 +404,69 @@ export function withPlaceholders(text: string, config: Config): string {
   return redact(out);
 }
 
-const shellQuote = (s: string): string => `"${s.replace(/(["\\`])/g, '\\$1')}"`;
+const shellQuote = (s: string): string => `"${s.replace(/(["\\`$])/g, '\\$1').replace(/\\\$(RSF_[A-Z_]+)/g, '$$$1')}"`;
+
+/** Request bodies are ours, but fast-check makes odd ones: escaped and cut like anything else shown. */
+const REQUEST_BODY_CHARS = 4000;
 
 export function curlOf(exchange: Exchange, config: Config): string {
   const { method, url, headers, body } = exchange.request;
-  const parts = [`curl -sS -X ${method}`, shellQuote(withPlaceholders(url, config))];
-  for (const [name, value] of Object.entries(headers)) parts.push(`-H ${shellQuote(withPlaceholders(`${name}: ${value}`, config))}`);
-  if (body !== undefined) parts.push(`--data-raw ${shellQuote(withPlaceholders(body, config))}`);
+  const shown = (text: string): string => shellQuote(printable(text, { maxChars: REQUEST_BODY_CHARS, transform: (t) => withPlaceholders(t, config) }));
+  const parts = [`curl -sS -X ${method}`, shown(url)];
+  for (const [name, value] of Object.entries(headers)) parts.push(`-H ${shown(`${name}: ${value}`)}`);
+  if (body !== undefined) parts.push(`--data-raw ${shown(body)}`);
   return parts.join(' ');
 }
 
-const EXCERPT = 2000;
-
-export function excerpt(text: string, max = EXCERPT): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+/** The response body as printable, redacted text, cut with its total size given. */
+export function bodyExcerpt(exchange: Exchange, maxChars?: number): string {
+  if (exchange.rawBody.length === 0) return '(empty)';
+  const { truncated } = exchange;
+  const size = truncated ? { totalBytes: truncated.announcedBytes ?? truncated.limitBytes, atLeast: truncated.announcedBytes === undefined } : {};
+  // Redacted before it is cut, so that a secret across the cut cannot leave half of itself.
+  return printable(exchange.rawBody, { keepLineBreaks: true, transform: redact, ...(maxChars && { maxChars }), ...size });
 }
 
-/** A redacted, human-readable account of an exchange for failure messages. */
+function throttleLine(attempts: readonly ThrottledAttempt[]): string {
+  const each = attempts.map((a) => `HTTP ${a.status}${a.retryAfter !== undefined ? ` (Retry-After: ${printable(a.retryAfter, { maxChars: 40 })})` : ''}, waited ${a.waitedMs} ms`);
+  return `  retried after ${attempts.length} throttled answer${attempts.length === 1 ? '' : 's'}: ${each.join('; ')}`;
+}
+
+/** A redacted, printable account of an exchange for failure messages. */
 export function describeExchange(exchange: Exchange, config: Config): string {
   const { method, url, headers, body } = exchange.request;
-  const shownHeaders = Object.entries(headers).map(([k, v]) => `    ${k}: ${v}`).join('\n');
-  return withPlaceholders([
-    `  request:  ${method} ${url}  [credentials: ${exchange.credentials}]`,
-    shownHeaders,
-    body !== undefined ? `    body: ${excerpt(withPlaceholders(body, config), 1000)}` : '    (no body)',
-    `  response: HTTP ${exchange.status}  content-type: ${exchange.contentType || '(none)'}  (${exchange.durationMs} ms)`,
-    // Redacted before it is cut, so that a secret across the cut cannot leave half of itself.
-    `    body: ${exchange.text === '' ? '(empty)' : excerpt(redact(exchange.text))}`,
+  const shown = (text: string, maxChars?: number): string =>
+    printable(text, { keepLineBreaks: true, transform: (t) => withPlaceholders(t, config), ...(maxChars && { maxChars }) });
+  const shownHeaders = Object.entries(headers).map(([k, v]) => `    ${shown(`${k}: ${v}`)}`);
+  const size = exchange.truncated ? `, larger than ${exchange.truncated.limitBytes} bytes: not read whole` : `, ${exchange.sizeBytes} bytes`;
+  return [
+    `  request:  ${shown(`${method} ${url}`)}  [credentials: ${exchange.credentials}]`,
+    ...shownHeaders,
+    body !== undefined ? `    body: ${shown(body, 1000)}` : '    (no body)',
+    ...(exchange.attempts.length > 0 ? [throttleLine(exchange.attempts)] : []),
+    `  response: HTTP ${exchange.status}  content-type: ${printable(exchange.contentType, { maxChars: 200 }) || '(none)'}  (${exchange.durationMs} ms${size})`,
+    `    body: ${bodyExcerpt(exchange)}`,
     `  reproduce: ${curlOf(exchange, config)}`,
-  ].join('\n'), config);
+  ].join('\n');
 }
 
 /** The redacted record of an exchange that goes into evidence attachments. */
 export function recordOf(exchange: Exchange, config: Config): ExchangeRecord {
   const { method, url, headers, body } = exchange.request;
+  const shown = (text: string, maxChars?: number): string =>
+    printable(text, { keepLineBreaks: true, transform: (t) => withPlaceholders(t, config), ...(maxChars && { maxChars }) });
   return {
     request: {
       method,
-      url: withPlaceholders(url, config),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, withPlaceholders(v, config)])),
-      ...(body !== undefined ? { body: excerpt(withPlaceholders(body, config), 4000) } : {}),
+      url: shown(url),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, shown(v)])),
+      ...(body !== undefined ? { body: shown(body, REQUEST_BODY_CHARS) } : {}),
     },
-    response: { status: exchange.status, contentType: exchange.contentType, bodyExcerpt: excerpt(redact(exchange.text)) },
+    response: {
+      status: exchange.status,
+      contentType: printable(exchange.contentType, { maxChars: 200 }),
+      bodyExcerpt: bodyExcerpt(exchange),
+    },
     curl: curlOf(exchange, config),
   };
 }

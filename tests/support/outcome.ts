@@ -1,7 +1,7 @@
 // Did an operation succeed? Only a 2xx whose body matches the success schema and carries a success value.
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
 import type { Config } from './config';
-import { type Exchange, plainString, schemaInput } from './http';
+import { type Exchange, plainString, schemaInput, tooLargeMessage } from './http';
 import { schemas } from './schema-registry';
 
 export interface Outcome {
@@ -22,7 +22,7 @@ const saysSomething = (v: unknown): boolean => (typeof v === 'string' && v.trim(
  * An object that says it is an error in one of the ways §7.1 documents, or by an `error` member with a message.
  * Only a non-empty message counts: `error: null` or `error_message: ""` may be ordinary fields of a free-form body.
  */
-function errorMarker(value: unknown): string | undefined {
+export function errorMarker(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
   if (saysSomething(value.error_message)) return 'it has an error_message (§7.1)';
   if (value.success === false || value.success === 'error') return `its success is ${JSON.stringify(value.success)} (§7.1)`;
@@ -65,6 +65,10 @@ function successValue(exchange: Exchange, config: Config): string | undefined {
 export function outcomeOf(exchange: Exchange, config: Config): Outcome {
   if (exchange.status < 200 || exchange.status > 299) {
     return { succeeded: false, reason: `HTTP ${exchange.status} is not 2xx`, schemaErrors: [] };
+  }
+  // Not read whole, so not judged a success: a plain-string or unspecified body would otherwise pass unseen.
+  if (exchange.truncated) {
+    return { succeeded: false, reason: `HTTP ${exchange.status}, but the ${tooLargeMessage(exchange.truncated.limitBytes)}`, schemaErrors: [] };
   }
   const verdict = schemas().validate(exchange.operation.successSchema, schemaInput(exchange.body));
   if (!verdict.valid) {

@@ -1,0 +1,169 @@
+// State that every worker of a run shares, and that outlives a worker (Playwright starts a new one after a failed
+// test): the circuit breaker and the throttle. It lives in files of a run directory, which the global setup creates
+// and names in RSF_RUN_STATE_DIR; workers inherit the runner's environment.
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const RUN_STATE_ENV = 'RSF_RUN_STATE_DIR';
+
+/** Requests in a row, over all workers, that got no HTTP answer before the breaker opens. */
+export const BREAKER_THRESHOLD = 3;
+
+/** A throttled run never goes slower than this, over all workers (requests per second). */
+export const FLOOR_RATE_PER_SECOND = 1;
+/** Without a new 429, the throttled rate doubles this often: the run speeds up again, slowly. */
+export const RECOVERY_DOUBLING_MS = 10_000;
+/** 429s within this time after a slow-down answer requests sent before it: they do not slow the run again. */
+const SLOWDOWN_HOLD_MS = 1000;
+/** A throttled rate recovered this far is no throttle any more. */
+const UNTHROTTLED_RATE_PER_SECOND = 10_000;
+/** How often a worker rereads the shared throttle (a 429 of its own applies at once). */
+const THROTTLE_REREAD_MS = 250;
+
+/** Why the breaker is open. */
+export interface BreakerTrip {
+  /** ISO time the first of the unanswered requests in a row was sent: when the target stopped answering. */
+  since: string;
+  /** ISO time the breaker opened. */
+  openedAt: string;
+  /** "GET /v1/item/1001": method and path, no query, redacted by the caller. */
+  lastRequest: string;
+}
+
+interface ThrottleRecord {
+  /** Requests per second over the run, right after the last slow-down. */
+  ratePerSecond: number;
+  /** Epoch ms of that slow-down. */
+  at: number;
+}
+
+const BREAKER_FILE = 'breaker-open.json';
+const NO_ANSWERS_FILE = 'unanswered-in-a-row';
+const THROTTLE_FILE = 'throttle.json';
+
+/** The shared state of the run, through files: every method is cheap enough to call for each request. */
+export class RunState {
+  private trip: BreakerTrip | undefined;
+  private throttle: ThrottleRecord | undefined;
+  private throttleReadAt = 0;
+  private throttleMtime = 0;
+
+  constructor(readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  private path(name: string): string {
+    return join(this.dir, name);
+  }
+
+  /** The breaker's trip, once any worker has opened it. One stat per call until then. */
+  breakerOpen(): BreakerTrip | undefined {
+    if (this.trip) return this.trip;
+    const file = this.path(BREAKER_FILE);
+    if (!statSync(file, { throwIfNoEntry: false })) return undefined;
+    try {
+      this.trip = JSON.parse(readFileSync(file, 'utf8')) as BreakerTrip;
+    } catch {
+      return undefined; // being written by another worker: the next call reads it
+    }
+    return this.trip;
+  }
+
+  /** A request got an HTTP answer: the count of unanswered requests in a row starts again. */
+  answered(): void {
+    const file = this.path(NO_ANSWERS_FILE);
+    if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0) truncateSync(file);
+  }
+
+  /**
+   * A request sent at `sentAt` got no answer. Returns the trip when this one opened the breaker (or it was open).
+   * Each worker appends a line (an append of a few bytes is atomic), so the count spans workers.
+   */
+  unanswered(sentAt: number, request: string): BreakerTrip | undefined {
+    const file = this.path(NO_ANSWERS_FILE);
+    appendFileSync(file, `${JSON.stringify({ sentAt, request })}\n`);
+    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    if (lines.length < BREAKER_THRESHOLD) return this.breakerOpen();
+    const first = JSON.parse(lines[0] ?? '{}') as { sentAt?: number };
+    const trip: BreakerTrip = {
+      since: new Date(first.sentAt ?? sentAt).toISOString(),
+      openedAt: new Date().toISOString(),
+      lastRequest: request,
+    };
+    try {
+      // The first worker to open it writes why; the others read that.
+      writeFileSync(this.path(BREAKER_FILE), JSON.stringify(trip), { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    return this.breakerOpen() ?? trip;
+  }
+
+  /** The run's throttled rate (requests per second over all workers) at `now`, or undefined when not throttled. */
+  throttledRate(now = Date.now()): number | undefined {
+    if (now - this.throttleReadAt >= THROTTLE_REREAD_MS) {
+      this.throttleReadAt = now;
+      const mtime = statSync(this.path(THROTTLE_FILE), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      if (mtime !== this.throttleMtime) {
+        this.throttleMtime = mtime;
+        this.throttle = this.readThrottle();
+      }
+    }
+    if (!this.throttle) return undefined;
+    const rate = this.throttle.ratePerSecond * 2 ** (Math.max(0, now - this.throttle.at) / RECOVERY_DOUBLING_MS);
+    return rate >= UNTHROTTLED_RATE_PER_SECOND ? undefined : rate;
+  }
+
+  private readThrottle(): ThrottleRecord | undefined {
+    try {
+      return JSON.parse(readFileSync(this.path(THROTTLE_FILE), 'utf8')) as ThrottleRecord;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The target throttled a request while the run sent about `recentRate` requests per second: halve the pace of
+   * every worker, down to the floor. Returns the new rate, or undefined when a slow-down had just happened.
+   */
+  slowDown(recentRate: number, now = Date.now()): number | undefined {
+    const current = this.readThrottle();
+    this.throttleReadAt = 0; // reread at the next request
+    if (current && now - current.at < SLOWDOWN_HOLD_MS) return undefined;
+    const recovered = this.throttledRate(now) ?? Number.POSITIVE_INFINITY;
+    const ratePerSecond = Math.max(FLOOR_RATE_PER_SECOND, Math.min(recovered, recentRate) / 2);
+    const temporary = this.path(`${THROTTLE_FILE}.${process.pid}`);
+    writeFileSync(temporary, JSON.stringify({ ratePerSecond, at: now } satisfies ThrottleRecord));
+    renameSync(temporary, this.path(THROTTLE_FILE)); // atomic: readers see the old record or the new one
+    this.throttle = { ratePerSecond, at: now };
+    this.throttleMtime = 0;
+    return ratePerSecond;
+  }
+}
+
+let shared: RunState | undefined;
+
+/**
+ * This process's view of the run's state: the directory the global setup named, or (a process started without it,
+ * e.g. a self-test's own worker) one of its own, removed when the process ends.
+ */
+export function runState(): RunState {
+  if (shared) return shared;
+  let dir = process.env[RUN_STATE_ENV];
+  if (!dir) {
+    const own = mkdtempSync(join(tmpdir(), 'rsf-run-'));
+    process.on('exit', () => rmSync(own, { recursive: true, force: true }));
+    dir = own;
+  }
+  shared = new RunState(dir);
+  return shared;
+}
+
+/** For the global setup: a fresh run directory, named in the environment that the workers inherit. */
+export function createRunStateDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'rsf-run-'));
+  process.env[RUN_STATE_ENV] = dir;
+  shared = undefined;
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
