@@ -164,6 +164,11 @@ fieldset.filters { border: 0; padding: 0; margin: 0 0 .5rem; display: flex; flex
 fieldset.filters legend { float: left; margin-right: .6rem; font-weight: 600; }
 fieldset.filters label { white-space: nowrap; }
 table.reqs td.id { white-space: nowrap; }
+table.reqs td.tests { min-width: 7.5rem; }
+table.reqs th.level { width: 4.5rem; }
+table.reqs th.section { width: 6.5rem; }
+table.reqs th.status { width: 7.5rem; }
+table.reqs td.tests summary { white-space: nowrap; }
 ${STATUSES.map(
   (s) => `#requirements:has(#show-${slug(s)}:checked) tr.req:not([data-status="${s}"]) { display: none; }`,
 ).join('\n')}
@@ -414,7 +419,7 @@ ${r.evidence.map(evidencePre).join('\n')}</details>`;
   return `<tr class="req" id="req-${html(r.id)}" data-status="${html(r.status)}">
 <td class="id"><code>${html(r.id)}</code></td><td class="level">${r.level}</td>\
 <td class="section">${html(sectionLabel(r.section))}</td><td class="status">${badge(r.status)}</td>
-<td>${html(r.text)}${reason}${evidence}</td><td>${testsCell(r)}</td></tr>`;
+<td>${html(r.text)}${reason}${evidence}</td><td class="tests">${testsCell(r)}</td></tr>`;
 }
 
 function filters(report: ConformanceReport): string {
@@ -481,8 +486,8 @@ ${matrix(buildMatrix(report, catalogue))}
 ${attention(report, byId)}
 <section id="requirements"><h2>Requirements</h2>
 ${filters(report)}
-<table class="reqs" aria-label="Requirements"><thead><tr><th>ID</th><th>Level</th><th>Section</th><th>Status</th>\
-<th>Requirement</th><th>Tests</th></tr></thead><tbody>
+<table class="reqs" aria-label="Requirements"><thead><tr><th>ID</th><th class="level">Level</th>\
+<th class="section">Section</th><th class="status">Status</th><th>Requirement</th><th>Tests</th></tr></thead><tbody>
 ${report.requirements.map(requirementRow).join('\n')}
 </tbody></table></section>
 ${runDetails(report)}
