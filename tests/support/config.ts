@@ -1,5 +1,6 @@
 // Every target-specific value, read from the environment (and .env), checked once, typed.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import dotenv from 'dotenv';
 import { schemas } from './schema-registry';
@@ -86,6 +87,34 @@ const secretText = (raw: string): string => {
   return raw;
 };
 
+/** The exit policies of RSF_FAIL_ON. */
+export const FAIL_ON = ['must', 'regression', 'strict'] as const;
+export type FailOn = (typeof FAIL_ON)[number];
+
+const oneOf = <T extends string>(values: readonly T[]) => (raw: string): T => {
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigProblem(`expected one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+};
+const existingFile = (raw: string): string => {
+  if (raw !== '' && !existsSync(resolve(raw))) throw new ConfigProblem(`no such file: ${resolve(raw)}`);
+  return raw;
+};
+
+/**
+ * The exit policy that RSF_FAIL_ON and RSF_STRICT ask for together: RSF_STRICT=true is another way to ask for strict,
+ * so it contradicts any other RSF_FAIL_ON; regression needs a baseline to compare with.
+ */
+export function exitPolicy(failOn: FailOn | undefined, strict: boolean, baseline: string): FailOn {
+  if (strict && failOn !== undefined && failOn !== 'strict') {
+    throw new ConfigError([`RSF_STRICT=true asks for RSF_FAIL_ON=strict, but RSF_FAIL_ON=${failOn}: set one of them`]);
+  }
+  const policy = failOn ?? (strict ? 'strict' : 'must');
+  if (policy === 'regression' && baseline === '') {
+    throw new ConfigError(['RSF_FAIL_ON=regression needs RSF_BASELINE, the conformance.json of an earlier run']);
+  }
+  return policy;
+}
+
 const S = <T>(name: string, def: string, parse: (raw: string) => T, doc: string, secret = false): Setting<T> => ({ name, default: def, parse, doc, secret });
 
 /** The settings, in the order the README and .env.example list them. */
@@ -146,6 +175,8 @@ export const SETTINGS = {
   reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports and Playwright\'s HTML report are written.'),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too.'),
   waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason"}]; a waived requirement does not fail the run. Missing file: no waivers.'),
+  failOn: S('RSF_FAIL_ON', '', optional(oneOf(FAIL_ON)), 'What fails the run (exit code 1): "must", any MUST failure; "regression", only a MUST failure that the baseline (RSF_BASELINE) did not have; "strict", MUST failures and SHOULD warnings. Empty: must, or strict with RSF_STRICT=true.'),
+  baseline: S('RSF_BASELINE', '', existingFile, 'conformance.json of an earlier run: each requirement is compared with it (regressed, fixed, still failing, new, gone), first in every report. Needed by RSF_FAIL_ON=regression; a file that cannot be read is a configuration error.'),
 } satisfies Record<string, Setting<unknown>>;
 
 type Settings = typeof SETTINGS;
@@ -187,6 +218,7 @@ export function loadConfig(env: Env = process.env): Config {
   config.fcNumRuns ??= config.embedded ? 100 : 25;
   if (config.invalidBearerToken === '') config.invalidBearerToken = `invalid-${randomBytes(12).toString('hex')}`;
   if (config.invalidBearerToken === config.bearerToken) throw new ConfigError(['RSF_INVALID_BEARER_TOKEN must differ from RSF_BEARER_TOKEN']);
+  exitPolicy(config.failOn, config.strict, config.baseline); // checked before any test, applied by the reporter
   return config;
 }
 
