@@ -1,14 +1,14 @@
 // Every request of the suite goes through here: credentials, pace, retries of throttled requests, the run's circuit
 // breaker, a capped body, and redacted, printable accounts of each exchange. The bytes travel in wire.ts; the state
 // shared by all workers (breaker, throttle) lives in run-state.ts.
-import { test } from '@playwright/test';
+import { type TestInfo, test } from '@playwright/test';
 import type { ExchangeRecord } from './check-protocol';
 import { type Config, secretSettings } from './config';
 import { OPERATIONS, type Operation, type OperationName, fillPath, operationLabel } from './operations';
 import { printable } from './printable';
 import { redact, replaceSecret } from './redact';
 import { type BreakerTrip, type RunState, runState } from './run-state';
-import { stopAsInconclusive, stopAsNotRun } from './unjudged';
+import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
 import { NoAnswer, type WireResponse, sendOnce } from './wire';
 
 /** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
@@ -316,16 +316,19 @@ export function breakerMessage(trip: BreakerTrip): string {
   return `the target stopped answering at ${trip.since} (last request: ${trip.lastRequest})`;
 }
 
-/** Milliseconds the current test may still spend waiting on retries, keeping room for one more request. */
-function testTimeLeft(startedAt: number, requestTimeoutMs: number): number {
-  let timeout = 0;
+/** The running test's info, or undefined outside a test. */
+function runningTest(): TestInfo | undefined {
   try {
-    timeout = test.info().timeout;
+    return test.info();
   } catch {
-    return Number.POSITIVE_INFINITY; // outside a test
+    return undefined;
   }
-  if (timeout === 0) return Number.POSITIVE_INFINITY;
-  return Math.max(0, timeout - (Date.now() - startedAt) - requestTimeoutMs - 2000);
+}
+
+/** Milliseconds the current test may still spend waiting on retries, keeping room for one more request. */
+function testTimeLeft(info: TestInfo | undefined, startedAt: number, requestTimeoutMs: number): number {
+  if (!info || info.timeout === 0) return Number.POSITIVE_INFINITY;
+  return Math.max(0, info.timeout - (Date.now() - startedAt) - requestTimeoutMs - 2000);
 }
 
 /** One client per test; it records the test's exchanges so that failures can show them. */
@@ -338,6 +341,10 @@ export class ApiClient {
   /** The deepest chain among this client's requests that have completed. */
   private completedDepth = 0;
   private readonly startedAt = Date.now();
+  /** The test this client serves: requests left running after it ended (a pool of sends) must not touch another. */
+  private readonly owner = runningTest();
+  /** Set once a request stopped the test unjudged: the test's other requests are not sent. */
+  private stoppedBecause: string | undefined;
 
   constructor(private readonly transport: Transport) {}
 
@@ -357,17 +364,20 @@ export class ApiClient {
   async send(operation: Operation, options: SendOptions = {}): Promise<Exchange> {
     const credentials = options.credentials ?? (operation.auth === 'bearer' ? 'valid' : 'none');
     const request = this.requestFor(operation, options, credentials);
-    const depth = this.completedDepth + 1;
-    const delivery = await this.transport.deliver(request, testTimeLeft(this.startedAt, this.config.requestTimeoutMs));
-    if (delivery.attempts.length > 0) this.retried++;
     const label = operationLabel(operation);
+    this.refuseIfStopped(label);
+    const depth = this.completedDepth + 1;
+    const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
+    const delivery = await this.transport.deliver(request, timeLeft);
+    if (delivery.attempts.length > 0) this.retried++;
+    if (delivery.kind !== 'answer') this.refuseIfStopped(label);
     switch (delivery.kind) {
       case 'not-sent':
-        return stopAsNotRun(breakerMessage(delivery.trip));
+        return this.stop(stopAsNotRun, breakerMessage(delivery.trip));
       case 'no-answer':
-        return stopAsInconclusive(noAnswerMessage(label, delivery.failure, this.config.requestTimeoutMs));
+        return this.stop(stopAsInconclusive, noAnswerMessage(label, delivery.failure, this.config.requestTimeoutMs));
       case 'throttled':
-        return stopAsInconclusive(throttledMessage(label, delivery));
+        return this.stop(stopAsInconclusive, throttledMessage(label, delivery));
       case 'answer': {
         const { response, attempts } = delivery;
         const exchange = exchangeOf(operation, credentials, request, response, attempts, this.config.maxResponseBytes);
@@ -376,6 +386,23 @@ export class ApiClient {
         this.chainLength = Math.max(this.chainLength, depth);
         return exchange;
       }
+    }
+  }
+
+  /** Ends the test unjudged, once: a test whose requests ran side by side gets one reason, the first. */
+  private stop(how: (reason: string) => never, reason: string): never {
+    this.stoppedBecause = reason;
+    return how(reason);
+  }
+
+  /** Throws instead of sending when the test has ended, or was already stopped unjudged. */
+  private refuseIfStopped(label: string): void {
+    if (this.owner && runningTest() !== this.owner) {
+      throw new Error(`${label}: not sent, because the test that sent it has ended`);
+    }
+    if (this.stoppedBecause !== undefined) {
+      resumeSkip();
+      throw new Error(`${label}: not sent, because the test already stopped: ${this.stoppedBecause}`);
     }
   }
 

@@ -28,14 +28,34 @@ export function registerSecret(value: string): void {
   }
 }
 
-/** Replaces a secret, raw or percent-encoded, with `replacement`. */
+/** Shorter base64 runs would match ordinary text by chance. */
+const MIN_BASE64_FORM = 8;
+
+/**
+ * The secret's base64 at each of the three byte alignments, without the characters it shares with its neighbours:
+ * found inside any longer base64 text, e.g. an echoed "Authorization: Basic …" or "Bearer <token>" encoded.
+ */
+function base64Forms(secret: string): string[] {
+  const forms: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.from('\0'.repeat(offset) + secret).toString('base64');
+    const from = offset === 0 ? 0 : 4;
+    const to = Math.floor((offset + Buffer.byteLength(secret)) / 3) * 4;
+    if (to - from >= MIN_BASE64_FORM) forms.push(encoded.slice(from, to));
+  }
+  return forms;
+}
+
+/** Replaces a secret, raw, percent-encoded or base64-encoded, with `replacement`. */
 export function replaceSecret(text: string, secret: string, replacement: string): string {
   let out = text;
-  for (const form of new Set([encodeURIComponent(secret), secret])) out = out.split(form).join(replacement);
+  for (const form of new Set([encodeURIComponent(secret), secret, ...base64Forms(secret)])) {
+    out = out.split(form).join(replacement);
+  }
   return out;
 }
 
-/** Replaces every known secret, raw or percent-encoded, with [REDACTED]. */
+/** Replaces every known secret, raw, percent-encoded or base64-encoded, with [REDACTED]. */
 export function redact(text: string): string {
   return knownSecrets().reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);
 }

@@ -1,0 +1,369 @@
+// Real targets are not well behaved: they die mid-run, reset connections, drip bytes, send 10 MB, gzip bombs, loops
+// of redirects, bytes that are not UTF-8, and throttle. None of that is non-conformance. Each hostile target here
+// gets its outcome (PASS, FAIL or ERROR and its exit code), in bounded time and output, with no token in any output.
+// The low-level client is tested in-process first; the child runs use small parts of the suite where they can.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { type ReferenceServer, startReferenceServer } from '../../reference/server';
+import type { Config } from '../support/config';
+import { loadConfig } from '../support/config';
+import { expect, test } from '../support/fixtures';
+import { Transport, bodyExcerpt, exchangeOf } from '../support/http';
+import { OPERATIONS } from '../support/operations';
+import { printable } from '../support/printable';
+import { BREAKER_THRESHOLD, RunState } from '../support/run-state';
+import { NoAnswer, sendOnce } from '../support/wire';
+import { readArtifacts, secretForms } from './support/artifacts';
+import { type ChildRun, fakeSecrets, lastLine, runPlaywright } from './support/child-run';
+import {
+  type HostileTarget,
+  answerFor,
+  drip,
+  firstOf,
+  hang,
+  rateLimiter,
+  redirectLoop,
+  reset,
+  startHostileTarget,
+} from './support/hostile-server';
+
+test.describe.configure({ mode: 'parallel' });
+
+const MiB = 1024 * 1024;
+const CAP = 4 * MiB; // RSF_MAX_RESPONSE_BYTES' default
+/** Bytes no terminal should receive from a target: C0 controls but tab and line feed, DEL, C1 controls. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+/** Random-looking bytes with every kind of trouble in them: NUL, ESC sequences, CR, invalid UTF-8, a bidi override. */
+const GARBAGE = Buffer.concat([
+  Buffer.from([0x00, 0x1b, 0x5b, 0x32, 0x4a, 0x0d, 0xff, 0xfe, 0xc3, 0x28, 0x80, 0x07]),
+  Buffer.from('\u202e evil \u0085'),
+  Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 197 + 13) % 256)),
+]);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The low-level client, in-process: exact bytes and sizes.
+
+test.describe('the client', () => {
+  const wire = (url: string, timeoutMs = 2000, maxBodyBytes = CAP) => sendOnce({ method: 'GET', url, headers: {}, timeoutMs, maxBodyBytes });
+
+  test('reads a 10 MB body up to the cap and says how large it was', async () => {
+    const tenMB = Buffer.alloc(10 * MiB, 'x');
+    const target = await startHostileTarget({ misbehave: answerFor(/./, tenMB, { 'content-type': 'application/json' }) });
+    try {
+      const answer = await wire(`${target.url}/v1/item/1`);
+      expect(answer).toMatchObject({ status: 200, truncated: true, sizeBytes: 10 * MiB, announcedBytes: 10 * MiB });
+      expect(answer.body.length).toBe(CAP);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('counts a gzip bomb by its inflated size and stops inflating at the cap', async () => {
+    const inflated = 256 * MiB;
+    const bomb = gzipSync(Buffer.alloc(inflated), { level: 9 });
+    expect(bomb.length, 'small on the wire').toBeLessThan(MiB);
+    const target = await startHostileTarget({ misbehave: answerFor(/./, bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }) });
+    const rssBefore = process.memoryUsage().rss;
+    try {
+      const answer = await wire(`${target.url}/v1/item/1`);
+      expect(answer.truncated).toBe(true);
+      expect(answer.body.length).toBe(CAP);
+      expect(answer.announcedBytes, 'a compressed body announces no inflated size').toBeUndefined();
+      expect(process.memoryUsage().rss - rssBefore, 'memory stays flat: far below the inflated size').toBeLessThan(64 * MiB);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('gives up on a body that drips, at the deadline of the whole exchange', async () => {
+    const target = await startHostileTarget({ misbehave: drip });
+    const started = Date.now();
+    try {
+      const error = await wire(`${target.url}/v1/prices`, 1200).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NoAnswer);
+      expect((error as NoAnswer).kind).toBe('timeout');
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('a reset is no answer, and a redirect is an answer that is not followed', async () => {
+    const resetting = await startHostileTarget({ misbehave: reset });
+    const redirecting = await startHostileTarget({ misbehave: redirectLoop });
+    try {
+      const error = await wire(`${resetting.url}/v1/prices`).catch((e: unknown) => e);
+      expect((error as NoAnswer).kind).toBe('reset');
+      const answer = await wire(`${redirecting.url}/v1/prices`);
+      expect(answer.status).toBe(302);
+      expect(redirecting.requests, 'the redirect was not followed').toBe(1);
+    } finally {
+      await Promise.all([resetting.close(), redirecting.close()]);
+    }
+  });
+
+  test('excerpts escape control bytes and invalid UTF-8, and give the total size when cut', () => {
+    const shown = printable(GARBAGE, { maxChars: 120 });
+    expect(shown).not.toMatch(CONTROL);
+    expect(shown).toContain('\\u{0}');
+    expect(shown).toContain('\\xff\\xfe');
+    expect(shown).toContain('\\u{1b}[2J');
+    expect(shown).toContain('\\u{202e}');
+    expect(shown).toMatch(new RegExp(`… \\(${GARBAGE.length} bytes in all\\)$`));
+    expect(printable('{"ok":true}')).toBe('{"ok":true}');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Retries and the breaker, in-process: what all workers share.
+
+function configFor(env: Record<string, string>): Config {
+  return loadConfig({ RSF_TARGET_URL: 'http://127.0.0.1:9', RSF_MAX_REQUESTS_PER_SECOND: '0', ...env });
+}
+
+test.describe('retries and the breaker', () => {
+  test('a 429 is retried after its Retry-After, and slows every worker of the run', async () => {
+    let calls = 0;
+    const target = await startHostileTarget({
+      misbehave: (_req, res) => {
+        calls++;
+        if (calls <= 2) res.writeHead(429, { 'retry-after': '1' }).end();
+        else res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+        return true;
+      },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    try {
+      const config = configFor({ RSF_TARGET_URL: target.url });
+      const transport = new Transport(config, `${target.url}/v1`, 2, new RunState(dir));
+      const started = Date.now();
+      const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
+      expect(delivery.kind).toBe('answer');
+      expect(delivery.attempts.map((a) => [a.status, a.retryAfter])).toEqual([[429, '1'], [429, '1']]);
+      expect(Date.now() - started, 'Retry-After: 1 honoured twice').toBeGreaterThanOrEqual(2000);
+      // Another worker (its own RunState on the same directory) sees the slower pace.
+      expect(new RunState(dir).throttledRate()).toBeDefined();
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('a 503 without Retry-After is an answer to judge, not a reason to retry', async () => {
+    const target = await startHostileTarget({ misbehave: answerFor(/./, '{"error_message":"down"}', { 'content-type': 'application/json' }, 503) });
+    try {
+      const config = configFor({ RSF_TARGET_URL: target.url });
+      const transport = new Transport(config, `${target.url}/v1`, 1, new RunState(mkdtempSync(join(tmpdir(), 'rsf-state-'))));
+      const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
+      expect(delivery).toMatchObject({ kind: 'answer', attempts: [] });
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('the breaker counts unanswered requests over all workers, across worker restarts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    // Each worker, and each worker started anew after a failed test, has its own RunState over the run directory.
+    const worker = () => new RunState(dir);
+    const sentAt = Date.now();
+    expect(worker().unanswered(sentAt, 'GET /v1/prices')).toBeUndefined();
+    worker().answered();
+    for (let i = 1; i < BREAKER_THRESHOLD; i++) expect(worker().unanswered(sentAt + i, `GET /v1/item/${i}`)).toBeUndefined();
+    const trip = worker().unanswered(sentAt + 9, 'GET /v1/miCuenta/pedidos/1/123456');
+    expect(trip).toMatchObject({ since: new Date(sentAt + 1).toISOString(), lastRequest: 'GET /v1/miCuenta/pedidos/1/123456' });
+    expect(worker().breakerOpen(), 'a new worker sees it open').toEqual(trip);
+  });
+
+  test('an exchange larger than the cap reads as "response larger than N bytes"', () => {
+    const response = { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"a":"'), sizeBytes: CAP + 1, truncated: true, durationMs: 1 };
+    const request = { method: 'GET', url: 'http://127.0.0.1/v1/item/1', headers: {} };
+    const exchange = exchangeOf(OPERATIONS.getProduct, 'valid', request, response, [], CAP);
+    expect(exchange.body).toEqual({ kind: 'text', value: expect.stringContaining(`response larger than ${CAP} bytes`) });
+    expect(bodyExcerpt(exchange)).toBe(`{"a":"… (more than ${CAP} bytes; read no further)`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The suite in a child process against each hostile target.
+
+interface SuiteRun extends ChildRun {
+  output: string;
+  lines: number;
+  seconds: number;
+  endedAt: number;
+  /** Tests Playwright said it would run. */
+  tests: number;
+  leaks: string[];
+}
+
+/** Runs the suite (or the part `args` picks) against `target` (the embedded reference when undefined). */
+async function suiteAgainst(target: string | undefined, secrets: ReturnType<typeof fakeSecrets>, env: Record<string, string>, args: string[], timeoutMs: number): Promise<SuiteRun> {
+  const out = mkdtempSync(join(tmpdir(), 'rsf-hostile-'));
+  writeFileSync(join(out, 'no-waivers.json'), '[]');
+  const started = Date.now();
+  const run = await runPlaywright(['test', '--output', join(out, 'results'), ...args], {
+    RSF_REPORTS_DIR: join(out, 'reports'),
+    RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
+    RSF_BEARER_TOKEN: secrets.bearer,
+    RSF_CHANNEL_TOKEN: secrets.channel,
+    RSF_FC_NUM_RUNS: '5',
+    ...(target !== undefined && { RSF_TARGET_URL: target }),
+    ...env,
+  }, timeoutMs);
+  const endedAt = Date.now();
+  const output = `${run.stdout}\n${run.stderr}`;
+  const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
+  const artifacts = [...readArtifacts(out), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }];
+  const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
+  const tests = Number(/Running (\d+) tests?/.exec(run.stdout)?.[1] ?? 0);
+  return { ...run, output, lines: output.split('\n').length, seconds: (endedAt - started) / 1000, endedAt, tests, leaks };
+}
+
+const VERDICT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
+
+/** The outcome, its exit code, the verdict line last, bounded time and output, and no token anywhere. */
+function expectOutcome(run: SuiteRun, verdict: keyof typeof VERDICT, bounds: { seconds: number; lines: number }): void {
+  const tail = run.output.slice(-3000);
+  expect(run.leaks, 'a form of a token in an output').toEqual([]);
+  expect(run.output, 'printable output only').not.toMatch(CONTROL);
+  expect(run.seconds, 'wall time').toBeLessThan(bounds.seconds);
+  expect(run.lines, `lines of output (${run.tests} tests)`).toBeLessThanOrEqual(bounds.lines);
+  expect(lastLine(run.stdout), tail).toMatch(new RegExp(`^Conformance: ${verdict} — `));
+  expect(run.code, `exit code of ${verdict}\n${tail}`).toBe(VERDICT[verdict]);
+}
+
+let reference: ReferenceServer;
+const secrets = fakeSecrets();
+test.beforeAll(async () => {
+  reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+});
+test.afterAll(async () => {
+  await reference.close();
+});
+
+/** Starts a hostile target in front of the reference, runs the suite against it, and closes it. */
+async function hostileRun(
+  options: { after?: number; misbehave: Parameters<typeof startHostileTarget>[0]['misbehave'] },
+  env: Record<string, string>,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ run: SuiteRun; target: HostileTarget }> {
+  const target = await startHostileTarget({ upstream: reference.url, ...options });
+  try {
+    return { run: await suiteAgainst(target.url, secrets, env, args, timeoutMs), target };
+  } finally {
+    await target.close();
+  }
+}
+
+/** Requests the preflight and the first tests send before a target turns hostile: it dies mid-run. */
+const MID_RUN = 40;
+/** One line per test, and room for the reporter's summary and one explanation. */
+const linesFor = (run: SuiteRun): number => run.tests + 40;
+
+test('a target that dies mid-run: the run ends within 60 s of its death, with default time-outs, as ERROR', async () => {
+  test.setTimeout(120_000);
+  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: hang }, {}, [], 110_000);
+  expect(target.turnedAt, 'it died after the preflight').toBeDefined();
+  expect((run.endedAt - (target.turnedAt ?? 0)) / 1000, 'seconds from its death to the end of the run').toBeLessThan(60);
+  const explanations = run.output.match(/the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/[^)]*\)/g) ?? [];
+  expect(explanations.length, 'one explanation').toBeGreaterThanOrEqual(1);
+  expect(explanations.length).toBeLessThanOrEqual(2);
+  expectOutcome(run, 'ERROR', { seconds: 100, lines: linesFor(run) });
+});
+
+test('the breaker is shared by all workers: after a death, no more than it takes to open it once', async () => {
+  test.setTimeout(90_000);
+  const workers = 4;
+  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: hang }, { RSF_REQUEST_TIMEOUT_MS: '1500' }, [`--workers=${workers}`, '--grep-invert', '@property'], 80_000);
+  // Each worker has one request in flight at the death; the breaker opens at the third unanswered one, by then the
+  // workers that timed out first have sent one more each. A breaker per worker would take 3 from each: 12.
+  expect(target.requestsSinceTurn, 'requests sent to the dead target').toBeLessThanOrEqual(BREAKER_THRESHOLD + workers - 1);
+  expectOutcome(run, 'ERROR', { seconds: 60, lines: linesFor(run) });
+});
+
+test('a target that resets connections mid-run: ERROR, quickly', async () => {
+  test.setTimeout(90_000);
+  const { run } = await hostileRun({ after: MID_RUN, misbehave: reset }, {}, ['--grep-invert', '@property'], 80_000);
+  expect(run.output).toMatch(/stopped answering at/);
+  expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
+});
+
+test('a target that drips its bodies a byte a second: no answer at the deadline, ERROR', async () => {
+  test.setTimeout(90_000);
+  const { run } = await hostileRun({ after: MID_RUN, misbehave: drip }, { RSF_REQUEST_TIMEOUT_MS: '1500' }, ['--grep-invert', '@property'], 80_000);
+  expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
+});
+
+test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate cap set', async () => {
+  test.setTimeout(150_000);
+  const limiter = rateLimiter(30);
+  const { run } = await hostileRun({ misbehave: limiter }, { RSF_MAX_REQUESTS_PER_SECOND: '0' }, ['--grep-invert', '@property'], 140_000);
+  expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
+  expectOutcome(run, 'PASS', { seconds: 120, lines: linesFor(run) });
+});
+
+test.describe('bodies no API should send', () => {
+  test.describe.configure({ mode: 'serial' });
+  let run: SuiteRun;
+
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    const tenMB = Buffer.from(`{"padding":"${'x'.repeat(10 * MiB)}"}`);
+    const bomb = gzipSync(Buffer.alloc(64 * MiB, 0x20), { level: 9 });
+    const echo = (auth: string) =>
+      JSON.stringify({ error_message: `you sent ${auth}; ${encodeURIComponent(auth)}; ${Buffer.from(auth).toString('base64')}; ${secrets.channel}` });
+    const misbehave = firstOf(
+      answerFor(/\/v1\/item\//, tenMB, { 'content-type': 'application/json' }),
+      answerFor(/\/v1\/paymentVoucher\//, bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
+      answerFor(/\/v1\/miCuenta\/pedidos\//, GARBAGE, { 'content-type': 'application/json' }),
+      (req, res) => {
+        if (!/\/v1\/carrito\/calcularEnvioPara\//.test(req.url ?? '')) return false;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(echo(String(req.headers.authorization ?? '')));
+        return true;
+      },
+    );
+    ({ run } = await hostileRun({ misbehave }, {}, ['--grep', 'operation (7|8|10|11) ·', '--grep-invert', '@property'], 80_000));
+  });
+
+  test('FAIL, bounded, printable, and no token in any output', () => {
+    expectOutcome(run, 'FAIL', { seconds: 80, lines: 3000 });
+  });
+
+  test('a 10 MB body and a gzip bomb fail their checks as "response larger than N bytes"', () => {
+    expect(run.output).toContain(`response larger than ${CAP} bytes`);
+    expect(run.output).toMatch(/paymentVoucher[\s\S]*larger than 4194304 bytes|larger than 4194304 bytes[\s\S]*paymentVoucher/);
+  });
+
+  test('binary garbage labelled application/json is shown escaped', () => {
+    expect(run.output).toContain('\\u{1b}[2J');
+    expect(run.output).toContain('\\xff\\xfe');
+  });
+
+  test('a token echoed back (raw, percent-encoded, base64) is redacted', () => {
+    expect(run.output).toContain('you sent Bearer [REDACTED]; Bearer%20[REDACTED]; QmVhcmVyI');
+  });
+});
+
+test('a redirect loop: the preflight names it, ERROR, no test run', async () => {
+  const { run } = await hostileRun({ misbehave: redirectLoop }, {}, [], 60_000);
+  expect(run.output).toMatch(/HTTP 302 redirects to \/v1\/prices\. Set RSF_TARGET_URL/);
+  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
+});
+
+test('invalid UTF-8 from the first request: the preflight shows it escaped, ERROR', async () => {
+  const invalid = Buffer.concat([Buffer.from('{"caf'), Buffer.from([0xe9, 0xff, 0x1b]), Buffer.from('": 1}')]);
+  const { run } = await hostileRun({ misbehave: answerFor(/./, invalid, { 'content-type': 'application/json' }) }, {}, [], 60_000);
+  expect(run.output).toContain('{"caf\\xe9\\xff\\u{1b}": 1}');
+  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
+});
+
+test('a wrong order number stops the run before any test, naming RSF_ORDER_ALB_NUMBER: ERROR', async () => {
+  const run = await suiteAgainst(undefined, secrets, { RSF_ORDER_ALB_NUMBER: '987654' }, [], 60_000);
+  expect(run.output).toMatch(/RSF_ORDER_ALB_NUMBER=987654: GET \S+\/v1\/miCuenta\/pedidos\/1\/987654 \(operation 11, §4\.11\) answered HTTP 404/);
+  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
+});

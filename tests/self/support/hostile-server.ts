@@ -1,0 +1,144 @@
+// Hostile targets for the self-tests, on 127.0.0.1 with a free port: each answers like a conforming target (by
+// forwarding to the embedded reference) until its misbehaviour starts, then dies, resets, drips, throttles, or sends
+// what no API should. Every timer is unref'd and close() ends every connection, so a test never waits on one.
+import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface HostileTarget {
+  /** Root URL, no trailing slash (RSF_TARGET_URL). */
+  url: string;
+  /** Requests received so far. */
+  readonly requests: number;
+  /** Requests received after the misbehaviour started (`after` of startHostileTarget). */
+  readonly requestsSinceTurn: number;
+  /** Epoch ms of the request that started the misbehaviour; undefined before it. */
+  readonly turnedAt: number | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * What the target does with one request: answer it itself (and return true), or return false to have it forwarded
+ * to the conforming upstream. `index` counts from 1.
+ */
+export type Misbehaviour = (req: IncomingMessage, res: ServerResponse, index: number) => boolean;
+
+export interface HostileOptions {
+  /** The conforming target that requests are forwarded to (the embedded reference's root URL). */
+  upstream?: string;
+  /** The first `after` requests are forwarded untouched (the preflight, and then some). */
+  after?: number;
+  misbehave: Misbehaviour;
+}
+
+/** Forwards a request to `upstream` and its answer back, byte for byte. */
+function forward(upstream: string, req: IncomingMessage, res: ServerResponse): void {
+  const outgoing = request(`${upstream}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  outgoing.on('error', () => res.destroy());
+  req.pipe(outgoing);
+}
+
+export async function startHostileTarget(options: HostileOptions): Promise<HostileTarget> {
+  const after = options.after ?? 0;
+  const sockets = new Set<Socket>();
+  let requests = 0;
+  let turnedAt: number | undefined;
+  const server: Server = createServer((req, res) => {
+    requests++;
+    if (requests > after) turnedAt ??= Date.now();
+    if (requests > after && options.misbehave(req, res, requests)) return;
+    if (!options.upstream) {
+      res.writeHead(502).end();
+      return;
+    }
+    forward(options.upstream, req, res);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    get requests() {
+      return requests;
+    },
+    get requestsSinceTurn() {
+      return Math.max(0, requests - after);
+    },
+    get turnedAt() {
+      return turnedAt;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Never answers: the request hangs until the client gives up (a target that died with its sockets open). */
+export const hang: Misbehaviour = () => true;
+
+/** Resets the connection as soon as the request arrives. */
+export const reset: Misbehaviour = (req) => {
+  req.socket.resetAndDestroy();
+  return true;
+};
+
+/** Sends the headers and then one byte of the body a second, for ever. */
+export const drip: Misbehaviour = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000000' });
+  res.write('[');
+  const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 1000);
+  timer.unref();
+  res.on('close', () => clearInterval(timer));
+  return true;
+};
+
+/** Answers every request with a redirect to itself. */
+export const redirectLoop: Misbehaviour = (req, res) => {
+  res.writeHead(302, { location: req.url ?? '/' }).end();
+  return true;
+};
+
+/** Answers `body` with `headers` (status 200 unless given) for requests whose path matches `path`. */
+export function answerFor(path: RegExp, body: Buffer | string, headers: Record<string, string>, status = 200): Misbehaviour {
+  return (req, res) => {
+    if (!path.test(req.url ?? '')) return false;
+    res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
+    res.end(body);
+    return true;
+  };
+}
+
+/** The first misbehaviour that answers a request, or none (forwarded). */
+export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
+  return (req, res, index) => behaviours.some((behave) => behave(req, res, index));
+}
+
+/**
+ * A rate limiter in front of a conforming target: above `perSecond` admitted requests in the last second, it answers
+ * 429 with Retry-After: 1 (and records how many it refused).
+ */
+export function rateLimiter(perSecond: number): Misbehaviour & { refused: () => number } {
+  const admitted: number[] = [];
+  let refused = 0;
+  const behave: Misbehaviour = (_req, res) => {
+    const now = Date.now();
+    while ((admitted[0] ?? now) <= now - 1000) admitted.shift();
+    if (admitted.length < perSecond) {
+      admitted.push(now);
+      return false;
+    }
+    refused++;
+    const body = JSON.stringify({ error_message: 'too many requests' });
+    res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json', 'content-length': String(body.length) });
+    res.end(body);
+    return true;
+  };
+  return Object.assign(behave, { refused: () => refused });
+}
