@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { test, expect } from '../support/fixtures';
 import { requirements } from '../support/catalogue';
 import { type AuthRule, OPERATIONS as SUITE_OPERATIONS } from '../support/operations';
-import { SCHEMA_DIR, SCHEMA_SUFFIX } from '../support/schema-registry';
+import { SCHEMA_DIR, SCHEMA_SUFFIX, schemas } from '../support/schema-registry';
 
 const OPENAPI_PATH = resolve(__dirname, '../../specs/openapi.yaml');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -28,6 +28,8 @@ const OPERATIONS = Object.entries(SUITE_OPERATIONS).map(([operationId, o]) => ({
   method: o.method.toLowerCase(),
   path: o.path,
   security: SECURITY[o.auth],
+  requestSchema: o.requestSchema,
+  sampleBody: o.sampleBody,
 }));
 
 /** Path parameters and their schemas, per §4.7 to §4.15. */
@@ -38,7 +40,11 @@ const PATH_PARAMS: Record<string, Record<string, Json>> = {
   getOrder: { branch: { type: 'string' }, albNumber: { type: 'string' } },
   deleteProduct: { id: { type: 'string' } },
   getMessageChannel: { postsaleInboundId: { type: 'integer' } },
-  sendChannelMessage: { postsaleInboundId: { type: 'integer' }, token: { type: 'string', format: 'password' }, userId: { type: 'string' } },
+  sendChannelMessage: {
+    postsaleInboundId: { type: 'integer' },
+    token: { type: 'string', format: 'password' },
+    userId: { type: 'string' },
+  },
 };
 
 function loadDocument(): Json {
@@ -128,8 +134,17 @@ test('the validator rejects a document with a reference that does not resolve', 
 
 test('server, security scheme, and no top-level security', () => {
   const doc = loadDocument();
-  expect(doc.servers).toEqual([{ url: '{base_url}/v1', description: expect.any(String), variables: { base_url: { default: 'http://127.0.0.1:4010' } } }]);
-  expect(((doc.components as Json).securitySchemes as Json).bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+  expect(doc.servers).toEqual([
+    {
+      url: '{base_url}/v1',
+      description: expect.any(String),
+      variables: { base_url: { default: 'http://127.0.0.1:4010' } },
+    },
+  ]);
+  expect(((doc.components as Json).securitySchemes as Json).bearerAuth).toMatchObject({
+    type: 'http',
+    scheme: 'bearer',
+  });
   expect(doc.security, 'security is set per operation (§5)').toBeUndefined();
 });
 
@@ -145,7 +160,7 @@ for (const expected of OPERATIONS) {
   test(`operation ${expected.n} (${expected.operationId}): security, parameters, requirements`, () => {
     const found = operationsOf(loadDocument()).find(({ op }) => op.operationId === expected.operationId);
     expect(found, `${expected.operationId} is in the document`).toBeDefined();
-    const op = found!.op;
+    const op: Json = found?.op ?? {};
 
     // §5: Bearer for 1-5, 7, 9-14; none for 6 and 15; optional for 8.
     expect(op.security).toEqual(expected.security);
@@ -159,6 +174,15 @@ for (const expected of OPERATIONS) {
       expect(p.schema).toEqual(PATH_PARAMS[expected.operationId]?.[p.name as string]);
     }
 
+    // The request body is the table's request schema (none without one), and the table's sample body is valid by it.
+    const schemaName = (ref: string): string => ref.replace(/^.*\//, '').slice(0, -SCHEMA_SUFFIX.length);
+    const requestSchemas = refsOf(op.requestBody ?? {}).map(({ ref }) => schemaName(ref));
+    expect(requestSchemas).toEqual(expected.requestSchema ? [expected.requestSchema] : []);
+    if (expected.requestSchema) {
+      const verdict = schemas().validate(expected.requestSchema, expected.sampleBody);
+      expect(verdict.errors, `the sample body of ${expected.operationId} (tests/support/operations.ts)`).toEqual([]);
+    } else expect(expected.sampleBody, 'a sample body without a request schema').toBeUndefined();
+
     // Success is documented under '200' (status codes of errors are not shown, §7.3).
     expect(Object.keys((op.responses ?? {}) as Json)).toContain('200');
 
@@ -166,11 +190,19 @@ for (const expected of OPERATIONS) {
     const listed = op['x-requirements'] as string[];
     expect(Array.isArray(listed), 'x-requirements is a list').toBe(true);
     const known = new Set(requirements().map((r) => r.id));
-    expect(listed.filter((id) => !known.has(id)), 'IDs not in specs/requirements.json').toEqual([]);
+    expect(
+      listed.filter((id) => !known.has(id)),
+      'IDs not in specs/requirements.json',
+    ).toEqual([]);
     expect(
       [...listed].sort(),
       `x-requirements of ${expected.operationId} in specs/openapi.yaml must list the catalogue entries whose operations include ${expected.n}`,
-    ).toEqual(requirements().filter((r) => r.operations.includes(expected.n)).map((r) => r.id).sort());
+    ).toEqual(
+      requirements()
+        .filter((r) => r.operations.includes(expected.n))
+        .map((r) => r.id)
+        .sort(),
+    );
   });
 }
 
@@ -185,7 +217,14 @@ test('every $ref to ../schemas names an existing file, and every other $ref is l
 });
 
 test('plain-string bodies are documented as both application/json and text/plain', () => {
-  const plain = new Set(['errors.plain-string', 'shipping-address-create.error', 'cart-items.response', 'shipping-quote.error', 'product.error', 'prices.error']);
+  const plain = new Set([
+    'errors.plain-string',
+    'shipping-address-create.error',
+    'cart-items.response',
+    'shipping-quote.error',
+    'product.error',
+    'prices.error',
+  ]);
   const problems: string[] = [];
   for (const { op } of operationsOf(loadDocument())) {
     for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {

@@ -2,6 +2,7 @@
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
 import type { Config } from './config';
 import { type Exchange, plainString, schemaInput, tooLargeMessage } from './http';
+import { isObject } from './operations';
 import { schemas } from './schema-registry';
 
 export interface Outcome {
@@ -11,7 +12,8 @@ export interface Outcome {
   schemaErrors: string[];
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+// One isObject for the suite and the reference: the neutral operation module's.
+export { isObject };
 export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
 const ERROR_WORD = /^(error|false|fail(ed|ure)?|ko|no|denied|invalid)$/i;

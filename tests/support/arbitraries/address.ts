@@ -1,10 +1,11 @@
 // §4.2: address creation. direccion, telefono and codigoPostal are required; provinceId needs placeString;
 // without provinceId, placeId is required. Every subset of the six fields, each value from configuration.
 import fc from 'fast-check';
+import { STREET_FIELDS } from '../operations';
 
 type Body = Record<string, unknown>;
 
-export const STREET_FIELDS = ['direccion', 'telefono', 'codigoPostal'] as const;
+export { STREET_FIELDS };
 export const PLACE_FIELDS = ['provinceId', 'placeString', 'placeId'] as const;
 export type AddressField = (typeof STREET_FIELDS)[number] | (typeof PLACE_FIELDS)[number];
 export const ADDRESS_FIELDS: readonly AddressField[] = [...STREET_FIELDS, ...PLACE_FIELDS];
