@@ -4,8 +4,11 @@ import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { version } from './package.json';
-import { type Config, loadConfig } from './tests/support/config';
+import { type Config, loadConfig, loadEnvFile } from './tests/support/config';
 import { displayTarget, referenceProfilePath } from './tests/support/target';
+
+// Before anything reads a setting; workers inherit the environment this leaves.
+loadEnvFile();
 
 // Chosen once, here in the runner; workers inherit the environment, so every property test of the run shares it.
 process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));

@@ -1,14 +1,15 @@
 // Fault switches (mutants): each makes the reference break exactly one requirement of
 // specs/requirements.json, so that the suite can be shown to catch it. A request selects one by
 // the path prefix /_faults/<name>; every fault works through the generic hooks of reference/hooks.ts.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { requirement } from '../tests/support/catalogue';
-import { isObject } from '../tests/support/outcome';
+import { isObject, type OperationNumber, STREET_FIELDS } from '../tests/support/operations';
 import type { FaultHooks, ProductView } from './hooks';
 import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
-import { type Body, type ErrorKind, json, type OpNumber, plain, Rejection, type Reply } from './reply';
+import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
 
 export interface Fault {
   /** kebab-case, e.g. "op4-utility-unbounded". */
@@ -30,7 +31,13 @@ const isDocumentedError = (outcome: Reply['outcome']): outcome is ErrorKind =>
 const fault = (name: string, breaks: string, description: string, hooks: FaultHooks): FaultDefinition => ({ name, breaks, description, hooks });
 
 /** The success body of `op` becomes `body(...)`. */
-const successBecomes = (op: OpNumber, name: string, breaks: string, description: string, body: (reply: Reply, requestBody: Obj) => Body | undefined) =>
+const successBecomes = (
+  op: OperationNumber,
+  name: string,
+  breaks: string,
+  description: string,
+  body: (reply: Reply, requestBody: Obj) => Body | undefined,
+) =>
   fault(name, breaks, description, {
     reply: (reply, facts) => {
       if (facts.op !== op || reply.outcome !== 'success') return reply;
@@ -51,13 +58,21 @@ const RULE_ERRORS: Refusals = (reply) => reply.outcome === 'not-found' || reply.
 const FIELD_ERRORS: Refusals = (reply) => reply.schemaKeywords !== undefined && (reply.outcome === 'missing-data' || reply.outcome === 'invalid');
 
 /** The documented errors of `op` that `which` selects get another body; the status stays. */
-const errorBecomes = (op: OpNumber, which: Refusals, name: string, breaks: string, description: string, body: (message: string) => Body) =>
+const errorBecomes = (
+  op: OperationNumber,
+  which: Refusals,
+  name: string,
+  breaks: string,
+  description: string,
+  body: (message: string) => Body,
+) =>
   fault(name, breaks, description, {
     reply: (reply, facts) => (facts.op === op && which(reply) ? { ...reply, body: body(reply.message ?? '') } : reply),
   });
 
 /** Ajv errors of `keyword` in op's request schema are ignored (for `fields` only, if given). */
-const schemaRuleIgnored = (op: OpNumber, keyword: 'required' | 'type', breaks: string, fields?: readonly string[]) => {
+type SchemaKeyword = 'required' | 'type';
+const schemaRuleIgnored = (op: OperationNumber, keyword: SchemaKeyword, breaks: string, fields?: readonly string[]) => {
   const fieldOf = (e: ErrorObject): string =>
     keyword === 'required' ? String(e.params.missingProperty) : (e.instancePath.split('/').pop() ?? '');
   const what = keyword === 'required' ? 'missing required fields' : 'fields of the wrong type';
@@ -69,14 +84,14 @@ const schemaRuleIgnored = (op: OpNumber, keyword: 'required' | 'type', breaks: s
   );
 };
 
-const authNotRequired = (op: OpNumber) =>
+const authNotRequired = (op: OperationNumber) =>
   fault(`op${op}-auth-not-required`, `OP${op}-AUTH-REQUIRED`, `Operation ${op} succeeds with missing or invalid credentials.`, {
-    authPolicy: (o, policy) => (o === op ? 'none' : policy),
+    authRule: (o, rule) => (o === op ? 'none' : rule),
   });
 
-const authDemanded = (op: OpNumber, breaks: string) =>
+const authDemanded = (op: OperationNumber, breaks: string) =>
   fault(`op${op}-auth-demanded`, breaks, `Operation ${op} demands a Bearer token and answers 401 without one.`, {
-    authPolicy: (o, policy) => (o === op ? 'bearer' : policy),
+    authRule: (o, rule) => (o === op ? 'bearer' : rule),
   });
 
 const viewFault = (name: string, breaks: string, description: string, productView: NonNullable<FaultHooks['productView']>) =>
@@ -89,11 +104,20 @@ const unnamed = (fields: readonly string[]) => (reply: Reply): Reply => {
   return { ...reply, body: plain(text) };
 };
 
-const STREET_FIELDS = ['direccion', 'telefono', 'codigoPostal'] as const;
+/** The operations a requirement of specs/requirements.json names, read from the catalogue itself. */
+function operationsOf(requirementId: string): ReadonlySet<number> {
+  const catalogue = resolve(__dirname, '../specs/requirements.json');
+  type Catalogue = { requirements: { id: string; operations: number[] }[] };
+  const { requirements } = JSON.parse(readFileSync(catalogue, 'utf8')) as Catalogue;
+  const found = requirements.find((r) => r.id === requirementId);
+  if (!found) throw new Error(`${requirementId} is not in specs/requirements.json`);
+  return new Set(found.operations);
+}
+
 const INVALID_INPUT_OUTCOMES: ReadonlySet<Reply['outcome']> = new Set(['invalid', 'missing-data', 'rule', 'not-found']);
-const INVALID_INPUT_OPS = new Set(requirement('HTTP-INVALID-INPUT-4XX').operations);
+const INVALID_INPUT_OPS = operationsOf('HTTP-INVALID-INPUT-4XX');
 /** The operations that demand a Bearer token (§5), as the route table says. */
-const BEARER_OPS: readonly OpNumber[] = ROUTES.filter((route) => route.auth === 'bearer').map((route) => route.op);
+const BEARER_OPS: readonly OperationNumber[] = ROUTES.filter((r) => r.auth === 'bearer').map((r) => r.number);
 
 export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   // General rules (§intro, §5, §7, §9).

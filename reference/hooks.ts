@@ -1,11 +1,10 @@
 // The few generic points where a fault (reference/faults.ts) can bend the server's behaviour.
 import type { ErrorObject } from 'ajv';
+import type { AuthRule, OperationNumber } from '../tests/support/operations';
 import type { ModeChoices } from './modes';
-import type { OpNumber, Reply } from './reply';
+import type { Reply } from './reply';
 import type { SeedProduct } from './seed';
 
-/** How an operation treats the Authorization header (§5). */
-export type AuthPolicy = 'bearer' | 'optional' | 'none';
 /** What the caller presented: no header, the accepted token, or anything else. */
 export type Credentials = 'absent' | 'valid' | 'invalid';
 
@@ -30,7 +29,7 @@ export interface ViewFacts {
 
 /** What the reply hook may look at besides the reply. */
 export interface ExchangeFacts {
-  op: OpNumber;
+  op: OperationNumber;
   /** Parsed request body (after validation), or undefined. */
   body: unknown;
   loggedIn: boolean;
@@ -39,12 +38,12 @@ export interface ExchangeFacts {
 export interface FaultHooks {
   /** Path segment served instead of "v1". */
   versionSegment?: string;
-  /** Replaces an operation's auth policy (skip or demand credentials). */
-  authPolicy?: (op: OpNumber, policy: AuthPolicy) => AuthPolicy;
+  /** Replaces an operation's rule for the Authorization header (§5): skip or demand credentials. */
+  authRule?: (op: OperationNumber, rule: AuthRule) => AuthRule;
   /** Re-judges the presented credentials. */
-  credentials?: (op: OpNumber, presented: Credentials) => Credentials;
+  credentials?: (op: OperationNumber, presented: Credentials) => Credentials;
   /** Ajv errors of the request schema that do not count. */
-  ignoresRequestError?: (op: OpNumber, error: ErrorObject) => boolean;
+  ignoresRequestError?: (op: OperationNumber, error: ErrorObject) => boolean;
   /** A business rule that is not enforced. */
   ignoresRule?: BusinessRule;
   /** A body that is not valid JSON is replaced by a valid one, so the request "succeeds". */

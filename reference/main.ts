@@ -1,18 +1,80 @@
-// `npm run reference`: the reference server on RSF_REFERENCE_PORT (default 4010; 0 = a free port),
-// accepting the tokens of the suite's configuration, so that a user-set RSF_BEARER_TOKEN works.
-import { ConfigError, loadConfig } from '../tests/support/config';
+// `npm run reference`: the reference server on RSF_REFERENCE_PORT (default 4010; 0 = a free port), accepting the
+// tokens the suite sends (RSF_BEARER_TOKEN, RSF_CHANNEL_TOKEN), so that a user-set token works. It reads those
+// variables, and .env, itself: the reference does not import the suite's configuration.
+import { resolve } from 'node:path';
+import dotenv from 'dotenv';
+import { profilePath } from './faults';
 import { startReferenceServer } from './server';
+import { DEFAULT_BEARER_TOKEN, DEFAULT_CHANNEL_TOKEN } from './seed';
+
+type Env = Record<string, string | undefined>;
+
+interface CliSettings {
+  port: number;
+  latencyMs: number;
+  bearerToken: string;
+  channelToken: string;
+  /** '' (the clean reference), '/_modes/<mode>' or '/_faults/<fault>': the profile whose URL is printed. */
+  profile: string;
+  profileName: string;
+}
+
+class SettingsProblem extends Error {}
+
+/** A variable as the suite reads it: trimmed, and empty counts as unset. */
+const settingOf = (env: Env, name: string): string => env[name]?.trim() ?? '';
+
+function numberIn(env: Env, name: string, fallback: number, min: number, max: number, integer: boolean): number {
+  const raw = settingOf(env, name);
+  if (raw === '') return fallback;
+  const n = Number(raw);
+  const fits = /^\d+(\.\d+)?$/.test(raw) && n >= min && n <= max && (!integer || Number.isInteger(n));
+  const expected = `${integer ? 'an integer' : 'a number'} from ${min} to ${max}`;
+  if (!fits) throw new SettingsProblem(`${name}: expected ${expected}, got "${raw}"`);
+  return n;
+}
+
+/** The settings of `npm run reference`, checked; a problem names its variable but never shows a token. */
+export function readCliSettings(env: Env = process.env): CliSettings {
+  const mode = settingOf(env, 'RSF_REFERENCE_MODE');
+  const fault = settingOf(env, 'RSF_REFERENCE_FAULT');
+  let profile: string;
+  try {
+    profile = profilePath({ mode: mode || undefined, fault: fault || undefined });
+  } catch (e) {
+    throw new SettingsProblem(`RSF_REFERENCE_MODE / RSF_REFERENCE_FAULT: ${(e as Error).message}`);
+  }
+  return {
+    port: numberIn(env, 'RSF_REFERENCE_PORT', 4010, 0, 65535, true),
+    latencyMs: numberIn(env, 'RSF_REFERENCE_LATENCY_MS', 0, 0, 10000, false),
+    bearerToken: settingOf(env, 'RSF_BEARER_TOKEN') || DEFAULT_BEARER_TOKEN,
+    channelToken: settingOf(env, 'RSF_CHANNEL_TOKEN') || DEFAULT_CHANNEL_TOKEN,
+    profile,
+    profileName: fault ? `fault ${fault}` : `mode ${mode}`,
+  };
+}
+
+/** One line: the URL to point RSF_TARGET_URL at, and where the other profiles are. Never a token. */
+function startLine(url: string, settings: CliSettings): string {
+  const others = `${url}/_modes/<mode>/v1, ${url}/_faults/<fault>/v1`;
+  const latency = settings.latencyMs > 0 ? ` Every answer waits ${settings.latencyMs} ms.` : '';
+  const where = settings.profile
+    ? `${url}${settings.profile}/v1, ${settings.profileName} (clean: ${url}/v1; profiles: ${others})`
+    : `${url}/v1 (profiles: ${others})`;
+  return `Reference server at ${where}; Ctrl-C stops it.${latency}`;
+}
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  // As the suite's entry point does: a variable already set, even to '', wins over .env.
+  dotenv.config({ path: resolve(__dirname, '../.env'), quiet: true });
+  const settings = readCliSettings();
   const server = await startReferenceServer({
-    port: config.referencePort,
-    bearerToken: config.bearerToken,
-    channelToken: config.channelToken,
-    latencyMs: config.referenceLatencyMs,
+    port: settings.port,
+    bearerToken: settings.bearerToken,
+    channelToken: settings.channelToken,
+    latencyMs: settings.latencyMs,
   });
-  const latency = config.referenceLatencyMs > 0 ? ` Every answer waits ${config.referenceLatencyMs} ms.` : '';
-  console.log(`Reference server at ${server.url}/v1 (profiles: ${server.url}/_modes/<mode>/v1, ${server.url}/_faults/<fault>/v1); Ctrl-C stops it.${latency}`);
+  console.log(startLine(server.url, settings));
   const stop = () => {
     server.close().then(
       () => process.exit(0),
@@ -23,7 +85,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-main().catch((e: unknown) => {
-  console.error(e instanceof ConfigError || e instanceof Error ? e.message : e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}

@@ -1,10 +1,12 @@
-// The 15 operations of §4 as one table: path, auth, request schema, error shape and handler.
+// The reference's behaviour for each of the 15 operations of §4: its error shape and its handler. What the spec says
+// about an operation (method, path, credentials, request schema, sample body) comes from the suite's neutral
+// description, tests/support/operations.ts, and is not restated here.
 import { randomBytes } from 'node:crypto';
-import { isObject } from '../tests/support/outcome';
-import type { AuthPolicy, BusinessRule, Credentials, FaultHooks } from './hooks';
+import { isObject, type Operation, OPERATIONS, type OperationNumber } from '../tests/support/operations';
+import type { BusinessRule, Credentials, FaultHooks } from './hooks';
 import type { ModeChoices } from './modes';
 import { placeholderProduct, priceEntry, productView } from './products';
-import { type Body, EMPTY, json, ok, type OpNumber, plain, Rejection, type Reply, STATUS_OF } from './reply';
+import { type Body, EMPTY, json, ok, plain, Rejection, type Reply, STATUS_OF } from './reply';
 import {
   ACCOUNT_PRODUCT_IDS,
   ALLOWED_CART_TYPES,
@@ -12,13 +14,10 @@ import {
   PLACES,
   PRODUCTS,
   PROVINCES,
-  SEED_ADDRESS_ID,
   SEED_CHANNEL,
   type Store,
   VOUCHERS,
 } from './seed';
-
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface Context {
   params: Record<string, string>;
@@ -35,15 +34,11 @@ export interface Context {
   holds(rule: BusinessRule, condition: boolean): boolean;
 }
 
-export interface Route {
-  op: OpNumber;
-  method: Method;
-  /** Path under /v1; {name} is a parameter; {a}-{b} in one segment splits at the first hyphen. */
-  path: string;
-  auth: AuthPolicy;
-  requestSchema?: string;
-  /** A valid body, used when a fault answers a malformed body as if it succeeded. */
-  sampleBody?: unknown;
+/**
+ * An operation as the neutral description gives it, and how the reference serves it. Its path's {a}-{b} segment
+ * splits at the first hyphen; its sampleBody stands in for a malformed body when a fault accepts one.
+ */
+export interface Route extends Operation {
   /** The op's documented error shape (§7.1). */
   errorBody(rejection: Rejection): Body;
   /** Credentials carried in the path (op 15), checked before the body is read. */
@@ -60,7 +55,8 @@ const integerOf = (v: unknown): number | undefined => {
 const created = (ctx: Context, body: Body): Reply => ok(body, ctx.choices.createdStatus);
 
 /** §5.4 wording: operations 2 to 4 say "credentials required", the others "not authenticated". */
-export const credentialsMessage = (op: OpNumber): string => (op >= 2 && op <= 4 ? 'credentials required' : 'not authenticated');
+export const credentialsMessage = (op: OperationNumber): string =>
+  op >= 2 && op <= 4 ? 'credentials required' : 'not authenticated';
 
 const plainError = (r: Rejection): Body => plain(r.message);
 
@@ -96,15 +92,7 @@ function findChannel(ctx: Context) {
 
 export const ROUTES: readonly Route[] = [
   {
-    op: 1,
-    method: 'PATCH',
-    path: '/client',
-    auth: 'bearer',
-    requestSchema: 'client.request',
-    sampleBody: {
-      fiscalName: 'Ferreteria Modelo SA', socialName: 'Ferreteria Modelo', fiscalNumber: '30-71234567-9', clientAddress: 'San Martin 950',
-      mainPhone: '+54 341 555 0101', whatsApp: '+54 9 341 555 0102', formatFiscalId: 80, taxCategoryId: 1, clientPostalCode: 2000, clientCityId: 2001, clientProvinceId: 21,
-    },
+    ...OPERATIONS.updateClient,
     errorBody: ERROR_BODIES.client,
     handle(ctx) {
       const body = asObject(ctx.body);
@@ -116,12 +104,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 2,
-    method: 'POST',
-    path: '/miCuenta/shippingAddress',
-    auth: 'bearer',
-    requestSchema: 'shipping-address-create.request',
-    sampleBody: { direccion: 'Cordoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000', placeId: 'PL-2000' },
+    ...OPERATIONS.createShippingAddress,
     errorBody: ERROR_BODIES.addressCreate,
     handle(ctx) {
       const body = asObject(ctx.body);
@@ -135,12 +118,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 3,
-    method: 'PATCH',
-    path: '/miCuenta/shippingAddress',
-    auth: 'bearer',
-    requestSchema: 'shipping-address-update.request',
-    sampleBody: { direccion: 'Cordoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000', placeId: 'PL-2000', idDirCli: SEED_ADDRESS_ID },
+    ...OPERATIONS.updateShippingAddress,
     errorBody: ERROR_BODIES.addressUpdate,
     handle(ctx) {
       const body = asObject(ctx.body);
@@ -151,12 +129,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 4,
-    method: 'PATCH',
-    path: '/miCuenta/misCategorias',
-    auth: 'bearer',
-    requestSchema: 'category-update.request',
-    sampleBody: { categoryId: 10, utility: 30, description: 'Tools', hide: false },
+    ...OPERATIONS.updateCategory,
     errorBody: ERROR_BODIES.category,
     handle(ctx) {
       const body = asObject(ctx.body);
@@ -170,12 +143,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 5,
-    method: 'POST',
-    path: '/carrito/item',
-    auth: 'bearer',
-    requestSchema: 'cart-items.request',
-    sampleBody: [{ productId: 1001, amount: 1, type: 1 }],
+    ...OPERATIONS.updateCartItems,
     errorBody: ERROR_BODIES.cart,
     handle(ctx) {
       // Only a fault that ignores type errors lets a non-array through.
@@ -200,12 +168,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 6,
-    method: 'POST',
-    path: '/carrito/processPreferenceProvider',
-    auth: 'none',
-    requestSchema: 'payment-preference.request',
-    sampleBody: { title: 'Order 123456', quantity: 1, unit_price: 1500.5, clientId: 4242, orderId: 123456, branch: 1 },
+    ...OPERATIONS.createPaymentPreference,
     errorBody: ERROR_BODIES.preference,
     handle(ctx) {
       const body = asObject(ctx.body);
@@ -214,10 +177,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 7,
-    method: 'GET',
-    path: '/carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}',
-    auth: 'bearer',
+    ...OPERATIONS.quoteShipping,
     errorBody: plainError,
     handle(ctx) {
       const { codigoPostalFavorito = '', direccionCompleta = '' } = ctx.params;
@@ -239,10 +199,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 8,
-    method: 'GET',
-    path: '/item/{product_id}',
-    auth: 'optional',
+    ...OPERATIONS.getProduct,
     errorBody: plainError,
     handle(ctx) {
       const id = ctx.params.product_id ?? '';
@@ -257,18 +214,12 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 9,
-    method: 'GET',
-    path: '/prices',
-    auth: 'bearer',
+    ...OPERATIONS.listPrices,
     errorBody: plainError,
     handle: () => ok(json(PRODUCTS.map(priceEntry))),
   },
   {
-    op: 10,
-    method: 'GET',
-    path: '/paymentVoucher/{branch}-{order}',
-    auth: 'bearer',
+    ...OPERATIONS.getPaymentVoucher,
     errorBody: plainError,
     handle(ctx) {
       const key = `${ctx.params.branch}-${ctx.params.order}`;
@@ -278,10 +229,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 11,
-    method: 'GET',
-    path: '/miCuenta/pedidos/{branch}/{albNumber}',
-    auth: 'bearer',
+    ...OPERATIONS.getOrder,
     errorBody: plainError,
     handle(ctx) {
       const key = `${ctx.params.branch}/${ctx.params.albNumber}`;
@@ -291,10 +239,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 12,
-    method: 'DELETE',
-    path: '/miCuenta/misProductos/{id}',
-    auth: 'bearer',
+    ...OPERATIONS.deleteProduct,
     errorBody: plainError,
     handle(ctx) {
       const id = ctx.params.id ?? '';
@@ -306,12 +251,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 13,
-    method: 'POST',
-    path: '/postventa',
-    auth: 'bearer',
-    requestSchema: 'post-sale.request',
-    sampleBody: {},
+    ...OPERATIONS.createPostSale,
     errorBody: plainError,
     handle(ctx) {
       const postsaleInboundId = ctx.store.nextPostSaleId++;
@@ -325,10 +265,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 14,
-    method: 'GET',
-    path: '/postventa/{postsaleInboundId}/messageChannel',
-    auth: 'bearer',
+    ...OPERATIONS.getMessageChannel,
     errorBody: plainError,
     handle(ctx) {
       const channel = findChannel(ctx);
@@ -336,12 +273,7 @@ export const ROUTES: readonly Route[] = [
     },
   },
   {
-    op: 15,
-    method: 'POST',
-    path: '/postventa/{postsaleInboundId}/messageChannel/{token}/{userId}',
-    auth: 'none',
-    requestSchema: 'message-channel-send.request',
-    sampleBody: { message: 'Hello' },
+    ...OPERATIONS.sendChannelMessage,
     errorBody: ERROR_BODIES.channelSend,
     authorize(ctx) {
       const channel = findChannel(ctx);
@@ -356,7 +288,7 @@ export const ROUTES: readonly Route[] = [
   },
 ];
 
-export const routeOf = (op: OpNumber): Route => ROUTES.find((r) => r.op === op)!;
+export const routeOf = (op: OperationNumber): Route => ROUTES.find((r) => r.number === op)!;
 
 /** A rejection in the op's documented error shape (a plain string where no route applies). */
 export function rejectionReply(route: Route | undefined, rejection: Rejection): Reply {

@@ -1,7 +1,5 @@
 // What a handler answers, before the mode and the fault decide how it goes on the wire.
 
-export type OpNumber = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15;
-
 /** A JSON value, a plain string (§7.1: sent per mode as a JSON string or raw text), or nothing. */
 export type Body = { kind: 'json'; value: unknown } | { kind: 'plain'; text: string } | { kind: 'empty' };
 

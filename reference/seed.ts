@@ -1,9 +1,11 @@
-// Seed data of the reference server, matching the defaults of tests/support/config.ts, and the
-// in-memory store that each profile (clean, mode or fault) gets a fresh copy of.
-import { SETTINGS } from '../tests/support/config';
+// Seed data of the reference server, and the in-memory store that each profile (clean, mode or fault) gets a fresh
+// copy of. The client and the address are the sample bodies of tests/support/operations.ts, which the suite's
+// settings default to as well; tests/self/reference.spec.ts checks that the rest matches those defaults.
+import { SAMPLE_BODIES } from '../tests/support/operations';
 
-export const DEFAULT_BEARER_TOKEN = SETTINGS.bearerToken.default;
-export const DEFAULT_CHANNEL_TOKEN = SETTINGS.channelToken.default;
+/** The tokens of the suite's defaults (RSF_BEARER_TOKEN, RSF_CHANNEL_TOKEN), unless the server is given others. */
+export const DEFAULT_BEARER_TOKEN = 'reference-bearer-token';
+export const DEFAULT_CHANNEL_TOKEN = 'reference-channel-token';
 
 export const round2 = (n: number): number => Math.round((n + Number.EPSILON) * 100) / 100;
 
@@ -124,15 +126,15 @@ export interface Store {
   nextRequestId: number;
 }
 
-export const SEED_ADDRESS_ID = 501;
+/** The address that the sample update (operation 3) changes. */
+const SEED_ADDRESS = SAMPLE_BODIES.updateShippingAddress;
+const SEED_ADDRESS_ID = SEED_ADDRESS.idDirCli;
 export const SEED_CHANNEL = { postsaleInboundId: 7001, userId: 'u-42' } as const;
 
 export function createStore(channelToken: string): Store {
   return {
-    client: { fiscalName: 'Ferreteria Modelo SA', clientProvinceId: 21 },
-    addresses: new Map([
-      [SEED_ADDRESS_ID, { idDirCli: SEED_ADDRESS_ID, direccion: 'Cordoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000', placeId: 'PL-2000' }],
-    ]),
+    client: { ...SAMPLE_BODIES.updateClient },
+    addresses: new Map([[SEED_ADDRESS_ID, { ...SEED_ADDRESS }]]),
     nextAddressId: SEED_ADDRESS_ID + 1,
     categories: new Map(
       Object.entries(CATEGORY_NAMES).map(([id, name]) => [Number(id), { categoryId: Number(id), utility: 30, description: name, hide: false }]),

@@ -2,9 +2,10 @@
 // /_modes/<mode>/v1, /_faults/<fault>/v1), each with its own in-memory state.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AuthRule } from '../tests/support/operations';
 import { isJsonContentType, parseJsonBody, readBody } from './body';
 import { faultNamed } from './faults';
-import type { AuthPolicy, Credentials, ExchangeFacts, FaultHooks } from './hooks';
+import type { Credentials, ExchangeFacts, FaultHooks } from './hooks';
 import { type Mode, modeNamed, REFERENCE_MODE } from './modes';
 import { type Context, credentialsMessage, rejectionReply, type Route, ROUTES } from './operations';
 import { isTransportKind, plain, Rejection, type Reply } from './reply';
@@ -208,7 +209,7 @@ class ReferenceApp {
       const reply = rejectionReply(undefined, new Rejection('method', `method not allowed; allowed: ${allow}`));
       return send(res, { ...reply, headers: { allow } }, profile);
     }
-    const facts: ExchangeFacts = { op: route.op, body: undefined, loggedIn: false };
+    const facts: ExchangeFacts = { op: route.number, body: undefined, loggedIn: false };
     let reply: Reply;
     try {
       reply = await this.run(req, route, target, query, facts);
@@ -226,11 +227,11 @@ class ReferenceApp {
     const { profile } = target;
     const hooks = profile.hooks;
     const params = decodeParams(target.params);
-    const policy: AuthPolicy = hooks.authPolicy?.(route.op, route.auth) ?? route.auth;
+    const auth: AuthRule = hooks.authRule?.(route.number, route.auth) ?? route.auth;
     const presented = presentedCredentials(req.headers.authorization, this.bearerToken);
-    const credentials = hooks.credentials?.(route.op, presented) ?? presented;
-    if (policy === 'bearer' && credentials !== 'valid') throw new Rejection('auth', credentialsMessage(route.op));
-    facts.loggedIn = policy !== 'none' && credentials === 'valid';
+    const credentials = hooks.credentials?.(route.number, presented) ?? presented;
+    if (auth === 'bearer' && credentials !== 'valid') throw new Rejection('auth', credentialsMessage(route.number));
+    facts.loggedIn = auth !== 'none' && credentials === 'valid';
     const ctx: Context = {
       params,
       query,
@@ -245,7 +246,7 @@ class ReferenceApp {
     route.authorize?.(ctx);
     if (route.requestSchema) {
       ctx.body = await this.requestBody(req, route, hooks);
-      validateRequest(route.requestSchema, ctx.body, (e) => hooks.ignoresRequestError?.(route.op, e) ?? false);
+      validateRequest(route.requestSchema, ctx.body, (e) => hooks.ignoresRequestError?.(route.number, e) ?? false);
       facts.body = ctx.body;
     }
     return route.handle(ctx);
@@ -258,8 +259,9 @@ class ReferenceApp {
     try {
       return parseJsonBody(raw.bytes);
     } catch (e) {
-      // Only a fault answers a malformed body as if a valid one had come.
-      if (e instanceof Rejection && e.kind === 'invalid' && hooks.acceptsMalformedJson && route.sampleBody !== undefined) return route.sampleBody;
+      // Only a fault answers a malformed body as if a valid one had come; a copy, since handlers may keep it.
+      const standIn = hooks.acceptsMalformedJson && route.sampleBody !== undefined;
+      if (e instanceof Rejection && e.kind === 'invalid' && standIn) return structuredClone(route.sampleBody);
       throw e;
     }
   }

@@ -1,5 +1,5 @@
 // `npm run reference` (reference/main.ts): one line with the URL and no token, the configured
-// token accepted, a clean stop on SIGINT and SIGTERM.
+// token accepted, a clean stop on SIGINT and SIGTERM; its own settings checked, a chosen profile's URL first.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { bearer, send } from '../../reference/test-client';
@@ -9,20 +9,36 @@ const ROOT = resolve(__dirname, '../..');
 const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const TOKEN = 'cli-secret-token-1234';
 
-function startCli(): { child: ChildProcess; output: () => string; url: Promise<string> } {
+/** Its settings, each set (even to ''), so that a developer's .env changes none of them. */
+const CLI_ENV = {
+  RSF_REFERENCE_PORT: '0',
+  RSF_BEARER_TOKEN: TOKEN,
+  RSF_CHANNEL_TOKEN: '',
+  RSF_REFERENCE_MODE: '',
+  RSF_REFERENCE_FAULT: '',
+  RSF_REFERENCE_LATENCY_MS: '',
+};
+
+interface Cli {
+  child: ChildProcess;
+  output: () => string;
+  url: Promise<string>;
+}
+
+function startCli(env: Record<string, string> = {}): Cli {
   const child = spawn(TSX, ['reference/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, RSF_REFERENCE_PORT: '0', RSF_BEARER_TOKEN: TOKEN, RSF_TARGET_URL: '' },
+    env: { ...process.env, ...CLI_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const url = new Promise<string>((resolveUrl, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout?.on('data', (d: Buffer) => {
       output += d.toString();
       const m = /(http:\/\/[\d.]+:\d+)\/v1/.exec(output);
-      if (m) resolveUrl(m[1]!);
+      if (m?.[1]) resolveUrl(m[1]);
     });
-    child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
   return { child, output: () => output, url };
@@ -37,7 +53,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const url = await cli.url;
       expect((await send(url, '/v1/prices', { headers: bearer(TOKEN) })).status).toBe(200);
       expect((await send(url, '/v1/prices', { headers: bearer('reference-bearer-token') })).status).toBe(401);
-      const lines = cli.output().split('\n').filter((l) => l.startsWith('Reference server'));
+      const lines = cli
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('Reference server'));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain('/_faults/<fault>/v1');
       const exited = exitCode(cli.child);
@@ -50,3 +69,36 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     }
   });
 }
+
+test('npm run reference prints the URL of the profile RSF_REFERENCE_FAULT names first', async () => {
+  const cli = startCli({ RSF_REFERENCE_FAULT: 'op9-sku-not-string' });
+  try {
+    const root = await cli.url;
+    const line =
+      cli
+        .output()
+        .split('\n')
+        .find((l) => l.startsWith('Reference server')) ?? '';
+    const profileUrl = `${root}/_faults/op9-sku-not-string/v1`;
+    expect(line.startsWith(`Reference server at ${profileUrl}, fault op9-sku-not-string`), line).toBe(true);
+    const prices = await send(root, '/_faults/op9-sku-not-string/v1/prices', { headers: bearer(TOKEN) });
+    expect((prices.value as { sku: unknown }[])[0]?.sku, 'the fault is on at that URL').toEqual(expect.any(Number));
+  } finally {
+    cli.child.kill('SIGKILL');
+  }
+});
+
+test('npm run reference checks its settings: the variable is named, a token never shown', async () => {
+  for (const [name, value, message] of [
+    ['RSF_REFERENCE_PORT', '65536', /RSF_REFERENCE_PORT: expected an integer from 0 to 65535, got "65536"/],
+    ['RSF_REFERENCE_LATENCY_MS', 'slow', /RSF_REFERENCE_LATENCY_MS: expected a number from 0 to 10000/],
+    ['RSF_REFERENCE_FAULT', 'no-such-fault', /RSF_REFERENCE_FAULT: unknown fault "no-such-fault"/],
+  ] as const) {
+    const cli = startCli({ [name]: value });
+    cli.url.catch(() => undefined); // it never listens: no URL comes
+    const code = await exitCode(cli.child);
+    expect(code, cli.output()).toBe(1);
+    expect(cli.output()).toMatch(message);
+    expect(cli.output()).not.toContain(TOKEN);
+  }
+});

@@ -107,7 +107,7 @@ test('a fault leaves unrelated operations as the clean profile answers them', as
 });
 
 test('the auth-bypass faults are those of the operations whose route demands a Bearer token', () => {
-  const bearerOps = ROUTES.filter((r) => r.auth === 'bearer').map((r) => r.op);
+  const bearerOps = ROUTES.filter((r) => r.auth === 'bearer').map((r) => r.number);
   expect(bearerOps).toEqual([1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 14]);
   const bypasses = FAULTS.filter((f) => f.name.endsWith('-auth-not-required'));
   expect(bypasses.map((f) => [f.name, f.breaks])).toEqual(bearerOps.map((op) => [`op${op}-auth-not-required`, `OP${op}-AUTH-REQUIRED`]));

@@ -3,9 +3,16 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import dotenv from 'dotenv';
+import { SAMPLE_BODIES, STREET_FIELDS } from './operations';
 import { schemas } from './schema-registry';
 
-dotenv.config({ path: resolve(__dirname, '../../.env'), quiet: true });
+/**
+ * Reads .env into process.env; a variable already set, even to '', wins. The entry points call it
+ * (playwright.config.ts, the merge config): importing this module reads nothing.
+ */
+export function loadEnvFile(): void {
+  dotenv.config({ path: resolve(__dirname, '../../.env'), quiet: true });
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -117,6 +124,13 @@ export function exitPolicy(failOn: FailOn | undefined, strict: boolean, baseline
 
 const S = <T>(name: string, def: string, parse: (raw: string) => T, doc: string, secret = false): Setting<T> => ({ name, default: def, parse, doc, secret });
 
+/** The sample bodies of tests/support/operations.ts, as defaults: the reference's seed data match them too. */
+const sample = (value: unknown): string => JSON.stringify(value);
+const { categoryId: sampleCategoryId, ...sampleCategoryFields } = SAMPLE_BODIES.updateCategory;
+const sampleAddress = SAMPLE_BODIES.createShippingAddress;
+const sampleStreet = Object.fromEntries(STREET_FIELDS.map((field) => [field, sampleAddress[field]]));
+const [sampleCartItem] = SAMPLE_BODIES.updateCartItems;
+
 /** The settings, in the order the README and .env.example list them. */
 export const SETTINGS = {
   targetUrl: S('RSF_TARGET_URL', '', url, 'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server.'),
@@ -132,21 +146,21 @@ export const SETTINGS = {
   missingProductId: S('RSF_MISSING_PRODUCT_ID', '999999', integer, 'A product id that does not exist (operations 5 and 8).'),
   stockProductIds: S('RSF_STOCK_PRODUCT_IDS', '1001,1002,1003,1004,1005', list(text), 'Products whose logged-in stock fields are checked (§2.6, §8); cover stock above, at and below the display limit, and none.'),
   productDetailQuery: S('RSF_PRODUCT_DETAIL_QUERY', '', text, 'Query string added to product detail requests, e.g. "type=1" (§4.8 leaves the price-context parameter open).'),
-  categoryId: S('RSF_CATEGORY_ID', '10', json(), 'An existing personal category, as JSON (a number, or a quoted string: its declared type is not shown, §4.4).'),
+  categoryId: S('RSF_CATEGORY_ID', sample(sampleCategoryId), json(), 'An existing personal category, as JSON (a number, or a quoted string: its declared type is not shown, §4.4).'),
   missingCategoryId: S('RSF_MISSING_CATEGORY_ID', '99999', json(), 'A category that does not exist, as JSON.'),
-  categoryFields: S('RSF_CATEGORY_FIELDS', '{"utility":40,"description":"Conformance suite","hide":false}', json(), 'utility, description and hide sent when updating RSF_CATEGORY_ID, as a JSON object (it is updated for real when writes are allowed).'),
-  addressId: S('RSF_ADDRESS_ID', '501', integer, 'idDirCli of an existing shipping address (operation 3).'),
-  placeId: S('RSF_PLACE_ID', '"PL-2000"', json(), 'A valid placeId, as JSON (a quoted string per §4.2).'),
+  categoryFields: S('RSF_CATEGORY_FIELDS', sample(sampleCategoryFields), json(), 'utility, description and hide sent when updating RSF_CATEGORY_ID, as a JSON object (it is updated for real when writes are allowed).'),
+  addressId: S('RSF_ADDRESS_ID', sample(SAMPLE_BODIES.updateShippingAddress.idDirCli), integer, 'idDirCli of an existing shipping address (operation 3).'),
+  placeId: S('RSF_PLACE_ID', sample(sampleAddress.placeId), json(), 'A valid placeId, as JSON (a quoted string per §4.2).'),
   provinceId: S('RSF_PROVINCE_ID', '21', integer, 'A valid provinceId (§4.2).'),
   placeString: S('RSF_PLACE_STRING', 'Rosario', text, 'A locality name that goes with RSF_PROVINCE_ID (§4.2).'),
-  addressFields: S('RSF_ADDRESS_FIELDS', '{"direccion":"Cordoba 1234","telefono":"+54 341 555 0100","codigoPostal":"2000"}', json(), 'direccion, telefono and codigoPostal used to create and update addresses, as a JSON object.'),
-  clientBody: S('RSF_CLIENT_BODY', '{"fiscalName":"Ferreteria Modelo SA","socialName":"Ferreteria Modelo","fiscalNumber":"30-71234567-9","clientAddress":"San Martin 950","mainPhone":"+54 341 555 0101","whatsApp":"+54 9 341 555 0102","formatFiscalId":80,"taxCategoryId":1,"clientPostalCode":2000,"clientCityId":2001,"clientProvinceId":21}', json('client.request'), 'A valid body for PATCH /client (§2.1), as JSON; without the optional fields.'),
+  addressFields: S('RSF_ADDRESS_FIELDS', sample(sampleStreet), json(), 'direccion, telefono and codigoPostal used to create and update addresses, as a JSON object.'),
+  clientBody: S('RSF_CLIENT_BODY', sample(SAMPLE_BODIES.updateClient), json('client.request'), 'A valid body for PATCH /client (§2.1), as JSON; without the optional fields.'),
   clientWebsite: S('RSF_CLIENT_WEBSITE', 'https://ferreteria-modelo.example', text, 'A valid clientWebsite, for the optional-fields check (§4.1).'),
-  cartProductId: S('RSF_CART_PRODUCT_ID', '1001', integer, 'A product that can be put in the cart (operation 5).'),
-  cartAmount: S('RSF_CART_AMOUNT', '1', integer, 'The amount used for cart items.'),
-  cartAllowedType: S('RSF_CART_ALLOWED_TYPE', '1', integer, 'An item type the cart accepts (§4.5 leaves the values open).'),
+  cartProductId: S('RSF_CART_PRODUCT_ID', sample(sampleCartItem.productId), integer, 'A product that can be put in the cart (operation 5).'),
+  cartAmount: S('RSF_CART_AMOUNT', sample(sampleCartItem.amount), integer, 'The amount used for cart items.'),
+  cartAllowedType: S('RSF_CART_ALLOWED_TYPE', sample(sampleCartItem.type), integer, 'An item type the cart accepts (§4.5 leaves the values open).'),
   cartDisallowedType: S('RSF_CART_DISALLOWED_TYPE', '99', integer, 'An item type the cart must refuse.'),
-  paymentPreferenceBody: S('RSF_PAYMENT_PREFERENCE_BODY', '{"title":"Order 123456","quantity":1,"unit_price":1500.5,"clientId":4242,"orderId":123456,"branch":1}', json('payment-preference.request'), 'A valid payment preference request (§2.5), as JSON.'),
+  paymentPreferenceBody: S('RSF_PAYMENT_PREFERENCE_BODY', sample(SAMPLE_BODIES.createPaymentPreference), json('payment-preference.request'), 'A valid payment preference request (§2.5), as JSON.'),
   shippingPostalCode: S('RSF_SHIPPING_POSTAL_CODE', '2000', text, 'codigoPostalFavorito for the shipping quote (operation 7).'),
   shippingAddressValid: S('RSF_SHIPPING_ADDRESS_VALID', 'Cordoba 1234, Rosario', text, 'A full address the target can quote (operation 7).'),
   shippingAddressInvalid: S('RSF_SHIPPING_ADDRESS_INVALID', 'no street number', text, 'A full address the target must refuse as not valid (§4.7).'),
@@ -155,11 +169,11 @@ export const SETTINGS = {
   voucherBranch: S('RSF_VOUCHER_BRANCH', '0001', text, 'branch of an existing payment voucher (operation 10).'),
   voucherOrder: S('RSF_VOUCHER_ORDER', '00012345', text, 'order of that voucher.'),
   deleteProductId: S('RSF_DELETE_PRODUCT_ID', '2001', text, 'A product of the account that may be deleted (operation 12). It is deleted for real when writes are allowed.'),
-  postSaleBody: S('RSF_POSTSALE_BODY', '{"orderId":123456,"productId":1001,"reason":"damaged on arrival"}', json('post-sale.request'), 'The JSON body of POST /postventa; §4.13 does not show its fields.'),
+  postSaleBody: S('RSF_POSTSALE_BODY', sample(SAMPLE_BODIES.createPostSale), json('post-sale.request'), 'The JSON body of POST /postventa; §4.13 does not show its fields.'),
   postSaleId: S('RSF_POSTSALE_ID', '7001', integer, 'postsaleInboundId of an existing post-sale channel (operations 14 and 15).'),
   channelToken: S('RSF_CHANNEL_TOKEN', 'reference-channel-token', secretText, 'The channel token of that post-sale channel (operation 15).', true),
   channelUserId: S('RSF_CHANNEL_USER_ID', 'u-42', text, 'The userId that may write to that channel.'),
-  channelMessage: S('RSF_CHANNEL_MESSAGE', 'Message from the conformance suite', text, 'The message text sent to the channel.'),
+  channelMessage: S('RSF_CHANNEL_MESSAGE', SAMPLE_BODIES.sendChannelMessage.message, text, 'The message text sent to the channel.'),
   clientSuccessStatus: S('RSF_CLIENT_SUCCESS_STATUS', '^(ok|success|successful|updated|true|200|[eé]xito|actualizad[oa])$', regex, 'PATCH /client answers {status, message} for success and failure alike (§4.1): a status matching this pattern means success.'),
   rejectionText: S('RSF_REJECTION_TEXT', '\\b(error|invalid|inv[aá]lid[oa]?|not (allowed|found|exist|authori[sz]ed|authenticated|valid)|denied|unauthori[sz]ed|forbidden|fail(ed|ure)?|mandatory|required|obligatori[oa]|no existe|no permitid[oa]|no autorizad[oa]|no autenticad[oa])\\b', regex, 'Where success is a plain string or an unspecified body (operations 5 and 12), a body matching this pattern is a rejection, so that HTTP 200 errors are recognised.'),
   stockLabelNone: S('RSF_STOCK_LABEL_NONE', '^(no stock|out of stock|sin stock|agotado)$', regex, 'The "no stock" form of availableStockLabel (§2.6).'),
@@ -168,8 +182,8 @@ export const SETTINGS = {
   fcSeed: S('RSF_FC_SEED', '', text, 'fast-check seed, to replay a run. Empty: one random seed per run, recorded in the report.'),
   fcPath: S('RSF_FC_PATH', '', text, 'fast-check path of a counterexample to replay, with RSF_FC_SEED, as printed by a failing property.'),
   fcNumRuns: S('RSF_FC_NUM_RUNS', '', optional(bounded(1, 100000)), 'Runs per property. Empty: 100 against the embedded reference, 25 against an external target.'),
-  referenceMode: S('RSF_REFERENCE_MODE', '', text, 'Embedded reference only: one of its conforming modes (reference, deployment, nulls; see reference/README.md).'),
-  referenceFault: S('RSF_REFERENCE_FAULT', '', text, 'Embedded reference only: run against one of its faults (reference/faults.ts), e.g. to see what a failure looks like.'),
+  referenceMode: S('RSF_REFERENCE_MODE', '', text, 'Embedded reference, and the URL `npm run reference` prints: one of its conforming modes (reference, deployment, nulls; see reference/README.md).'),
+  referenceFault: S('RSF_REFERENCE_FAULT', '', text, 'Embedded reference, and the URL `npm run reference` prints: one of its faults (reference/faults.ts), e.g. to see what a failure looks like.'),
   referencePort: S('RSF_REFERENCE_PORT', '4010', port, 'Port of `npm run reference`; 0 picks a free one. The suite\'s own embedded reference always takes a free port.'),
   referenceLatencyMs: S('RSF_REFERENCE_LATENCY_MS', '0', bounded(0, 10000), 'Embedded reference and `npm run reference` only: milliseconds each answer waits, as if the target were that far away (0 to 10000; `npm run bench` uses it).'),
   reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports and Playwright\'s HTML report are written.'),

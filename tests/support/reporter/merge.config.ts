@@ -13,7 +13,9 @@
 //   node -e "process.exit(require('./reports/conformance.json').summary.verdict === 'PASS' ? 0 : 1)"
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { SETTINGS } from '../config';
+import { loadEnvFile, SETTINGS } from '../config';
+
+loadEnvFile();
 
 const repoRoot = resolve(__dirname, '../../..');
 const reportsDir = resolve(repoRoot, process.env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default);
