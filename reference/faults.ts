@@ -10,6 +10,7 @@ import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
+import { SEED_CHANNEL } from './seed';
 
 export interface Fault {
   /** kebab-case, e.g. "op4-utility-unbounded". */
@@ -44,6 +45,17 @@ const successBecomes = (
       const changed = body(reply, isObject(facts.body) ? facts.body : {});
       return changed ? { ...reply, body: changed } : reply;
     },
+  });
+
+/** Far beyond any id the store hands out: an id moved by it names nothing. */
+const UNKNOWN_ID_OFFSET = 1_000_000;
+
+/** The success body of `op` with its integer `field` moved to an id that names nothing. */
+const idMovedAway = (op: OperationNumber, field: string, name: string, breaks: string, description: string) =>
+  successBecomes(op, name, breaks, description, (reply) => {
+    const value = jsonValue(reply);
+    if (!isObject(value) || typeof value[field] !== 'number') return undefined;
+    return json({ ...value, [field]: value[field] + UNKNOWN_ID_OFFSET });
   });
 
 /** Which documented errors an error-body fault reshapes. */
@@ -277,6 +289,23 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   fault('op15-channel-token-unchecked', 'OP15-CHANNEL-TOKEN', 'Any channel token in the path is accepted.', { ignoresRule: 'channel-token' }),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
   schemaRuleIgnored(15, 'type', 'OP15-FIELD-TYPES'),
+
+  // Links between operations: each operation answers as it should on its own.
+  idMovedAway(2, 'addressId', 'op2-address-id-unknown', 'LINK-ADDRESS-CREATED-UPDATABLE',
+    'The addressId of a created address names no address: an update by it is refused as not found.'),
+  successBecomes(14, 'op14-sent-messages-missing', 'LINK-CHANNEL-MESSAGE-READABLE',
+    "Operation 14 leaves out the messages the channel's user sent with operation 15 (support's messages stay).",
+    (reply) => {
+      const value = jsonValue(reply);
+      if (!isObject(value) || !Array.isArray(value.messages)) return undefined;
+      const fromOthers = value.messages.filter((m) => !isObject(m) || m.userId !== SEED_CHANNEL.userId);
+      return json({ ...value, messages: fromOthers });
+    }),
+  viewFault('op8-amount-in-cart-zero', 'LINK-CART-AMOUNT-IN-PRODUCT',
+    'For a logged-in user, amountInCart is 0 whatever the cart holds.',
+    (view, { loggedIn }) => (loggedIn ? { ...view, amountInCart: 0 } : view)),
+  idMovedAway(13, 'postsaleInboundId', 'op13-id-unknown', 'LINK-POSTSALE-CHANNEL-READABLE',
+    'The postsaleInboundId of a created post-sale request names no channel: operation 14 answers not found.'),
 ];
 
 /** The faults, without their wiring. */
