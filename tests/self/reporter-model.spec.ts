@@ -1,85 +1,329 @@
-// The status rules and helpers of the conformance reporter, on plain data (no child process).
+// The status rules, the exit policy and the renderers of the conformance reporter, on plain data (no child process).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Requirement } from '../support/catalogue';
+import { type Requirement, requirements } from '../support/catalogue';
+import type { Evidence } from '../support/check-protocol';
 import { expect, test } from '../support/fixtures';
+import { type Baseline, loadBaseline } from '../support/reporter/baseline';
 import { projectDirName, projectDirs } from '../support/reporter/conformance-reporter';
+import { verdictLine } from '../support/reporter/format';
+import { buildReport } from '../support/reporter/model';
+import type { ReportInput, RequirementRow, Status, TestRecord } from '../support/reporter/model';
 import { renderHtml } from '../support/reporter/render-html';
 import { renderJunit } from '../support/reporter/render-junit';
-import { renderMarkdown } from '../support/reporter/render-markdown';
-import { buildReport } from '../support/reporter/model';
-import type { ReportInput, TestRecord } from '../support/reporter/model';
+import { MARKDOWN_LIMIT, renderMarkdown } from '../support/reporter/render-markdown';
+import { oneSentence } from '../support/reporter/verdict';
 import { loadWaivers } from '../support/reporter/waivers';
 
-const req = (id: string, level: Requirement['level'], extra: Partial<Requirement> = {}): Requirement => ({ id, section: '4.4', level, operations: [4], text: `text of ${id}`, ...extra });
-const CATALOGUE = [req('A-MUST', 'MUST'), req('B-MUST', 'MUST'), req('C-SHOULD', 'SHOULD'), req('D-INFO', 'INFO'), req('E-HIDDEN', 'MUST', { observable: false, notObservableBecause: 'client side' })];
+const req = (id: string, level: Requirement['level'], extra: Partial<Requirement> = {}): Requirement => ({
+  id,
+  section: '4.4',
+  level,
+  operations: [4],
+  text: `text of ${id}`,
+  ...extra,
+});
+const CATALOGUE = [
+  req('A-MUST', 'MUST'),
+  req('B-MUST', 'MUST'),
+  req('C-SHOULD', 'SHOULD'),
+  req('D-INFO', 'INFO'),
+  req('E-HIDDEN', 'MUST', { observable: false, notObservableBecause: 'client side' }),
+];
 
 const t = (tags: string[], over: Partial<TestRecord> = {}): TestRecord => ({
-  title: `test of ${tags.join(' ')}`, file: 'tests/conformance/x.spec.ts', line: 1, project: '', tags, status: 'passed', flaky: false, durationMs: 5, checks: [], evidence: [], errors: [], ...over,
+  title: `test of ${tags.join(' ')}`,
+  file: 'tests/conformance/x.spec.ts',
+  line: 1,
+  project: '',
+  tags,
+  status: 'passed',
+  flaky: false,
+  durationMs: 5,
+  checks: [],
+  evidence: [],
+  errors: [],
+  ...over,
 });
+const failedCheck = (id: string): Partial<TestRecord> => ({ status: 'failed', checks: [{ id, outcome: 'failed' }] });
+const STOPPED = 'the target stopped answering at 2030-01-02T03:04:05.000Z (last request: GET /v1/prices)';
+const notRun = (tags: string[]): TestRecord =>
+  t(tags, { status: 'skipped', unjudged: { kind: 'not run', reason: STOPPED } });
 
 function build(tests: TestRecord[], over: Partial<ReportInput> = {}) {
-  const report = buildReport({ catalogue: CATALOGUE, tests, metadata: {}, strict: false, waivers: [], errors: [], startTime: new Date(0), durationMs: 1, ...over });
-  return { report, status: (id: string) => report.requirements.find((r) => r.id === id)?.status };
+  const input: ReportInput = {
+    catalogue: CATALOGUE,
+    tests,
+    metadata: {},
+    waivers: [],
+    errors: [],
+    startTime: new Date('2030-01-02T00:00:00Z'),
+    durationMs: 1,
+    ...over,
+  };
+  const report = buildReport(input);
+  const row = (id: string): RequirementRow => {
+    const found = report.requirements.find((r) => r.id === id);
+    if (!found) throw new Error(`no row ${id}`);
+    return found;
+  };
+  return { report, row, status: (id: string): Status => row(id).status };
+}
+
+function baselineOf(statuses: Record<string, string>): Baseline {
+  const entries = Object.entries(statuses).map(([id, status]): [string, { level: string; status: string }] => [
+    id,
+    { level: 'MUST', status },
+  ]);
+  return {
+    file: '/ci/baseline/conformance.json',
+    date: '2030-01-01',
+    target: 'x',
+    suiteVersion: '1',
+    verdict: 'PASS',
+    requirements: new Map(entries),
+  };
 }
 
 test('a failed check fails a MUST and warns a SHOULD or INFO; the verdict follows the MUST', () => {
-  const { report, status } = build([
+  const { report, status, row } = build([
     t(['A-MUST'], { status: 'failed', errors: ['expected 4xx'], checks: [{ id: 'A-MUST', outcome: 'failed' }] }),
-    t(['C-SHOULD', 'D-INFO'], { checks: [{ id: 'C-SHOULD', outcome: 'failed' }, { id: 'D-INFO', outcome: 'failed' }] }),
+    t(['C-SHOULD', 'D-INFO'], {
+      checks: [
+        { id: 'C-SHOULD', outcome: 'failed' },
+        { id: 'D-INFO', outcome: 'failed' },
+      ],
+    }),
   ]);
   expect([status('A-MUST'), status('C-SHOULD'), status('D-INFO')]).toEqual(['failed', 'warning', 'warning']);
-  expect(report.summary.verdict).toBe('FAIL');
+  expect(report.summary).toMatchObject({ verdict: 'FAIL', exitCode: 1, headline: '1 MUST requirement failed' });
   // Without an evidence attachment, the test's error stands in; a soft check has none.
-  expect(report.requirements.find((r) => r.id === 'A-MUST')?.evidence[0]).toMatchObject({ kind: 'check', message: 'expected 4xx' });
-  expect(report.requirements.find((r) => r.id === 'C-SHOULD')?.evidence[0]).toMatchObject({ kind: 'check', message: 'check failed; no evidence was attached' });
+  expect(row('A-MUST').evidence[0]).toMatchObject({ kind: 'check', message: 'expected 4xx' });
+  expect(row('C-SHOULD').evidence[0]).toMatchObject({ message: 'check failed; no evidence was attached' });
 });
 
-test('strict turns a SHOULD warning into FAIL, never an INFO deviation', () => {
+test('strict (RSF_FAIL_ON=strict or RSF_STRICT) turns a SHOULD warning into FAIL, never an INFO deviation', () => {
   const should = [t(['C-SHOULD'], { checks: [{ id: 'C-SHOULD', outcome: 'failed' }] })];
   const info = [t(['D-INFO'], { checks: [{ id: 'D-INFO', outcome: 'failed' }] })];
   expect(build(should).report.summary.verdict).toBe('PASS');
-  expect(build(should, { strict: true }).report.summary.verdict).toBe('FAIL');
-  expect(build(info, { strict: true }).report.summary.verdict).toBe('PASS');
+  expect(build(should, { strict: true }).report.summary).toMatchObject({ verdict: 'FAIL', failOn: 'strict' });
+  expect(build(should, { failOn: 'strict' }).report.summary).toMatchObject({ verdict: 'FAIL', strict: true });
+  expect(build(info, { failOn: 'strict' }).report.summary.verdict).toBe('PASS');
 });
 
 test('interrupted, not-run and skipped tests leave a requirement untested or skipped, never passed', () => {
-  const { report, status } = build([
+  const { report, status, row } = build([
     t(['A-MUST'], { status: 'interrupted' }),
     t(['B-MUST'], { status: 'skipped', skipReason: 'writes are off' }),
     t(['C-SHOULD'], { status: 'not run' }),
   ]);
   expect([status('A-MUST'), status('B-MUST'), status('C-SHOULD')]).toEqual(['untested', 'skipped', 'untested']);
-  expect(report.requirements.find((r) => r.id === 'B-MUST')?.reason).toBe('writes are off');
-  expect(report.requirements.find((r) => r.id === 'A-MUST')?.reason).toContain('was interrupted');
+  expect(row('B-MUST').reason).toBe('writes are off');
+  expect(row('A-MUST').reason).toContain('was interrupted');
   expect(status('E-HIDDEN')).toBe('not-observable');
   expect(report.summary.tests.notRun).toBe(2);
 });
 
 test('one failing test among passing ones fails the requirement; a passing test alone vouches for its tags', () => {
-  const { status } = build([t(['A-MUST']), t(['A-MUST'], { status: 'timedOut', errors: ['Test timeout of 5ms exceeded.'] }), t(['B-MUST'])]);
+  const timedOut = t(['A-MUST'], { status: 'timedOut', errors: ['Test timeout of 5ms exceeded.'] });
+  const { status } = build([t(['A-MUST']), timedOut, t(['B-MUST'])]);
   expect([status('A-MUST'), status('B-MUST')]).toEqual(['failed', 'passed']);
 });
 
-test('waivers hide failures and warnings only, and report whether they were used', () => {
-  const tests = [t(['A-MUST'], { status: 'failed', checks: [{ id: 'A-MUST', outcome: 'failed' }] }), t(['B-MUST'])];
-  const { report, status } = build(tests, { waivers: [{ id: 'A-MUST', reason: 'known' }, { id: 'B-MUST', reason: 'stale' }] });
-  expect([status('A-MUST'), status('B-MUST')]).toEqual(['waived', 'passed']);
-  expect(report.summary.verdict).toBe('PASS');
-  expect(report.summary.waivers).toEqual([{ id: 'A-MUST', reason: 'known', used: true }, { id: 'B-MUST', reason: 'stale', used: false }]);
+test('untested checks vouch for nothing: the requirement is untested with their reason, even in a passing test', () => {
+  const noSample = 'no product carried the logged-in stock fields';
+  const { status, row } = build([
+    t(['A-MUST', 'B-MUST'], { checks: [{ id: 'A-MUST', outcome: 'untested', reason: noSample }] }),
+    t(['C-SHOULD'], {
+      checks: [
+        { id: 'C-SHOULD', outcome: 'untested', reason: 'no 2xx body reached a schema check' },
+        { id: 'C-SHOULD', outcome: 'passed' },
+      ],
+    }),
+  ]);
+  expect(row('A-MUST')).toMatchObject({ status: 'untested', reason: noSample });
+  expect(row('A-MUST').tests[0]?.checks).toEqual({ passed: 0, failed: 0, untested: 1 });
+  // Today's rule is kept where the test said nothing about the requirement: a passing test vouches for its tags.
+  expect(status('B-MUST')).toBe('passed');
+  // One applicable sample is enough.
+  expect(status('C-SHOULD')).toBe('passed');
 });
 
-test('run errors and failed untagged tests fail the run; unknown ID-like tags are listed', () => {
-  const { report } = build([t(['smoke', 'Z-UNKNOWN'], { status: 'failed', errors: ['boom'] })], { errors: ['worker crashed'] });
-  expect(report.summary.verdict).toBe('FAIL');
-  expect(report.summary.errors).toEqual(['worker crashed', expect.stringContaining('carries no requirement tag: boom')]);
+test('a test stopped as inconclusive or not run: what it had judged counts, the rest is not judged, ERROR', () => {
+  const throttled = t(['A-MUST', 'B-MUST'], {
+    status: 'skipped',
+    checks: [{ id: 'A-MUST', outcome: 'passed' }],
+    unjudged: { kind: 'inconclusive', reason: 'every attempt was throttled (HTTP 429)' },
+    retries: 5,
+  });
+  const { report, row } = build([throttled, notRun(['C-SHOULD']), notRun(['D-INFO'])]);
+  expect(row('A-MUST').status).toBe('passed');
+  expect(row('B-MUST')).toMatchObject({ status: 'inconclusive', reason: 'every attempt was throttled (HTTP 429)' });
+  expect(row('B-MUST').tests[0]).toMatchObject({ outcome: 'inconclusive', retries: 5 });
+  expect(row('C-SHOULD')).toMatchObject({ status: 'not run', reason: STOPPED });
+  const s = report.summary;
+  expect(s).toMatchObject({ verdict: 'ERROR', exitCode: 2, requestsRetried: 5, stoppedAnswering: STOPPED });
+  expect(s.headline).toBe(`${STOPPED}; 2 tests not run`);
+  expect(s.verdictReasons).toEqual([
+    `${STOPPED}; 2 tests not run`,
+    expect.stringContaining('1 MUST requirement inconclusive (B-MUST)'),
+  ]);
+  expect(s.tests).toMatchObject({ skipped: 0, inconclusive: 1, notRun: 2 });
+  expect(s.counts.MUST).toMatchObject({ inconclusive: 1, passed: 1 });
+  expect(verdictLine(s, 'r.html')).toMatch(
+    new RegExp(
+      '^Conformance: ERROR — the target stopped answering at .*; 2 tests not run — MUST 0 failed / 3;' +
+        '.* inconclusive 1; not run 2; 5 requests retried \\(r\\.html\\)$',
+    ),
+  );
+});
+
+test('an unjudged requirement beats a passing test of it, and only MUST (strict: SHOULD too) makes an ERROR', () => {
+  const inconclusive = (tags: string[]) =>
+    t(tags, { status: 'skipped', unjudged: { kind: 'inconclusive', reason: 'no answer within 2000 ms' } });
+  expect(build([t(['A-MUST']), inconclusive(['A-MUST'])]).status('A-MUST')).toBe('inconclusive');
+  expect(build([inconclusive(['C-SHOULD'])]).report.summary.verdict).toBe('PASS');
+  const strict = build([inconclusive(['C-SHOULD'])], { failOn: 'strict' }).report.summary;
+  expect(strict).toMatchObject({
+    verdict: 'ERROR',
+    headline: expect.stringContaining('1 MUST or SHOULD requirement inconclusive'),
+  });
+});
+
+test('precedence: a MUST failure is FAIL and says what could not be judged; a configuration error is ERROR', () => {
+  const tests = [t(['A-MUST'], failedCheck('A-MUST')), notRun(['B-MUST'])];
+  const fail = build(tests).report.summary;
+  expect(fail).toMatchObject({ verdict: 'FAIL', exitCode: 1 });
+  expect(fail.headline).toBe(`1 MUST requirement failed; could not judge: ${STOPPED}; 1 test not run`);
+  expect(verdictLine(fail, 'r.html')).toMatch(
+    /^Conformance: FAIL — 1 MUST requirement failed; could not judge: the target/,
+  );
+  const error = build(tests, { configErrors: ['RSF_BASELINE: /x.json cannot be read as JSON: Unexpected token'] });
+  expect(error.report.summary).toMatchObject({ verdict: 'ERROR', exitCode: 2 });
+  expect(error.report.summary.headline).toBe(
+    'the configuration is invalid: RSF_BASELINE: /x.json cannot be read as JSON: Unexpected token',
+  );
+});
+
+test('run errors and failed untagged tests are ERROR; unknown ID-like tags are listed', () => {
+  const crashed = t(['smoke', 'Z-UNKNOWN'], { status: 'failed', errors: ['boom'] });
+  const { report } = build([crashed], { errors: ['worker crashed'] });
+  expect(report.summary).toMatchObject({ verdict: 'ERROR', headline: 'worker crashed (and 1 more error)' });
+  expect(report.summary.errors).toEqual([
+    'worker crashed',
+    expect.stringContaining('carries no requirement tag: boom'),
+  ]);
   expect(report.summary.unknownTags).toEqual(['Z-UNKNOWN']);
 });
 
-test('renderers escape what they show', () => {
+test('a failed global setup is one sentence that names the setting', () => {
+  const setup =
+    'Error: Invalid configuration (see README, "Configuration"):\n  - RSF_ORDER_ALB_NUMBER: no order 1/9\n  - RSF_X: y';
+  const { report } = build([], { errors: [setup] });
+  expect(report.summary.headline).toBe(
+    'Invalid configuration (see README, "Configuration"): RSF_ORDER_ALB_NUMBER: no order 1/9; RSF_X: y',
+  );
+  expect(oneSentence(`first line.\nsecond\n${'x'.repeat(500)}`)).toBe('first line');
+  expect(oneSentence('y'.repeat(1000))).toHaveLength(300);
+});
+
+test('waivers hide failures; expired ones stop waiving and say so; stale ones are reported; open ones counted', () => {
+  const tests = [t(['A-MUST'], failedCheck('A-MUST')), t(['B-MUST'], failedCheck('B-MUST')), t(['C-SHOULD'])];
+  const waivers = [
+    { id: 'A-MUST', reason: 'known', owner: 'team-a', expires: '2030-01-02' },
+    { id: 'B-MUST', reason: 'was known', owner: 'team-b', expires: '2030-01-01' },
+    { id: 'C-SHOULD', reason: 'stale' },
+  ];
+  const { report, row } = build(tests, { waivers });
+  expect(row('A-MUST')).toMatchObject({ status: 'waived', waivedStatus: 'failed', reason: 'known' });
+  expect(row('B-MUST')).toMatchObject({ status: 'failed', expiredWaiver: waivers[1] });
+  expect(row('B-MUST').reason).toBe('waiver expired on 2030-01-01 (owner team-b): was known');
+  expect(report.summary.verdict).toBe('FAIL');
+  expect(report.summary.waivers.map((w) => [w.id, w.state, w.used, w.note])).toEqual([
+    ['A-MUST', 'waiving', true, 'waives a failure'],
+    ['B-MUST', 'expired', false, 'expired on 2030-01-01: B-MUST counts again (failed)'],
+    ['C-SHOULD', 'stale', false, 'matches no failure: the requirement is passed'],
+  ]);
+  expect(report.summary.waiverCounts).toEqual({ open: 2, waiving: 1, stale: 1, expired: 1 });
+});
+
+test('regression policy: a MUST that passed (or was not judged, or is new) and fails now fails the run', () => {
+  const tests = [t(['A-MUST'], failedCheck('A-MUST')), t(['B-MUST'], failedCheck('B-MUST')), t(['C-SHOULD'])];
+  const baseline = baselineOf({ 'A-MUST': 'passed', 'B-MUST': 'failed', 'C-SHOULD': 'warning', 'Z-GONE': 'passed' });
+  const { report, row } = build(tests, { failOn: 'regression', baseline });
+  expect(row('A-MUST')).toMatchObject({ status: 'failed', change: 'regressed', baselineStatus: 'passed' });
+  expect(row('B-MUST')).toMatchObject({ change: 'still failing' });
+  expect(row('C-SHOULD')).toMatchObject({ status: 'passed', change: 'fixed' });
+  expect(row('D-INFO').change).toBe('new');
+  const s = report.summary;
+  expect(s).toMatchObject({ verdict: 'FAIL', headline: '1 MUST regression against the baseline: A-MUST' });
+  expect(s.baseline?.regressed.map((c) => c.id)).toEqual(['A-MUST']);
+  expect(s.baseline?.stillFailing.map((c) => c.id)).toEqual(['B-MUST']);
+  expect(s.baseline?.fixed.map((c) => c.id)).toEqual(['C-SHOULD']);
+  expect(s.baseline?.new.map((c) => c.id)).toEqual(['D-INFO', 'E-HIDDEN']);
+  expect(s.baseline?.gone).toEqual([{ id: 'Z-GONE', level: 'MUST', before: 'passed' }]);
+  expect(verdictLine(s, 'r.html')).toMatch(
+    /^Conformance: FAIL — 1 MUST regression against the baseline: A-MUST — MUST 2 failed/,
+  );
+  // The known failure alone: PASS, and listed.
+  const known = build([tests[1] as TestRecord], { failOn: 'regression', baseline }).report.summary;
+  expect(known).toMatchObject({
+    verdict: 'PASS',
+    headline: 'no MUST requirement regressed against the baseline (1 known failure: B-MUST)',
+  });
+  // A new MUST that fails is a finding the baseline did not have.
+  const fresh = build([t(['A-MUST'], failedCheck('A-MUST'))], { failOn: 'regression', baseline: baselineOf({}) });
+  expect(fresh.report.summary.verdict).toBe('FAIL');
+  // Without the regression policy, the comparison is shown and the known failure fails the run.
+  expect(build([tests[1] as TestRecord], { baseline }).report.summary.verdict).toBe('FAIL');
+});
+
+test('baseline file: any conformance.json, compared by ID; anything else is an error that names the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rsf-baseline-'));
+  const file = (name: string, content: string) => {
+    writeFileSync(join(dir, name), content);
+    return join(dir, name);
+  };
+  const older = {
+    format: 'rsf-conformance/1',
+    summary: { date: 'd', verdict: 'FAIL' },
+    requirements: [{ id: 'X-1', level: 'MUST', status: 'failed' }],
+  };
+  expect(loadBaseline(file('ok.json', JSON.stringify(older))).requirements.get('X-1')).toEqual({
+    level: 'MUST',
+    status: 'failed',
+  });
+  expect(() => loadBaseline(join(dir, 'absent.json'))).toThrow(/absent\.json cannot be read as JSON/);
+  expect(() => loadBaseline(file('bad.json', '{'))).toThrow(/cannot be read as JSON/);
+  expect(() => loadBaseline(file('other.json', '{"format":"junit"}'))).toThrow(/is not a conformance\.json/);
+  expect(() => loadBaseline(file('rows.json', '{"format":"rsf-conformance/1","requirements":[{}]}'))).toThrow(
+    /without a string "id"/,
+  );
+});
+
+test('junit: could-not-judge is an <error>, an enforced failure a <failure>, a known failure <skipped>', () => {
+  const tests = [t(['A-MUST'], failedCheck('A-MUST')), t(['B-MUST'], failedCheck('B-MUST')), notRun(['C-SHOULD'])];
+  const baseline = baselineOf({ 'A-MUST': 'passed', 'B-MUST': 'failed' });
+  const junit = renderJunit(build(tests, { failOn: 'regression', baseline }).report);
+  expect(junit).toMatch(
+    /name="A-MUST [^"]*" time="[\d.]+">\n\s*<failure message="[^"]*\(regressed: passed in the baseline\)"/,
+  );
+  expect(junit).toMatch(
+    /name="B-MUST [^"]*" time="[\d.]+">\n\s*<skipped message="known failure, in the baseline \(failed\)/,
+  );
+  expect(junit).toMatch(/name="C-SHOULD [^"]*" time="[\d.]+">\n\s*<error message="not run: the target stopped/);
+  expect(junit).toMatch(/<testsuites name="[^"]*: FAIL" tests="5" failures="1" errors="1" skipped="3"/);
+  expect(junit).toContain(
+    '<property name="Compared with the baseline" value="regressed 1 (A-MUST); fixed 0; still failing 1 (B-MUST)',
+  );
+});
+
+test('renderers escape what they show; Markdown keeps raw text in code blocks only', () => {
   const nasty = '<img src=x onerror=alert(1)> | "quoted" & \u0001';
-  const { report } = build([t(['A-MUST'], { title: nasty, status: 'failed', checks: [{ id: 'A-MUST', outcome: 'failed' }], evidence: [{ id: 'A-MUST', raw: nasty }] })]);
+  const { report } = build([
+    t(['A-MUST'], { title: nasty, ...failedCheck('A-MUST'), evidence: [{ id: 'A-MUST', raw: nasty }] }),
+  ]);
   const page = renderHtml(report);
   expect(page).not.toContain('<img');
   expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -87,32 +331,126 @@ test('renderers escape what they show', () => {
   const junit = renderJunit(report);
   expect(junit).not.toContain('<img');
   expect(junit).not.toContain('\u0001');
-  expect(renderMarkdown(report)).toContain('&lt;img src=x onerror=alert(1)&gt; \\| "quoted" &amp;');
+  const md = renderMarkdown(report);
+  const outsideCode = md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
+  expect(outsideCode).not.toContain('<img');
+  expect(outsideCode).toContain('<summary>&lt;img src=x onerror=alert(1)&gt; | "quoted" &amp;');
+});
+
+/** Evidence as a hostile target makes it: long bodies full of markup, backticks and table pipes. */
+function bigEvidence(id: string): Evidence {
+  const junk = `${'`'.repeat(7)} | <details> ## heading\n${'x'.repeat(200)}\n`.repeat(60);
+  const exchange = {
+    request: { method: 'GET', url: `https://t.example/v1/${id}`, headers: { accept: 'application/json' } },
+    response: { status: 403, contentType: 'application/json', bodyExcerpt: junk },
+    curl: 'curl …',
+  };
+  return {
+    requirement: id,
+    level: 'MUST',
+    section: '4',
+    operation: 'op',
+    message: `MUST ${id}: refused\n${junk}`,
+    schemaErrors: [junk],
+    exchanges: [exchange, exchange],
+  };
+}
+
+test('conformance.md stays under 60,000 characters when everything fails, in the order the issue asks', () => {
+  const all = requirements();
+  const tests = all.map((r) =>
+    t([r.id], {
+      title: `${r.id} ${'long title '.repeat(30)}`,
+      status: 'failed',
+      checks: [{ id: r.id, outcome: 'failed' }],
+      evidence: [1, 2, 3].map(() => ({ id: r.id, evidence: bigEvidence(r.id) })),
+    }),
+  );
+  const baseline = baselineOf(Object.fromEntries(all.map((r) => [r.id, 'passed'])));
+  const errors = Array.from({ length: 40 }, (_, i) => `error ${i} ${'e'.repeat(3000)}`);
+  const waivers = all
+    .slice(0, 60)
+    .map((r) => ({ id: r.id, reason: 'r'.repeat(500), owner: 'o', expires: '2020-01-01' }));
+  const report = buildReport({
+    catalogue: all,
+    tests,
+    metadata: {},
+    waivers,
+    errors,
+    failOn: 'regression',
+    baseline,
+    startTime: new Date(),
+    durationMs: 1,
+  });
+  const md = renderMarkdown(report);
+  expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
+  const order = [
+    '# Reseller Storefront API conformance: FAIL',
+    '| MUST |',
+    '## Compared with the baseline',
+    '## Failing requirements',
+    '<details>',
+    '## By operation',
+  ];
+  const at = order.map((marker) => md.indexOf(marker));
+  expect(
+    at.every((i) => i >= 0),
+    JSON.stringify(at),
+  ).toBe(true);
+  expect(at).toEqual([...at].sort((a, b) => a - b));
+  expect(md).toMatch(/more, with evidence in conformance\.html: /);
+  // Every fence that opens closes: an excerpt cut short never leaves the rest of the page inside a code block.
+  const outsideCode = md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
+  expect(outsideCode).not.toMatch(/^`{3,}/m);
+  expect(outsideCode.match(/<details>/g)?.length).toBe(outsideCode.match(/<\/details>/g)?.length);
+  // The compact tables name every requirement once, with its status.
+  const status = (level: string) => (level === 'MUST' ? 'failed' : 'warning');
+  for (const r of all) expect(md).toContain(`| ${r.id} | ${r.level} | ${status(r.level)} (regressed)`);
 });
 
 test('project names become safe, distinct directory names', () => {
   expect(projectDirName('fault:op4/utility max')).toBe('fault_op4_utility_max');
   expect(projectDirName('../etc')).toBe('__etc');
   expect(projectDirName('')).toBe('_default');
-  expect(Object.fromEntries(projectDirs(['a:b', 'a/b', 'a_b']))).toEqual({ 'a/b': 'a_b', 'a:b': 'a_b~2', a_b: 'a_b~3' });
+  expect(Object.fromEntries(projectDirs(['a:b', 'a/b', 'a_b']))).toEqual({
+    'a/b': 'a_b',
+    'a:b': 'a_b~2',
+    a_b: 'a_b~3',
+  });
 });
 
-test('waivers file: missing means none; bad JSON, a non-array, unknown IDs, missing reasons and duplicates are errors', () => {
+test('waivers file: owner and expires are optional; bad JSON, unknown IDs, bad dates and duplicates are errors', () => {
   const dir = mkdtempSync(join(tmpdir(), 'rsf-waivers-'));
   const known = new Set(['A-MUST', 'B-MUST']);
-  const file = (name: string, content: string) => {
-    writeFileSync(join(dir, name), content);
+  const file = (name: string, content: unknown) => {
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
     return join(dir, name);
   };
   expect(loadWaivers(join(dir, 'absent.json'), known)).toMatchObject({ waivers: [], problems: [] });
   expect(loadWaivers(file('bad.json', '{'), known).problems[0]).toContain('is not valid JSON');
   expect(loadWaivers(file('object.json', '{}'), known).problems[0]).toContain('must hold a JSON array');
-  const mixed = loadWaivers(file('mixed.json', JSON.stringify([{ id: 'A-MUST', reason: 'ok' }, { id: 'NOPE', reason: 'x' }, { id: 'B-MUST', reason: ' ' }, { id: 'A-MUST', reason: 'again' }])), known);
+  const mixed = loadWaivers(
+    file('mixed.json', [
+      { id: 'A-MUST', reason: 'ok' },
+      { id: 'NOPE', reason: 'x' },
+      { id: 'B-MUST', reason: ' ' },
+      { id: 'A-MUST', reason: 'again' },
+      { id: 'B-MUST', reason: 'r', expires: '2030-02-30' },
+      { id: 'B-MUST', reason: 'r', owner: 7 },
+    ]),
+    known,
+  );
   expect(mixed.waivers).toEqual([]);
   expect(mixed.problems).toEqual([
     expect.stringContaining('entry 2: unknown requirement ID "NOPE"'),
     expect.stringContaining('entry 3 (B-MUST): a reason is required'),
     expect.stringContaining('entry 4: A-MUST is waived twice'),
+    expect.stringContaining('entry 5 (B-MUST): expires must be a date, YYYY-MM-DD, got "2030-02-30"'),
+    expect.stringContaining('entry 6 (B-MUST): owner must be a string'),
   ]);
-  expect(loadWaivers(file('good.json', JSON.stringify([{ id: 'B-MUST', reason: ' known ' }])), known).waivers).toEqual([{ id: 'B-MUST', reason: 'known' }]);
+  const good = loadWaivers(
+    file('good.json', [{ id: 'B-MUST', reason: ' known ', owner: ' me ', expires: '2030-12-31' }]),
+    known,
+  );
+  expect(good.waivers).toEqual([{ id: 'B-MUST', reason: 'known', owner: 'me', expires: '2030-12-31' }]);
 });

@@ -1,9 +1,18 @@
 // The conformance reporter, end to end: run the fake suite in a child process and read what the reporter wrote.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures';
 import { requirements } from '../support/catalogue';
-import { fakeSecrets, fakeSuiteCounts, lastLine, readReport, runFakeSuite } from './support/child-run';
+import {
+  FAKE_RUN_TIMEOUT_MS,
+  FAKE_SUITE_CONFIG,
+  fakeSecrets,
+  fakeSuiteCounts,
+  lastLine,
+  readReport,
+  runFakeSuite,
+  runPlaywright,
+} from './support/child-run';
 
 const COUNTS = fakeSuiteCounts();
 const UNTESTED = COUNTS.MUST.untested + COUNTS.SHOULD.untested + COUNTS.INFO.untested;
@@ -38,26 +47,45 @@ function expectWellFormedXml(xml: string): void {
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => join(d.parentPath, d.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name));
 }
 
 test('a full run: statuses, counts, evidence, verdict and exit code 1 for a failed MUST', async ({}, testInfo) => {
   const secrets = fakeSecrets();
-  const run = await runFakeSuite(testInfo.outputPath('run'), { env: { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel } });
+  const run = await runFakeSuite(testInfo.outputPath('run'), {
+    env: { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel },
+  });
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const report = run.report();
 
-  expect(statuses(report, [
-    'OP9-SUCCESS-SHAPE', 'HTTP-AUTH-401', 'OP4-SUCCESS-SHAPE', 'OP4-UTILITY-MAX', 'OP4-UNKNOWN-CATEGORY', 'OP9-AUTH-ERROR-BODY',
-    'OP9-FINAL-PRICE', 'OP12-DELETE-SUCCEEDS', 'OP8-SUCCESS-SHAPE', 'OP8-LOGGED-IN-FIELDS', 'OP7-SUCCESS-SHAPE',
-    'OP1-SUCCESS-SHAPE', 'OP15-SUCCESS-SHAPE', 'GEN-V1-PREFIX', 'GEN-REQUEST-CONTENT-TYPE', 'OP2-ADDRESS-ID-RETURNED',
-  ])).toEqual({
+  expect(
+    statuses(report, [
+      'OP9-SUCCESS-SHAPE',
+      'HTTP-AUTH-401',
+      'OP4-SUCCESS-SHAPE',
+      'OP4-UTILITY-MAX',
+      'OP4-UNKNOWN-CATEGORY',
+      'HTTP-INVALID-INPUT-4XX',
+      'OP9-FINAL-PRICE',
+      'OP12-DELETE-SUCCEEDS',
+      'OP8-SUCCESS-SHAPE',
+      'OP8-LOGGED-IN-FIELDS',
+      'OP7-SUCCESS-SHAPE',
+      'OP1-SUCCESS-SHAPE',
+      'OP15-SUCCESS-SHAPE',
+      'GEN-V1-PREFIX',
+      'GEN-REQUEST-CONTENT-TYPE',
+      'OP2-ADDRESS-ID-RETURNED',
+    ]),
+  ).toEqual({
     'OP9-SUCCESS-SHAPE': 'passed',
     'HTTP-AUTH-401': 'passed',
     'OP4-SUCCESS-SHAPE': 'passed', // its check passed before another check failed the test
     'OP4-UTILITY-MAX': 'failed',
     'OP4-UNKNOWN-CATEGORY': 'untested', // the test stopped before checking it
-    'OP9-AUTH-ERROR-BODY': 'warning',
+    'HTTP-INVALID-INPUT-4XX': 'warning',
     'OP9-FINAL-PRICE': 'warning',
     'OP12-DELETE-SUCCEEDS': 'skipped',
     'OP8-SUCCESS-SHAPE': 'failed', // crash without a check: MUST tag fails
@@ -79,6 +107,9 @@ test('a full run: statuses, counts, evidence, verdict and exit code 1 for a fail
   const s = report.summary;
   expect(s).toMatchObject({
     verdict: 'FAIL',
+    exitCode: 1,
+    failOn: 'must',
+    headline: '3 MUST requirements failed',
     verdictReasons: ['3 MUST requirements failed'],
     target: 'https://fake-target.example.test',
     suiteVersion: '0.0.0-fake',
@@ -87,30 +118,60 @@ test('a full run: statuses, counts, evidence, verdict and exit code 1 for a fail
     seed: '4242',
     strict: false,
     requestsSent: 2 * (25 + 3),
-    tests: { total: 18, passed: 8, failed: 6, flaky: 2, skipped: 2, notRun: 0 },
+    tests: { total: 18, passed: 8, failed: 6, flaky: 2, skipped: 2, inconclusive: 0, notRun: 0 },
+    requestsRetried: null,
+    configErrors: [],
     errors: [],
     unknownTags: ['OP99-NOT-IN-CATALOGUE'],
   });
-  expect(s.counts.MUST).toEqual({ failed: 3, warning: 0, waived: 0, skipped: 1, untested: COUNTS.MUST.untested, 'not-observable': 2, passed: 4, total: COUNTS.MUST.total });
-  expect(s.counts.SHOULD).toMatchObject({ warning: 2, passed: 1, untested: COUNTS.SHOULD.untested, total: COUNTS.SHOULD.total });
-  expect(s.counts.INFO).toMatchObject({ warning: 1, untested: 1, total: 2 });
+  expect(s.counts.MUST).toEqual({
+    failed: 3,
+    warning: 0,
+    inconclusive: 0,
+    'not run': 0,
+    waived: 0,
+    skipped: 1,
+    untested: COUNTS.MUST.untested,
+    'not-observable': 2,
+    passed: 4,
+    total: COUNTS.MUST.total,
+  });
+  expect(s.counts.SHOULD).toMatchObject({
+    warning: 2,
+    passed: 1,
+    untested: COUNTS.SHOULD.untested,
+    total: COUNTS.SHOULD.total,
+  });
+  expect(s.counts.INFO).toMatchObject({ warning: 1, untested: COUNTS.INFO.untested, total: COUNTS.INFO.total });
 
   // Evidence: the check's attachment, and the error message of a crash; secrets redacted in both.
   const utility = row(report, 'OP4-UTILITY-MAX');
   expect(utility.evidence).toHaveLength(2);
-  expect(utility.evidence[0]).toMatchObject({ kind: 'check', message: 'utility 100.5 was accepted', location: 'tests/self/fixtures/reporter-suite/checks.spec.ts:10' });
+  expect(utility.evidence[0]).toMatchObject({
+    kind: 'check',
+    message: 'utility 100.5 was accepted',
+    location: 'tests/self/fixtures/reporter-suite/checks.spec.ts:10',
+  });
   expect(utility.evidence[0]?.evidence?.exchanges[0]?.request.headers.authorization).toBe('Bearer [REDACTED]');
   expect(utility.evidence[0]?.evidence?.replay).toContain('RSF_FC_SEED=4242');
-  expect(row(report, 'OP8-SUCCESS-SHAPE').evidence[0]).toMatchObject({ kind: 'error', message: expect.stringContaining('socket hang up (Authorization: Bearer [REDACTED])') });
+  expect(row(report, 'OP8-SUCCESS-SHAPE').evidence[0]).toMatchObject({
+    kind: 'error',
+    message: expect.stringContaining('socket hang up (Authorization: Bearer [REDACTED])'),
+  });
   expect(row(report, 'OP7-SUCCESS-SHAPE').evidence[0]?.message).toContain('Test timeout of 500ms exceeded');
   expect(row(report, 'OP1-SUCCESS-SHAPE').tests[0]).toMatchObject({ seed: 'seed=4242 path=0:1', requestsSent: 25 });
 
   // The other formats.
   const md = run.file('conformance.md');
   expect(md).toContain('# Reseller Storefront API conformance: FAIL');
-  expect(md).toContain(`| MUST | 3 | 0 | 0 | 1 | ${COUNTS.MUST.untested} | 2 | 4 | ${COUNTS.MUST.total} |`);
-  expect(md).toContain('| GEN-V1-PREFIX | MUST | 9 | untested: no test carries @GEN-V1-PREFIX |');
+  expect(md).toContain('**Conformance: FAIL** (exit code 1) — 3 MUST requirements failed');
+  expect(md).toContain(`| MUST | 3 | 0 | 0 | 0 | 0 | 1 | ${COUNTS.MUST.untested} | 2 | 4 | ${COUNTS.MUST.total} |`);
+  expect(md).toContain('| GEN-V1-PREFIX | MUST | untested: no test carries @GEN-V1-PREFIX |');
   expect(md).toContain('### OP4-UTILITY-MAX (MUST, §8): failed');
+  expect(md).toContain(
+    '<details><summary>utility 100.5 was accepted (tests/self/fixtures/reporter-suite/checks.spec.ts:10)</summary>',
+  );
+  expect(md.indexOf('## Failing requirements (6)')).toBeLessThan(md.indexOf('## By operation'));
 
   const junit = run.file('junit.xml');
   expectWellFormedXml(junit);
@@ -118,11 +179,17 @@ test('a full run: statuses, counts, evidence, verdict and exit code 1 for a fail
   expect(junit.match(/<testcase /g)).toHaveLength(requirements().length);
   expect(junit).toContain('<testcase classname="8" name="OP4-UTILITY-MAX utility is at most 100');
   expect(junit.match(/<failure /g)).toHaveLength(3);
-  expect(junit).toMatch(/name="OP9-AUTH-ERROR-BODY [^"]*" time="[\d.]+">\n\s*<system-out>SHOULD warning/);
-  expect(junit).toMatch(/name="OP12-DELETE-SUCCEEDS [^"]*" time="[\d.]+">\n\s*<skipped message="skipped: read-only mode/);
+  expect(junit).toMatch(/name="HTTP-INVALID-INPUT-4XX [^"]*" time="[\d.]+">\n\s*<system-out>SHOULD warning/);
+  expect(junit).toMatch(
+    /name="OP12-DELETE-SUCCEEDS [^"]*" time="[\d.]+">\n\s*<skipped message="skipped: read-only mode/,
+  );
   expect(junit).toMatch(/name="GEN-V1-PREFIX [^"]*" time="[\d.]+">\n\s*<skipped message="untested: no test carries/);
 
-  expect(lastLine(run.stdout)).toMatch(new RegExp(`^Conformance: FAIL — MUST 3 failed / ${COUNTS.MUST.total}; SHOULD 2 warnings / ${COUNTS.SHOULD.total}; INFO 1 deviation / ${COUNTS.INFO.total}; waived 0; skipped 1; untested ${UNTESTED} \\(.*conformance\\.html\\)$`));
+  expect(lastLine(run.stdout)).toMatch(
+    new RegExp(
+      `^Conformance: FAIL — MUST 3 failed / ${COUNTS.MUST.total}; SHOULD 2 warnings / ${COUNTS.SHOULD.total}; INFO 1 deviation / ${COUNTS.INFO.total}; waived 0; skipped 1; untested ${UNTESTED} \\(.*conformance\\.html\\)$`,
+    ),
+  );
 
   // One report per project, in sanitised directories listed by index.json.
   const projects = join(run.reportsDir, 'projects');
@@ -152,52 +219,207 @@ test('only SHOULD and INFO deviations: PASS, exit code 0, warnings not failures 
   expect(report.summary.counts.SHOULD.warning).toBe(1);
   expect(report.summary.counts.INFO.warning).toBe(1);
   expect(run.file('junit.xml')).not.toContain('<failure ');
-  expect(lastLine(run.stdout)).toMatch(new RegExp(`^Conformance: PASS — MUST 0 failed / ${COUNTS.MUST.total}; SHOULD 1 warning / ${COUNTS.SHOULD.total}; INFO 1 deviation / ${COUNTS.INFO.total};`));
+  expect(lastLine(run.stdout)).toMatch(
+    new RegExp(
+      `^Conformance: PASS — MUST 0 failed / ${COUNTS.MUST.total}; SHOULD 1 warning / ${COUNTS.SHOULD.total}; INFO 1 deviation / ${COUNTS.INFO.total};`,
+    ),
+  );
 });
 
 test('strict mode: a SHOULD warning fails the run, an INFO deviation still does not', async ({}, testInfo) => {
   const run = await runFakeSuite(testInfo.outputPath('run'), { args: ONLY_SOFT, env: { RSF_STRICT: 'true' } });
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const report = run.report();
-  expect(report.summary).toMatchObject({ verdict: 'FAIL', strict: true, verdictReasons: ['1 SHOULD warning (strict mode)'] });
+  expect(report.summary).toMatchObject({
+    verdict: 'FAIL',
+    strict: true,
+    failOn: 'strict',
+    verdictReasons: ['1 SHOULD warning (strict mode)'],
+  });
   const junit = run.file('junit.xml');
   expect(junit.match(/<failure /g)).toHaveLength(1);
-  expect(junit).toMatch(/name="OP9-AUTH-ERROR-BODY [^"]*" time="[\d.]+">\n\s*<failure message="the 401 body is a JSON object, not a plain string" type="SHOULD">/);
+  expect(junit).toMatch(
+    /name="HTTP-INVALID-INPUT-4XX [^"]*" time="[\d.]+">\n\s*<failure message="an invalid body was refused with HTTP 200, not a 4xx" type="SHOULD">/,
+  );
   expect(junit).toMatch(/name="OP9-FINAL-PRICE [^"]*" time="[\d.]+">\n\s*<system-out>INFO deviation/);
 });
 
-test('waivers: waived failures show as waived with their reason and the run passes', async ({}, testInfo) => {
-  const run = await runFakeSuite(testInfo.outputPath('run'), { env: { RSF_WAIVERS_FILE: join(SUITE_DIR, 'waivers.json') } });
+test('waivers: waived with reason and owner, the run passes, open and stale waivers counted', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), {
+    env: { RSF_WAIVERS_FILE: join(SUITE_DIR, 'waivers.json') },
+  });
   expect(run.code, run.stdout + run.stderr).toBe(0);
   const report = run.report();
   expect(report.summary.verdict).toBe('PASS');
-  expect(row(report, 'OP4-UTILITY-MAX')).toMatchObject({ status: 'waived', waivedStatus: 'failed', reason: 'target rounds utility; fix planned for release 7' });
-  expect(row(report, 'OP9-AUTH-ERROR-BODY')).toMatchObject({ status: 'waived', waivedStatus: 'warning' });
+  expect(row(report, 'OP4-UTILITY-MAX')).toMatchObject({
+    status: 'waived',
+    waivedStatus: 'failed',
+    reason: 'target rounds utility; fix planned for release 7',
+  });
+  expect(row(report, 'HTTP-INVALID-INPUT-4XX')).toMatchObject({ status: 'waived', waivedStatus: 'warning' });
   expect(row(report, 'OP4-UTILITY-MAX').evidence.length).toBeGreaterThan(0);
   expect(row(report, 'OP9-SUCCESS-SHAPE').status).toBe('passed');
-  expect(report.summary.waivers.find((w) => w.id === 'OP9-SUCCESS-SHAPE')?.used).toBe(false);
+  expect(report.summary.waivers.find((w) => w.id === 'OP9-SUCCESS-SHAPE')).toMatchObject({
+    used: false,
+    state: 'stale',
+  });
+  expect(report.summary.waivers.find((w) => w.id === 'OP4-UTILITY-MAX')).toMatchObject({
+    owner: 'team-pricing',
+    state: 'waiving',
+  });
+  expect(report.summary.waiverCounts).toEqual({ open: 5, waiving: 4, stale: 1, expired: 0 });
+  expect(run.file('conformance.md')).toContain('5 open waivers (4 waiving a failure, 1 stale), 0 expired.');
   expect(report.summary.counts.MUST).toMatchObject({ failed: 0, waived: 3 });
-  expect(run.file('junit.xml')).toContain('<skipped message="waived (was failed): target rounds utility; fix planned for release 7" />');
-  expect(lastLine(run.stdout)).toMatch(new RegExp(`^Conformance: PASS — MUST 0 failed / ${COUNTS.MUST.total}; .*; waived 4;`));
+  expect(run.file('junit.xml')).toContain(
+    '<skipped message="waived (was failed): target rounds utility; fix planned for release 7" />',
+  );
+  expect(lastLine(run.stdout)).toMatch(
+    new RegExp(`^Conformance: PASS — MUST 0 failed / ${COUNTS.MUST.total}; .*; waived 4;`),
+  );
 });
 
-test('an invalid waivers file is an error, printed once, and fails the run', async ({}, testInfo) => {
-  const run = await runFakeSuite(testInfo.outputPath('run'), { args: ONLY_SOFT, env: { RSF_WAIVERS_FILE: join(SUITE_DIR, 'waivers-invalid.json') } });
-  expect(run.code, run.stdout + run.stderr).toBe(1);
-  const output = run.stdout + run.stderr;
-  expect(output.match(/unknown requirement ID "NOT-A-REQUIREMENT"/g)).toHaveLength(1);
-  expect(output.match(/\(OP4-UTILITY-MAX\): a reason is required/g)).toHaveLength(1);
+test('an invalid waivers file is a configuration error, printed once: ERROR, exit code 2', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), {
+    args: ONLY_SOFT,
+    env: { RSF_WAIVERS_FILE: join(SUITE_DIR, 'waivers-invalid.json') },
+  });
+  expect(run.code, run.stdout + run.stderr).toBe(2);
+  // Each problem once on stderr; the verdict line names the first.
+  expect(run.stderr.match(/unknown requirement ID "NOT-A-REQUIREMENT"/g)).toHaveLength(1);
+  expect(run.stderr.match(/\(OP4-UTILITY-MAX\): a reason is required/g)).toHaveLength(1);
   const report = run.report();
-  expect(report.summary.verdict).toBe('FAIL');
-  expect(report.summary.errors).toHaveLength(2);
+  expect(report.summary.verdict).toBe('ERROR');
+  expect(report.summary.configErrors).toHaveLength(2);
   expect(report.summary.waivers).toEqual([]);
-  expect(lastLine(run.stdout)).toMatch(/^Conformance: FAIL — .*; 2 errors \(/);
+  expect(lastLine(run.stdout)).toMatch(
+    new RegExp(
+      '^Conformance: ERROR — the configuration is invalid: waivers file .*' +
+        'unknown requirement ID "NOT-A-REQUIREMENT" \\(and 1 more problem\\) — MUST .*; 2 errors \\(',
+    ),
+  );
 });
 
-test('a failed test without a requirement tag fails the run', async ({}, testInfo) => {
+test('a failed test without a requirement tag is a run error: ERROR, exit code 2', async ({}, testInfo) => {
   const run = await runFakeSuite(testInfo.outputPath('run'), { args: ONLY_SOFT, env: { FAKE_UNTAGGED: '1' } });
-  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(run.code, run.stdout + run.stderr).toBe(2);
   const report = run.report();
-  expect(report.summary.verdict).toBe('FAIL');
-  expect(report.summary.errors.join('\n')).toContain('setup that fails without a requirement tag (tests/self/fixtures/reporter-suite/untagged.spec.ts:4) failed and carries no requirement tag: Error: could not reach the target');
+  expect(report.summary.verdict).toBe('ERROR');
+  expect(report.summary.errors.join('\n')).toContain(
+    'setup that fails without a requirement tag (tests/self/fixtures/reporter-suite/untagged.spec.ts:4) failed and carries no requirement tag: Error: could not reach the target',
+  );
+});
+
+const STOPPED = 'the target stopped answering at 2030-01-02T03:04:05.000Z (last request: GET /v1/prices)';
+const UNJUDGED = { env: { FAKE_UNJUDGED: '1' }, args: ['unjudged.spec.ts'] };
+
+test('could not judge: ERROR, exit code 2, one sentence; junit errors; retries shown', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), UNJUDGED);
+  expect(run.code, run.stdout + run.stderr).toBe(2);
+  expect(lastLine(run.stdout)).toMatch(
+    new RegExp(
+      `^Conformance: ERROR — ${STOPPED.replace(/[()]/g, '\\$&')}; 4 tests not run — MUST 0 failed / \\d+;` +
+        '.*; inconclusive 1; not run 3; 14 requests retried \\(',
+    ),
+  );
+  const report = run.report();
+  expect(report.summary).toMatchObject({
+    verdict: 'ERROR',
+    exitCode: 2,
+    stoppedAnswering: STOPPED,
+    requestsRetried: 14,
+    tests: { total: 10, passed: 4, skipped: 0, inconclusive: 2, notRun: 4 },
+  });
+  expect(
+    statuses(report, ['OP10-AUTH-REQUIRED', 'OP10-SUCCESS-SHAPE', 'OP11-SUCCESS-SHAPE', 'OP14-SUCCESS-SHAPE']),
+  ).toEqual({
+    'OP10-AUTH-REQUIRED': 'passed', // its check passed before the throttling
+    'OP10-SUCCESS-SHAPE': 'inconclusive',
+    'OP11-SUCCESS-SHAPE': 'not run',
+    'OP14-SUCCESS-SHAPE': 'not run',
+  });
+  expect(row(report, 'OP10-SUCCESS-SHAPE').reason).toBe('every attempt was throttled (HTTP 429, 6 attempts)');
+  // A passing test whose check saw no sample vouches for nothing.
+  expect(row(report, 'OP8-STOCK-BOUNDS')).toMatchObject({
+    status: 'untested',
+    reason: 'no product carried the logged-in stock fields',
+  });
+  expect(row(report, 'OP8-SUCCESS-SHAPE').status).toBe('passed');
+  expect(row(report, 'OP5-FIELD-TYPES').evidence[0]?.evidence?.exchanges[0]?.attempts).toEqual([
+    { status: 429, retryAfter: '1', waitedMs: 1000 },
+    { status: 503, retryAfter: '2', waitedMs: 2000 },
+  ]);
+
+  const junit = run.file('junit.xml');
+  expectWellFormedXml(junit);
+  expect(junit).toMatch(
+    /name="OP10-SUCCESS-SHAPE [^"]*" time="[\d.]+">\n\s*<error message="inconclusive: every attempt was throttled/,
+  );
+  expect(junit).toMatch(
+    /name="OP11-SUCCESS-SHAPE [^"]*" time="[\d.]+">\n\s*<error message="not run: the target stopped answering/,
+  );
+  expect(junit).not.toContain('<failure ');
+  const md = run.file('conformance.md');
+  expect(md).toContain(`**Conformance: ERROR** (exit code 2) — ${STOPPED}; 4 tests not run`);
+  expect(md).toContain('## Could not judge (4)');
+  expect(md).toContain('→ 429, Retry-After: 1: throttled, sent again after 1000 ms');
+});
+
+test('a MUST failure and tests not run: FAIL, exit code 1, the line says what was not judged', async ({}, testInfo) => {
+  const run = await runFakeSuite(testInfo.outputPath('run'), {
+    env: { FAKE_UNJUDGED: '1' },
+    args: ['--grep', 'fails a MUST check|not run: the breaker'],
+  });
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(lastLine(run.stdout)).toMatch(
+    new RegExp(
+      '^Conformance: FAIL — 1 MUST requirement failed; could not judge: ' +
+        'the target stopped answering at .*; 2 tests not run — MUST 1 failed',
+    ),
+  );
+});
+
+test('global setup throws (bad setting, preflight): ERROR, exit code 2, report, job summary', async ({}, testInfo) => {
+  const summaryFile = testInfo.outputPath('step-summary.md');
+  writeFileSync(summaryFile, 'an earlier step wrote this\n');
+  const wrongOrder = 'RSF_ORDER_ALB_NUMBER: order 1/999 does not exist on the target (it answered HTTP 404)';
+  const problem = `Invalid configuration (see README, "Configuration"):\n  - ${wrongOrder}`;
+  const run = await runFakeSuite(testInfo.outputPath('run'), {
+    env: { FAKE_SETUP_FAILS: problem, GITHUB_STEP_SUMMARY: summaryFile },
+  });
+  expect(run.code, run.stdout + run.stderr).toBe(2);
+  const sentence = `Invalid configuration (see README, "Configuration"): ${wrongOrder}`;
+  const observable = requirements().filter((r) => r.observable !== false).length;
+  const counts =
+    `MUST 0 failed / ${COUNTS.MUST.total}; SHOULD 0 warnings / ${COUNTS.SHOULD.total}; ` +
+    `INFO 0 deviations / ${COUNTS.INFO.total}; waived 0; skipped 0; untested ${observable}; 1 error`;
+  expect(lastLine(run.stdout).startsWith(`Conformance: ERROR — ${sentence} — ${counts} (`)).toBe(true);
+  expect(run.report().summary).toMatchObject({ verdict: 'ERROR', headline: sentence, tests: { total: 0 } });
+  expect(readFileSync(summaryFile, 'utf8')).toBe(`an earlier step wrote this\n${run.file('conformance.md')}\n`);
+});
+
+test('merge-reports exits with the verdict: 2 for ERROR, as the unsharded run', async ({}, testInfo) => {
+  const blobs = testInfo.outputPath('blobs');
+  const shard = (n: number) =>
+    runPlaywright(
+      ['test', '--config', FAKE_SUITE_CONFIG, `--shard=${n}/2`, '--reporter=blob', ...UNJUDGED.args],
+      {
+        ...UNJUDGED.env,
+        FAKE_OUT_DIR: testInfo.outputPath(`shard-${n}`),
+        PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, `shard-${n}.zip`),
+      },
+      FAKE_RUN_TIMEOUT_MS,
+    );
+  for (const run of await Promise.all([shard(1), shard(2)])) expect(run.code, run.stdout + run.stderr).toBe(0);
+  const out = testInfo.outputPath('merged');
+  const env = { FAKE_OUT_DIR: out, RSF_WAIVERS_FILE: join(out, 'no-waivers.json') };
+  const merge = await runPlaywright(
+    ['merge-reports', '--config', join(SUITE_DIR, 'merge.config.ts'), blobs],
+    env,
+    FAKE_RUN_TIMEOUT_MS,
+  );
+  expect(merge.code, merge.stdout + merge.stderr).toBe(2);
+  expect(lastLine(merge.stdout)).toMatch(
+    /^Conformance: ERROR — the target stopped answering at .*; 4 tests not run — /,
+  );
+  expect(readReport(join(out, 'reports')).summary).toMatchObject({ verdict: 'ERROR', exitCode: 2 });
 });

@@ -6,12 +6,15 @@ import type { TestCase, TestResult } from '@playwright/test/reporter';
 import {
   CREDENTIALS_ANNOTATION,
   EVIDENCE_ATTACHMENT_PREFIX,
+  INCONCLUSIVE_ANNOTATION,
+  NOT_RUN_ANNOTATION,
   REQUESTS_ANNOTATION,
+  RETRIES_ANNOTATION,
   SEED_ANNOTATION,
   parseCheckAnnotation,
 } from '../check-protocol';
 import type { Evidence } from '../check-protocol';
-import type { TestRecord, TestRunStatus } from './model';
+import type { TestRecord, TestRunStatus, Unjudged } from './model';
 
 /** Locations in reports are relative to the repository root, whatever the cwd or the config's rootDir. */
 export const REPO_ROOT = resolve(__dirname, '../../..');
@@ -21,7 +24,7 @@ export function repoPath(file: string): string {
 }
 
 export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes it removes
   return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
 }
 
@@ -51,6 +54,21 @@ function evidenceOf(result: TestResult): TestRecord['evidence'] {
     });
 }
 
+/** A skipped test that could not be judged; a test that ended otherwise was judged, whatever its annotations say. */
+function unjudgedOf(status: TestRunStatus, of: (type: string) => string[]): Unjudged | undefined {
+  if (status !== 'skipped') return undefined;
+  const notRun = of(NOT_RUN_ANNOTATION).at(-1);
+  if (notRun !== undefined) return { kind: 'not run', reason: notRun || 'the target had stopped answering' };
+  const inconclusive = of(INCONCLUSIVE_ANNOTATION).at(-1);
+  if (inconclusive !== undefined) return { kind: 'inconclusive', reason: inconclusive || 'no answer could be judged' };
+  return undefined;
+}
+
+const total = (values: string[]): number | undefined => {
+  const numbers = values.map(Number).filter(Number.isFinite);
+  return numbers.length > 0 ? numbers.reduce((a, b) => a + b, 0) : undefined;
+};
+
 function projectName(test: TestCase): string {
   return test.parent.project()?.name ?? '';
 }
@@ -60,7 +78,10 @@ export function recordOf(test: TestCase): TestRecord {
   const annotations = result?.annotations ?? test.annotations;
   const of = (type: string) => annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
   const seeds = of(SEED_ANNOTATION);
-  const requests = of(REQUESTS_ANNOTATION).map(Number).filter(Number.isFinite);
+  const requests = total(of(REQUESTS_ANNOTATION));
+  const retries = total(of(RETRIES_ANNOTATION));
+  const status: TestRunStatus = result?.status ?? 'not run';
+  const unjudged = unjudgedOf(status, of);
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
   const credentials = of(CREDENTIALS_ANNOTATION).at(0);
   return {
@@ -70,15 +91,17 @@ export function recordOf(test: TestCase): TestRecord {
     line: test.location.line,
     project: projectName(test),
     tags: test.tags.map((t) => t.replace(/^@/, '')),
-    status: (result?.status ?? 'not run') satisfies TestRunStatus,
+    status,
     flaky: test.outcome() === 'flaky',
     durationMs: result?.duration ?? 0,
     checks: annotations.flatMap((a) => parseCheckAnnotation(a) ?? []),
     evidence: result ? evidenceOf(result) : [],
     ...(skipReasons.length > 0 && { skipReason: skipReasons.join('; ') }),
+    ...(unjudged && { unjudged }),
     errors: (result?.errors ?? []).map((e) => stripAnsi(e.message ?? e.value ?? 'unknown error')),
     ...(seeds.length > 0 && { seed: seeds.join('; ') }),
-    ...(requests.length > 0 && { requestsSent: requests.reduce((a, b) => a + b, 0) }),
+    ...(requests !== undefined && { requestsSent: requests }),
+    ...(retries !== undefined && { retries }),
     ...(credentials && { credentials }),
   };
 }

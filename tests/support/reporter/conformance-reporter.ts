@@ -1,29 +1,35 @@
 // The conformance reporter: joins the test results with specs/requirements.json and writes
 // conformance.json, conformance.md, conformance.html and junit.xml, then prints one verdict line.
 //
-//   reporter: [['./tests/support/reporter/conformance-reporter.ts', { outputDir: 'reports', perProjectDir: 'reports/projects' }]]
+//   reporter: [['./tests/support/reporter/conformance-reporter.ts',
+//     { outputDir: 'reports', perProjectDir: 'reports/projects' }]]
 //
-// outputDir (default: RSF_REPORTS_DIR, else 'reports') and perProjectDir are resolved against the config file's folder. With perProjectDir,
-// each project also gets <perProjectDir>/<dir>/conformance.json, where <dir> is projectDirName(project name);
+// outputDir (default: RSF_REPORTS_DIR, else 'reports') and perProjectDir are resolved against the config file's
+// folder. With perProjectDir, each project also gets <perProjectDir>/<dir>/conformance.json, where <dir> is projectDirName(project name);
 // <perProjectDir>/index.json maps project names to those dirs.
 //
-// Exit status: 'failed' when the verdict is FAIL (a MUST requirement failed and is not waived; with RSF_STRICT a SHOULD
-// warning; a run error such as a bad waivers file), else 'passed'. 'interrupted' and 'timedout' are left alone.
+// Exit code: 0 for PASS, 1 for FAIL, 2 for ERROR (verdict.ts says which is which). Playwright itself exits only
+// 0, 1 or 130, and merge-reports 0 whatever the verdict, so onExit ends the process with the verdict's code after
+// printing the verdict line. An interrupted run (Ctrl-C) keeps Playwright's own code.
 // Put this reporter last in the list: it prints the verdict line in onExit, and nothing should follow it.
 //
 // Everything comes from the tests, their last results, annotations, attachments and config.metadata, so it works
-// the same under `playwright merge-reports` (see merge.config.ts). merge-reports itself exits 0 whatever the
-// verdict (Playwright only fails a merge on reporter errors): CI reads summary.verdict of conformance.json instead.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// the same under `playwright merge-reports` (see merge.config.ts). When the global setup throws (invalid
+// configuration, failed preflight), Playwright calls onError and onEnd without onBegin: the report is written all
+// the same, with no tests, and the verdict is ERROR.
+//
+// With GITHUB_STEP_SUMMARY set (GitHub Actions), conformance.md is appended to the job summary too.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { requirements } from '../catalogue';
-import { SETTINGS } from '../config';
+import { ConfigError, type FailOn, SETTINGS, exitPolicy } from '../config';
 import { redact, redactValue, registerEnvSecrets } from '../redact';
+import { type Baseline, BaselineError, loadBaseline } from './baseline';
 import { recordOf, stripAnsi } from './collect';
 import { verdictLine } from './format';
 import { buildReport } from './model';
-import type { ReportInput, TestRecord } from './model';
+import type { ExitCode, ReportInput, TestRecord } from './model';
 import { renderHtml } from './render-html';
 import { renderJunit } from './render-junit';
 import { renderMarkdown } from './render-markdown';
@@ -38,7 +44,7 @@ export interface ConformanceReporterOptions {
   _mode?: string;
 }
 
-/** A project name as a directory name: only [A-Za-z0-9._-], other runs of characters become '_'; '' becomes '_default'. */
+/** A project name as a directory name: only [A-Za-z0-9._-], other runs of characters become '_'; '' is '_default'. */
 export function projectDirName(name: string): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
   return safe === '' ? '_default' : safe;
@@ -58,27 +64,68 @@ export function projectDirs(names: Iterable<string>): Map<string, string> {
   return dirs;
 }
 
+interface ReporterSettings {
+  failOn: FailOn;
+  baselineFile: string;
+  waiversFile: string;
+  reportsDir: string;
+  /** Settings that could not be parsed: configuration errors. */
+  problems: string[];
+}
+
 /**
- * The reporter reads only the settings it needs, RSF_STRICT, RSF_WAIVERS_FILE and RSF_REPORTS_DIR (parsed as
- * loadConfig() does), so a merge on a machine without the target's settings works. Secret settings present in the
- * environment are registered for redaction even if the rest of the configuration is broken.
+ * The reporter reads only the settings it needs, RSF_FAIL_ON, RSF_STRICT, RSF_BASELINE, RSF_WAIVERS_FILE and
+ * RSF_REPORTS_DIR (parsed as loadConfig() does), so a merge on a machine without the target's settings works.
+ * Secret settings present in the environment are registered for redaction even if the rest of the configuration is
+ * broken.
  */
-function reporterSettings(env: NodeJS.ProcessEnv): { strict: boolean; waiversFile: string; reportsDir: string; problems: string[] } {
+function reporterSettings(env: NodeJS.ProcessEnv): ReporterSettings {
   registerEnvSecrets(env);
   const problems: string[] = [];
-  let strict = false;
+  const parsed = <T>(setting: { name: string; default: string; parse: (raw: string) => T }, fallback: T): T => {
+    try {
+      return setting.parse(env[setting.name]?.trim() || setting.default);
+    } catch (e) {
+      problems.push(`${setting.name}: ${(e as Error).message}`);
+      return fallback;
+    }
+  };
+  const strict = parsed(SETTINGS.strict, false);
+  const failOnSetting = parsed(SETTINGS.failOn, undefined);
+  const baselineFile = parsed(SETTINGS.baseline, '');
+  let failOn: FailOn = failOnSetting ?? (strict ? 'strict' : 'must');
   try {
-    strict = SETTINGS.strict.parse(env[SETTINGS.strict.name]?.trim() || SETTINGS.strict.default);
+    failOn = exitPolicy(failOnSetting, strict, baselineFile);
   } catch (e) {
-    problems.push(`${SETTINGS.strict.name}: ${(e as Error).message}`);
+    problems.push(...(e instanceof ConfigError ? e.problems : [(e as Error).message]));
   }
   const waiversFile = resolve(env[SETTINGS.waiversFile.name]?.trim() || SETTINGS.waiversFile.default);
   const reportsDir = env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default;
-  return { strict, waiversFile, reportsDir, problems };
+  return { failOn, baselineFile, waiversFile, reportsDir, problems };
+}
+
+/** The baseline, or the configuration error that keeps it from being used. */
+function baselineOf(file: string): { baseline?: Baseline; problem?: string } {
+  if (file === '') return {};
+  try {
+    return { baseline: loadBaseline(file) };
+  } catch (e) {
+    return { problem: e instanceof BaselineError ? e.message : `RSF_BASELINE: ${(e as Error).message}` };
+  }
 }
 
 function write(file: string, content: string): void {
   writeFileSync(file, redact(content));
+}
+
+/** GitHub Actions shows what a step appends to this file as the job summary; another run may have appended first. */
+function appendStepSummary(file: string | undefined, markdown: string): void {
+  if (!file) return;
+  try {
+    appendFileSync(file, `${redact(markdown)}\n`);
+  } catch (e) {
+    process.stderr.write(`Conformance reporter: could not append to GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+  }
 }
 
 export default class ConformanceReporter implements Reporter {
@@ -86,6 +133,8 @@ export default class ConformanceReporter implements Reporter {
   private suite?: Suite;
   private readonly globalErrors: string[] = [];
   private line?: string;
+  /** Set in onEnd: the verdict's exit code, applied in onExit; undefined leaves Playwright's own (interrupted). */
+  private exitCode?: ExitCode;
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {}
 
@@ -108,17 +157,22 @@ export default class ConformanceReporter implements Reporter {
     const settings = reporterSettings(process.env);
     const catalogue = requirements();
     const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
-    const setupProblems = [...settings.problems, ...loaded.problems];
+    const { baseline, problem: baselineProblem } = baselineOf(settings.baselineFile);
+    const configErrors = [...settings.problems, ...loaded.problems, ...(baselineProblem ? [baselineProblem] : [])];
     // Printed once, here; the reports list them too.
-    for (const problem of setupProblems) process.stderr.write(`Conformance reporter: ${redact(problem)}\n`);
+    for (const problem of configErrors) process.stderr.write(`Conformance reporter: ${redact(problem)}\n`);
+    const runErrors = [...this.globalErrors];
+    if (result.status === 'timedout') runErrors.push('the run was stopped by its global time-out (globalTimeout)');
 
     const tests = (this.suite?.allTests() ?? []).map(recordOf);
     const base: Omit<ReportInput, 'tests'> = {
       catalogue,
       metadata: this.config?.metadata ?? {},
-      strict: settings.strict,
+      failOn: settings.failOn,
       waivers: loaded.waivers,
-      errors: [...this.globalErrors, ...setupProblems],
+      ...(baseline && { baseline }),
+      configErrors,
+      errors: runErrors,
       startTime: result.startTime,
       durationMs: result.duration,
     };
@@ -127,25 +181,32 @@ export default class ConformanceReporter implements Reporter {
     const root = this.options.configDir ?? process.cwd();
     const outputDir = resolve(root, this.options.outputDir ?? settings.reportsDir);
     mkdirSync(outputDir, { recursive: true });
+    const markdown = renderMarkdown(report);
     write(join(outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-    write(join(outputDir, 'conformance.md'), renderMarkdown(report));
+    write(join(outputDir, 'conformance.md'), markdown);
     write(join(outputDir, 'conformance.html'), renderHtml(report));
     write(join(outputDir, 'junit.xml'), renderJunit(report));
     if (this.options.perProjectDir) this.writePerProject(resolve(root, this.options.perProjectDir), tests, base);
+    appendStepSummary(process.env.GITHUB_STEP_SUMMARY, markdown);
 
     const html = join(outputDir, 'conformance.html');
     const shown = relative(process.cwd(), html);
     this.line = redact(verdictLine(report.summary, shown.startsWith('..') ? html : shown));
-    if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
-    return { status: report.summary.verdict === 'FAIL' ? 'failed' : 'passed' };
+    if (result.status === 'interrupted') return undefined;
+    this.exitCode = report.summary.exitCode;
+    return { status: report.summary.verdict === 'PASS' ? 'passed' : 'failed' };
   }
 
   async onExit(): Promise<void> {
     if (this.line) process.stdout.write(`${this.line}\n`);
+    // Playwright would exit 1 for an ERROR, and merge-reports 0 for anything: the verdict decides. Writes to a pipe
+    // or a file are synchronous on Linux and macOS, so the line above is out before the process ends.
+    if (this.exitCode !== undefined && this.exitCode !== 0) process.exit(this.exitCode);
   }
 
   private writePerProject(dir: string, tests: TestRecord[], base: Omit<ReportInput, 'tests'>): void {
     const dirs = projectDirs(tests.map((t) => t.project));
+    mkdirSync(dir, { recursive: true }); // also when no test ran (a failed global setup): index.json is then {}
     for (const [project, sub] of dirs) {
       const report = redactValue(buildReport({ ...base, project, tests: tests.filter((t) => t.project === project) }));
       mkdirSync(join(dir, sub), { recursive: true });

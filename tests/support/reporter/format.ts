@@ -1,13 +1,21 @@
 // Plain-text pieces shared by the Markdown, HTML and JUnit renderers and the verdict line.
 import { sectionLabel } from '../catalogue';
+import type { BaselineComparison, ChangedRequirement } from './baseline';
 import type { ConformanceReport, EvidenceEntry, Summary } from './model';
+import { idList } from './verdict';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
-/** The one line printed at the end of the run, e.g. `Conformance: FAIL — MUST 2 failed / 65; ...`. */
-export function verdictLine(summary: Summary, htmlPath: string): string {
+const POLICY_MEANING = {
+  must: 'must (a MUST failure fails the run)',
+  regression: 'regression (only a MUST failure the baseline did not have fails the run)',
+  strict: 'strict (MUST failures and SHOULD warnings fail the run)',
+} as const;
+
+/** The counts part of the verdict line: `MUST 2 failed / 73; SHOULD 1 warning / 11; …`. */
+export function countsLine(summary: Summary): string {
   const { MUST, SHOULD, INFO } = summary.counts;
-  const total = (k: 'waived' | 'skipped' | 'untested') => MUST[k] + SHOULD[k] + INFO[k];
+  const total = (k: 'waived' | 'skipped' | 'untested' | 'inconclusive' | 'not run') => MUST[k] + SHOULD[k] + INFO[k];
   const parts = [
     `MUST ${MUST.failed} failed / ${MUST.total}`,
     `SHOULD ${plural(SHOULD.warning, 'warning')} / ${SHOULD.total}`,
@@ -16,13 +24,31 @@ export function verdictLine(summary: Summary, htmlPath: string): string {
     `skipped ${total('skipped')}`,
     `untested ${total('untested')}`,
   ];
-  if (summary.errors.length > 0) parts.push(plural(summary.errors.length, 'error'));
-  return `Conformance: ${summary.verdict} — ${parts.join('; ')} (${htmlPath})`;
+  if (total('inconclusive') > 0) parts.push(`inconclusive ${total('inconclusive')}`);
+  if (total('not run') > 0) parts.push(`not run ${total('not run')}`);
+  if (summary.requestsRetried) parts.push(`${plural(summary.requestsRetried, 'request')} retried`);
+  const problems = summary.errors.length + summary.configErrors.length;
+  if (problems > 0) parts.push(plural(problems, 'error'));
+  return parts.join('; ');
+}
+
+/**
+ * The one line printed at the end of the run, e.g. `Conformance: FAIL — MUST 2 failed / 73; …`. The counts say
+ * what a plain PASS or FAIL means; an ERROR, the regression policy, or a FAIL with something not judged put their
+ * one sentence first.
+ */
+export function verdictLine(summary: Summary, htmlPath: string): string {
+  const counts = countsLine(summary);
+  const plain = summary.failOn !== 'regression' && summary.verdictReasons.length <= 1 && summary.verdict !== 'ERROR';
+  const said = plain ? counts : `${summary.headline} — ${counts}`;
+  return `Conformance: ${summary.verdict} — ${said} (${htmlPath})`;
 }
 
 /** The run facts shown at the top of every format, in order. */
 export function runFacts(summary: Summary): [string, string][] {
-  return [
+  const t = summary.tests;
+  const w = summary.waiverCounts;
+  const facts: [string, string][] = [
     ...(summary.project !== undefined ? [['Project', summary.project] as [string, string]] : []),
     ['Target', summary.target],
     ['Date', summary.date],
@@ -30,10 +56,54 @@ export function runFacts(summary: Summary): [string, string][] {
     ['Safety mode', summary.safetyMode],
     ['Profile', summary.profile],
     ['Seed', summary.seed],
+    ['Fails on', POLICY_MEANING[summary.failOn]],
     ['Strict', summary.strict ? 'yes (SHOULD warnings fail the run)' : 'no'],
     ['Requests sent', summary.requestsSent === null ? 'unknown' : String(summary.requestsSent)],
-    ['Tests', `${summary.tests.total} (${summary.tests.passed} passed, ${summary.tests.failed} failed, ${summary.tests.flaky} flaky, ${summary.tests.skipped} skipped, ${summary.tests.notRun} not run)`],
+    ['Requests retried', summary.requestsRetried === null ? 'unknown' : String(summary.requestsRetried)],
+    [
+      'Tests',
+      `${t.total} (${t.passed} passed, ${t.failed} failed, ${t.flaky} flaky, ${t.skipped} skipped, ` +
+        `${t.inconclusive} inconclusive, ${t.notRun} not run)`,
+    ],
+    ['Waivers', `${w.open} open (${w.waiving} waiving a failure, ${w.stale} stale), ${w.expired} expired`],
   ];
+  if (summary.stoppedAnswering) facts.push(['Stopped answering', summary.stoppedAnswering]);
+  if (summary.baseline) facts.push(['Baseline', `${summary.baseline.file} (${summary.baseline.date})`]);
+  return facts;
+}
+
+const changeItem = (c: ChangedRequirement) => `${c.id} (${c.level}, ${c.before ?? 'not in the baseline'} → ${c.now})`;
+
+/**
+ * The baseline comparison as labelled lines, each list cut to `maxItems` (the rest counted): the first thing every
+ * report shows when RSF_BASELINE is set.
+ */
+export function baselineLines(comparison: BaselineComparison, maxItems = 40): { label: string; items: string[] }[] {
+  const cut = (items: string[]) =>
+    items.length > maxItems ? [...items.slice(0, maxItems), `and ${items.length - maxItems} more`] : items;
+  return [
+    { label: `Regressed (${comparison.regressed.length})`, items: cut(comparison.regressed.map(changeItem)) },
+    { label: `Fixed (${comparison.fixed.length})`, items: cut(comparison.fixed.map(changeItem)) },
+    { label: `Still failing (${comparison.stillFailing.length})`, items: cut(comparison.stillFailing.map(changeItem)) },
+    { label: `New in the catalogue (${comparison.new.length})`, items: cut(comparison.new.map(changeItem)) },
+    {
+      label: `Gone from the catalogue (${comparison.gone.length})`,
+      items: cut(comparison.gone.map((g) => `${g.id} (${g.level}, was ${g.before})`)),
+    },
+  ];
+}
+
+/** One line for a console or a property: `regressed 1 (OP4-UTILITY-MAX); fixed 0; …`. */
+export function baselineOneLine(comparison: BaselineComparison): string {
+  const part = (name: string, rows: readonly { id: string }[]) =>
+    rows.length > 0 ? `${name} ${rows.length} (${idList(rows)})` : `${name} 0`;
+  return [
+    part('regressed', comparison.regressed),
+    part('fixed', comparison.fixed),
+    part('still failing', comparison.stillFailing),
+    part('new', comparison.new),
+    part('gone', comparison.gone),
+  ].join('; ');
 }
 
 export function requirementHeading(r: ConformanceReport['requirements'][number]): string {
@@ -42,7 +112,10 @@ export function requirementHeading(r: ConformanceReport['requirements'][number])
 
 /** An evidence entry as readable text: used in Markdown code blocks, JUnit bodies and the HTML <pre>. */
 export function evidenceText(e: EvidenceEntry): string {
-  const lines = [`Test: ${e.test} (${e.location}${e.project ? `, project ${e.project}` : ''})`, `Message: ${e.message}`];
+  const lines = [
+    `Test: ${e.test} (${e.location}${e.project ? `, project ${e.project}` : ''})`,
+    `Message: ${e.message}`,
+  ];
   const ev = e.evidence;
   if (ev) {
     if (ev.operation) lines.push(`Operation: ${ev.operation}`);
@@ -51,7 +124,16 @@ export function evidenceText(e: EvidenceEntry): string {
       lines.push(`Exchange ${i + 1}:`, `  ${x.request.method} ${x.request.url}`);
       for (const [k, v] of Object.entries(x.request.headers ?? {})) lines.push(`  ${k}: ${v}`);
       if (x.request.body !== undefined) lines.push(`  request body: ${x.request.body}`);
-      if (x.response) lines.push(`  → ${x.response.status} ${x.response.contentType}`, `  response excerpt: ${x.response.bodyExcerpt}`);
+      for (const a of x.attempts ?? []) {
+        const after = a.retryAfter !== undefined ? `, Retry-After: ${a.retryAfter}` : '';
+        lines.push(`  → ${a.status}${after}: throttled, sent again after ${a.waitedMs} ms`);
+      }
+      if (x.response) {
+        lines.push(
+          `  → ${x.response.status} ${x.response.contentType}`,
+          `  response excerpt: ${x.response.bodyExcerpt}`,
+        );
+      }
       if (x.curl) lines.push(`  replay with: ${x.curl}`);
     });
     if (ev.seed) lines.push(`Seed: ${ev.seed}`);

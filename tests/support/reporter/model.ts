@@ -3,19 +3,54 @@
 import type { Level, Requirement } from '../catalogue';
 import { LEVELS } from '../catalogue';
 import type { CheckOutcome, Evidence } from '../check-protocol';
+import type { FailOn } from '../config';
+import { type Baseline, type BaselineComparison, type Change, changeOf, compareWithBaseline } from './baseline';
+import { type ExitCode, type Verdict, decideVerdict } from './verdict';
+import { type Waiver, type WaiverStatus, isExpired, waiverStatuses } from './waivers';
+
+export type { ExitCode, Verdict, Waiver, WaiverStatus };
+export { EXIT_CODES } from './verdict';
 
 /**
  * passed / failed (MUST) / warning (SHOULD, INFO) / skipped / untested / waived, plus
  * `not-observable`: an untested requirement that no HTTP exchange can show broken (catalogue `observable: false`).
  * It is kept apart from `untested` so that "untested" stays a to-do list.
+ * `inconclusive` (every attempt throttled, or a request got no answer) and `not run` (the run's circuit breaker was
+ * open) are requirements the run could not judge, through no fault of the target's: neither passed nor skipped.
  */
-export type Status = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'not-observable' | 'waived';
-export const STATUSES: readonly Status[] = ['failed', 'warning', 'waived', 'skipped', 'untested', 'not-observable', 'passed'];
-
-export type Verdict = 'PASS' | 'FAIL';
+export type Status =
+  | 'passed'
+  | 'failed'
+  | 'warning'
+  | 'inconclusive'
+  | 'not run'
+  | 'skipped'
+  | 'untested'
+  | 'not-observable'
+  | 'waived';
+export const STATUSES: readonly Status[] = [
+  'failed',
+  'warning',
+  'inconclusive',
+  'not run',
+  'waived',
+  'skipped',
+  'untested',
+  'not-observable',
+  'passed',
+];
+/** Statuses of a requirement the run could not judge. */
+export const UNJUDGED_STATUSES: ReadonlySet<Status> = new Set(['inconclusive', 'not run']);
 
 /** What Playwright's last attempt of a test said; `not run` when it has no result (interrupted run). */
 export type TestRunStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not run';
+
+/** Why a test ended without a judgement: its INCONCLUSIVE or NOT_RUN annotation (check-protocol.ts). */
+export interface Unjudged {
+  kind: 'inconclusive' | 'not run';
+  /** One sentence, e.g. "the target stopped answering at … (last request: GET /v1/prices)". */
+  reason: string;
+}
 
 /** One test, as the reporter saw its last attempt. */
 export interface TestRecord {
@@ -31,21 +66,21 @@ export interface TestRecord {
   /** Passed on a retry after failing. */
   flaky: boolean;
   durationMs: number;
-  checks: { id: string; outcome: CheckOutcome }[];
+  /** An untested check carries its reason: it saw no applicable sample. */
+  checks: { id: string; outcome: CheckOutcome; reason?: string }[];
   /** Evidence attachments of failed checks; `raw` when an attachment was not valid JSON. */
   evidence: { id: string; evidence?: Evidence; raw?: string }[];
   skipReason?: string;
+  /** Set when the test was skipped because it could not be judged (throttled, no answer, breaker open). */
+  unjudged?: Unjudged;
   /** Error messages of the last attempt, without colours. */
   errors: string[];
   seed?: string;
   requestsSent?: number;
+  /** Requests of the test that were sent again after a throttled answer. */
+  retries?: number;
   /** The credential variant the test sends, from its `credentials` annotation (the HTML report's matrix). */
   credentials?: string;
-}
-
-export interface Waiver {
-  id: string;
-  reason: string;
 }
 
 export interface TestRef {
@@ -53,11 +88,12 @@ export interface TestRef {
   file: string;
   line: number;
   project: string;
-  outcome: TestRunStatus | 'flaky';
-  checks: { passed: number; failed: number };
+  outcome: TestRunStatus | 'flaky' | 'inconclusive';
+  checks: { passed: number; failed: number; untested: number };
   durationMs: number;
   seed?: string;
   requestsSent?: number;
+  retries?: number;
   credentials?: string;
 }
 
@@ -77,10 +113,16 @@ export interface RequirementRow {
   level: Level;
   text: string;
   status: Status;
-  /** Why skipped, untested, not-observable or waived. */
+  /** Why skipped, untested, not-observable, waived, inconclusive or not run; for failed, a waiver that expired. */
   reason?: string;
   /** The status a waiver hid (failed or warning). */
   waivedStatus?: 'failed' | 'warning';
+  /** A waiver of this requirement that expired: it no longer waives, and the requirement counts again. */
+  expiredWaiver?: Waiver;
+  /** Against RSF_BASELINE: how the requirement changed; absent without a baseline, or when nothing changed. */
+  change?: Change;
+  /** Its status in the baseline; absent without a baseline and for a requirement the baseline did not have. */
+  baselineStatus?: string;
   tests: TestRef[];
   evidence: EvidenceEntry[];
 }
@@ -90,8 +132,16 @@ export type LevelCounts = Record<Status, number> & { total: number };
 export interface Summary {
   title: string;
   verdict: Verdict;
-  /** Why FAIL; empty for PASS. */
+  /** 0 for PASS, 1 for FAIL, 2 for ERROR. */
+  exitCode: ExitCode;
+  /** One sentence: for ERROR, why the target could not be judged; for FAIL, what failed; for PASS, what passed. */
+  headline: string;
+  /** Every cause of the verdict: what failed, then what could not be judged and the run's errors. */
   verdictReasons: string[];
+  /** The exit policy (RSF_FAIL_ON; RSF_STRICT=true is strict). */
+  failOn: FailOn;
+  /** Against RSF_BASELINE, first in every report; absent without a baseline. */
+  baseline?: BaselineComparison;
   /** Set in a per-project report. */
   project?: string;
   target: string;
@@ -101,16 +151,36 @@ export interface Summary {
   safetyMode: string;
   profile: string;
   seed: string;
+  /** failOn is strict: SHOULD warnings fail the run. */
   strict: boolean;
   counts: Record<Level, LevelCounts>;
   /** Sum of the tests' `requests-sent` annotations; null when no test reported one. */
   requestsSent: number | null;
-  tests: { total: number; passed: number; failed: number; flaky: number; skipped: number; notRun: number };
-  /** Problems that fail the run whatever the requirements say: global errors, bad waivers, failed untagged tests. */
+  /** Sum of the tests' `requests-retried` annotations (sent again after a throttled answer); null when none said. */
+  requestsRetried: number | null;
+  tests: {
+    total: number;
+    passed: number;
+    failed: number;
+    flaky: number;
+    /** Skipped by choice (e.g. writes off), not for want of an answer. */
+    skipped: number;
+    /** Every attempt was throttled, or a request got no answer. */
+    inconclusive: number;
+    /** Never judged: the circuit breaker was open, or the run ended before them. */
+    notRun: number;
+  };
+  /** When and where the target stopped answering (the run's circuit breaker opened); absent when it did not. */
+  stoppedAnswering?: string;
+  /** Settings, waivers or baseline that could not be used: the exit policy could not be applied. */
+  configErrors: string[];
+  /** Problems of the run itself: global errors (a failed preflight among them), failed untagged tests. */
   errors: string[];
   /** Tags that look like requirement IDs but are not in the catalogue. */
   unknownTags: string[];
-  waivers: (Waiver & { used: boolean })[];
+  waivers: WaiverStatus[];
+  /** Open waivers are the ones in force (waiving a failure, or stale); expired ones no longer waive. */
+  waiverCounts: { open: number; waiving: number; stale: number; expired: number };
 }
 
 export interface ConformanceReport {
@@ -123,9 +193,16 @@ export interface ReportInput {
   catalogue: readonly Requirement[];
   tests: readonly TestRecord[];
   metadata: Record<string, unknown>;
-  strict: boolean;
+  /** The exit policy; default `must`, or `strict` when `strict` is set. */
+  failOn?: FailOn;
+  /** The older way to ask for the strict policy. */
+  strict?: boolean;
   waivers: readonly Waiver[];
-  /** Errors known before the rules run (global errors, waiver file problems). */
+  /** Required by the `regression` policy. */
+  baseline?: Baseline;
+  /** Problems with the settings, the waivers file or the baseline: the verdict is ERROR, whatever failed. */
+  configErrors?: readonly string[];
+  /** Errors of the run known before the rules run (global errors, a failed global setup). */
   errors: readonly string[];
   startTime: Date;
   durationMs: number;
@@ -137,18 +214,28 @@ export const REQUIREMENT_TAG = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
 
 const FAILED_RUN: ReadonlySet<TestRunStatus> = new Set(['failed', 'timedOut']);
 
+const checksOf = (t: TestRecord, id: string) => t.checks.filter((c) => c.id === id);
+
 function testRef(t: TestRecord, id: string): TestRef {
-  const checks = t.checks.filter((c) => c.id === id);
+  const checks = checksOf(t, id);
+  const count = (outcome: CheckOutcome) => checks.filter((c) => c.outcome === outcome).length;
   return {
     title: t.title,
     file: t.file,
     line: t.line,
     project: t.project,
-    outcome: t.flaky ? 'flaky' : t.status,
-    checks: { passed: checks.filter((c) => c.outcome === 'passed').length, failed: checks.filter((c) => c.outcome === 'failed').length },
+    outcome: t.flaky
+      ? 'flaky'
+      : t.unjudged
+        ? t.unjudged.kind === 'inconclusive'
+          ? 'inconclusive'
+          : 'not run'
+        : t.status,
+    checks: { passed: count('passed'), failed: count('failed'), untested: count('untested') },
     durationMs: t.durationMs,
     ...(t.seed !== undefined && { seed: t.seed }),
     ...(t.requestsSent !== undefined && { requestsSent: t.requestsSent }),
+    ...(t.retries !== undefined && t.retries > 0 && { retries: t.retries }),
     ...(t.credentials !== undefined && { credentials: t.credentials }),
   };
 }
@@ -158,19 +245,29 @@ function errorText(t: TestRecord): string {
 }
 
 /** What one test says about one requirement. */
-type Signal = { kind: 'fail'; entry: EvidenceEntry } | { kind: 'pass' } | { kind: 'skip'; reason: string } | { kind: 'not-reached'; reason: string };
+type Signal =
+  | { kind: 'fail'; entry: EvidenceEntry }
+  | { kind: 'pass' }
+  | { kind: 'unjudged'; status: 'inconclusive' | 'not run'; reason: string }
+  | { kind: 'untested'; reason: string }
+  | { kind: 'skip'; reason: string }
+  | { kind: 'not-reached'; reason: string };
 
-function signalsOf(t: TestRecord, id: string): Signal[] {
+function failSignals(t: TestRecord, id: string): Signal[] {
   const where = { test: t.title, location: `${t.file}:${t.line}`, project: t.project };
-  if (t.status === 'skipped') return [{ kind: 'skip', reason: t.skipReason ?? 'skipped' }];
-  const own = t.checks.filter((c) => c.id === id);
-  const failed = own.filter((c) => c.outcome === 'failed');
-  if (failed.length > 0) {
+  const own = checksOf(t, id);
+  if (own.some((c) => c.outcome === 'failed')) {
     const attached = t.evidence.filter((e) => e.id === id);
     const testError = FAILED_RUN.has(t.status) ? errorText(t) : undefined;
-    const entries: EvidenceEntry[] = attached.length > 0
-      ? attached.map((e) => ({ kind: 'check', ...where, message: e.evidence?.message ?? e.raw ?? '', ...(e.evidence && { evidence: e.evidence }) }))
-      : [{ kind: 'check', ...where, message: testError ?? 'check failed; no evidence was attached' }];
+    const entries: EvidenceEntry[] =
+      attached.length > 0
+        ? attached.map((e) => ({
+            kind: 'check',
+            ...where,
+            message: e.evidence?.message ?? e.raw ?? '',
+            ...(e.evidence && { evidence: e.evidence }),
+          }))
+        : [{ kind: 'check', ...where, message: testError ?? 'check failed; no evidence was attached' }];
     return entries.map((entry) => ({ kind: 'fail', entry }));
   }
   // A failed test with no failed check at all (time-out, crash) fails every requirement it is tagged with.
@@ -178,11 +275,35 @@ function signalsOf(t: TestRecord, id: string): Signal[] {
   if (FAILED_RUN.has(t.status) && !anyFailedCheck && t.tags.includes(id)) {
     return [{ kind: 'fail', entry: { kind: 'error', ...where, message: errorText(t) } }];
   }
-  // A passed check counts even if the test later failed on another requirement; a passing test
-  // vouches for its tags even when it checks with plain assertions.
-  if (own.length > 0 || t.status === 'passed') return [{ kind: 'pass' }];
+  return [];
+}
+
+function signalsOf(t: TestRecord, id: string): Signal[] {
+  // A failed check counts whatever became of the test afterwards (a SHOULD warning before a skip, say).
+  const fails = failSignals(t, id);
+  if (fails.length > 0) return fails;
+  const own = checksOf(t, id);
+  const passed = own.some((c) => c.outcome === 'passed');
+  // Checks that passed before the test was stopped still count; what it had not judged yet could not be judged.
+  if (t.unjudged)
+    return passed ? [{ kind: 'pass' }] : [{ kind: 'unjudged', status: t.unjudged.kind, reason: t.unjudged.reason }];
+  if (t.status === 'skipped') return [{ kind: 'skip', reason: t.skipReason ?? 'skipped' }];
+  // A passed check counts even if the test later failed on another requirement.
+  if (passed) return [{ kind: 'pass' }];
+  // Checks that saw no applicable sample vouch for nothing, even in a passing test.
+  const untested = own.filter((c) => c.outcome === 'untested');
+  if (untested.length > 0) {
+    return untested.map((c) => ({ kind: 'untested', reason: c.reason ?? `"${t.title}" saw no applicable sample` }));
+  }
+  // A passing test vouches for its tags even when it checks with plain assertions.
+  if (t.status === 'passed') return [{ kind: 'pass' }];
   // Failed on another requirement's check, interrupted or never run: nothing was learnt about this one.
-  const why = t.status === 'not run' ? 'did not run' : t.status === 'interrupted' ? 'was interrupted' : 'stopped at an earlier failed check';
+  const why =
+    t.status === 'not run'
+      ? 'did not run'
+      : t.status === 'interrupted'
+        ? 'was interrupted'
+        : 'stopped at an earlier failed check';
   return [{ kind: 'not-reached', reason: `not reached: "${t.title}" ${why}` }];
 }
 
@@ -191,54 +312,102 @@ function unique(values: string[]): string[] {
 }
 
 function compareTests(a: TestRef, b: TestRef): number {
-  return a.file.localeCompare(b.file) || a.line - b.line || a.title.localeCompare(b.title) || a.project.localeCompare(b.project);
+  return (
+    a.file.localeCompare(b.file) ||
+    a.line - b.line ||
+    a.title.localeCompare(b.title) ||
+    a.project.localeCompare(b.project)
+  );
 }
 
-function rowOf(req: Requirement, tests: readonly TestRecord[], waiver: Waiver | undefined): RequirementRow {
+function compareEvidence(a: EvidenceEntry, b: EvidenceEntry): number {
+  return (
+    a.location.localeCompare(b.location) || a.project.localeCompare(b.project) || a.message.localeCompare(b.message)
+  );
+}
+
+/**
+ * The status of a requirement from what its tests said, strongest first: a failure; something not judged (a
+ * requirement is not passed while one of its tests could not judge it); a pass; a skip; checks that saw no sample;
+ * tests that never reached it; no test at all.
+ */
+function statusOf(req: Requirement, signals: Signal[]): { status: Status; reason?: string } {
+  const reasons = <K extends Signal['kind']>(kind: K) =>
+    unique(signals.flatMap((s) => (s.kind === kind ? [(s as Extract<Signal, { reason: string }>).reason] : [])));
+  if (signals.some((s) => s.kind === 'fail')) return { status: req.level === 'MUST' ? 'failed' : 'warning' };
+  for (const status of ['inconclusive', 'not run'] as const) {
+    const stopped = signals.flatMap((s) => (s.kind === 'unjudged' && s.status === status ? [s.reason] : []));
+    if (stopped.length > 0) return { status, reason: unique(stopped).join('; ') };
+  }
+  if (signals.some((s) => s.kind === 'pass')) return { status: 'passed' };
+  if (signals.some((s) => s.kind === 'skip')) return { status: 'skipped', reason: reasons('skip').join('; ') };
+  if (signals.some((s) => s.kind === 'untested')) return { status: 'untested', reason: reasons('untested').join('; ') };
+  if (signals.length > 0) return { status: 'untested', reason: reasons('not-reached').join('; ') };
+  if (req.observable === false) {
+    return { status: 'not-observable', reason: req.notObservableBecause ?? 'no HTTP exchange can show a violation' };
+  }
+  return { status: 'untested', reason: `no test carries @${req.id}` };
+}
+
+function rowOf(
+  req: Requirement,
+  tests: readonly TestRecord[],
+  waiver: Waiver | undefined,
+  today: Date,
+): RequirementRow {
   const mine = tests.filter((t) => t.tags.includes(req.id) || t.checks.some((c) => c.id === req.id));
   const signals = mine.flatMap((t) => signalsOf(t, req.id));
   const fails = signals.flatMap((s) => (s.kind === 'fail' ? [s.entry] : []));
+  const { status, reason } = statusOf(req, signals);
   const row: RequirementRow = {
     id: req.id,
     section: req.section,
     level: req.level,
     text: req.text,
-    status: 'untested',
+    status,
+    ...(reason !== undefined && { reason }),
     tests: mine.map((t) => testRef(t, req.id)).sort(compareTests),
-    evidence: fails.sort((a, b) => a.location.localeCompare(b.location) || a.project.localeCompare(b.project) || a.message.localeCompare(b.message)),
+    evidence: fails.sort(compareEvidence),
   };
-  if (fails.length > 0) row.status = req.level === 'MUST' ? 'failed' : 'warning';
-  else if (signals.some((s) => s.kind === 'pass')) row.status = 'passed';
-  else if (signals.some((s) => s.kind === 'skip')) {
-    row.status = 'skipped';
-    row.reason = unique(signals.flatMap((s) => (s.kind === 'skip' ? [s.reason] : []))).join('; ');
-  } else if (signals.length > 0) {
-    row.reason = unique(signals.flatMap((s) => (s.kind === 'not-reached' ? [s.reason] : []))).join('; ');
-  } else if (req.observable === false) {
-    row.status = 'not-observable';
-    row.reason = req.notObservableBecause ?? 'no HTTP exchange can show a violation';
-  } else {
-    row.reason = `no test carries @${req.id}`;
-  }
   if (waiver && (row.status === 'failed' || row.status === 'warning')) {
-    row.waivedStatus = row.status;
-    row.status = 'waived';
-    row.reason = waiver.reason;
+    if (isExpired(waiver, today)) {
+      row.expiredWaiver = waiver;
+      const owner = waiver.owner ? ` (owner ${waiver.owner})` : '';
+      row.reason = `waiver expired on ${waiver.expires}${owner}: ${waiver.reason}`;
+    } else {
+      row.waivedStatus = row.status;
+      row.status = 'waived';
+      row.reason = waiver.reason;
+    }
   }
   return row;
 }
 
 function emptyCounts(): LevelCounts {
-  return { failed: 0, warning: 0, waived: 0, skipped: 0, untested: 0, 'not-observable': 0, passed: 0, total: 0 };
+  const counts = { total: 0 } as LevelCounts;
+  for (const status of STATUSES) counts[status] = 0;
+  return counts;
 }
 
 function text(value: unknown, fallback: string): string {
   return value === undefined || value === null || value === '' ? fallback : String(value);
 }
 
+const sum = (values: number[]): number | null => (values.length > 0 ? values.reduce((a, b) => a + b, 0) : null);
+
 export function buildReport(input: ReportInput): ConformanceReport {
+  const failOn: FailOn = input.failOn ?? (input.strict ? 'strict' : 'must');
   const waiverOf = new Map(input.waivers.map((w) => [w.id, w]));
-  const rows = input.catalogue.map((req) => rowOf(req, input.tests, waiverOf.get(req.id)));
+  const rows = input.catalogue.map((req) => rowOf(req, input.tests, waiverOf.get(req.id), input.startTime));
+  const baseline = input.baseline ? compareWithBaseline(input.baseline, rows) : undefined;
+  if (input.baseline) {
+    for (const row of rows) {
+      const change = changeOf(input.baseline, row.id, row.status);
+      const before = input.baseline.requirements.get(row.id)?.status;
+      if (change) row.change = change;
+      if (before !== undefined) row.baselineStatus = before;
+    }
+  }
 
   const counts = Object.fromEntries(LEVELS.map((l) => [l, emptyCounts()])) as Record<Level, LevelCounts>;
   for (const row of rows) {
@@ -247,28 +416,48 @@ export function buildReport(input: ReportInput): ConformanceReport {
   }
 
   const known = new Set(input.catalogue.map((r) => r.id));
-  const unknownTags = unique(input.tests.flatMap((t) => [...t.tags, ...t.checks.map((c) => c.id)]).filter((id) => REQUIREMENT_TAG.test(id) && !known.has(id))).sort();
+  const unknownTags = unique(
+    input.tests
+      .flatMap((t) => [...t.tags, ...t.checks.map((c) => c.id)])
+      .filter((id) => REQUIREMENT_TAG.test(id) && !known.has(id)),
+  ).sort();
 
   const errors = [...input.errors];
   for (const t of input.tests) {
     const tagged = t.tags.some((id) => known.has(id));
-    if (FAILED_RUN.has(t.status) && !tagged) errors.push(`${t.title} (${t.file}:${t.line}) failed and carries no requirement tag: ${errorText(t)}`);
+    if (FAILED_RUN.has(t.status) && !tagged) {
+      errors.push(`${t.title} (${t.file}:${t.line}) failed and carries no requirement tag: ${errorText(t)}`);
+    }
   }
-
-  const reasons: string[] = [];
-  if (counts.MUST.failed > 0) reasons.push(`${counts.MUST.failed} MUST requirement${counts.MUST.failed === 1 ? '' : 's'} failed`);
-  if (input.strict && counts.SHOULD.warning > 0) reasons.push(`${counts.SHOULD.warning} SHOULD warning${counts.SHOULD.warning === 1 ? '' : 's'} (strict mode)`);
-  if (errors.length > 0) reasons.push(`${errors.length} error${errors.length === 1 ? '' : 's'} in the run`);
-
-  const requests = input.tests.flatMap((t) => (t.requestsSent === undefined ? [] : [t.requestsSent]));
+  const stopped = input.tests.flatMap((t) => (t.unjudged?.kind === 'not run' ? [t.unjudged.reason] : []));
+  const tests = {
+    total: input.tests.length,
+    passed: input.tests.filter((t) => t.status === 'passed' && !t.flaky).length,
+    failed: input.tests.filter((t) => FAILED_RUN.has(t.status)).length,
+    flaky: input.tests.filter((t) => t.flaky).length,
+    skipped: input.tests.filter((t) => t.status === 'skipped' && !t.unjudged).length,
+    inconclusive: input.tests.filter((t) => t.unjudged?.kind === 'inconclusive').length,
+    notRun: input.tests.filter(
+      (t) => t.unjudged?.kind === 'not run' || t.status === 'not run' || t.status === 'interrupted',
+    ).length,
+  };
+  const configErrors = [...(input.configErrors ?? [])];
+  const verdict = decideVerdict({
+    failOn,
+    rows,
+    configErrors,
+    errors,
+    ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0], notRunTests: stopped.length }),
+  });
+  const waivers = waiverStatuses(input.waivers, rows, input.startTime);
   const m = input.metadata;
-  const used = new Set(rows.filter((r) => r.status === 'waived').map((r) => r.id));
   return {
     format: 'rsf-conformance/1',
     summary: {
       title: 'Reseller Storefront API conformance',
-      verdict: reasons.length > 0 ? 'FAIL' : 'PASS',
-      verdictReasons: reasons,
+      ...verdict,
+      failOn,
+      ...(baseline && { baseline }),
       ...(input.project !== undefined && { project: input.project }),
       target: text(m.target, 'unknown'),
       date: input.startTime.toISOString(),
@@ -277,20 +466,22 @@ export function buildReport(input: ReportInput): ConformanceReport {
       safetyMode: text(m.safetyMode, 'unknown'),
       profile: text(m.profile, 'none'),
       seed: text(m.seed, 'unknown'),
-      strict: input.strict,
+      strict: failOn === 'strict',
       counts,
-      requestsSent: requests.length > 0 ? requests.reduce((a, b) => a + b, 0) : null,
-      tests: {
-        total: input.tests.length,
-        passed: input.tests.filter((t) => t.status === 'passed' && !t.flaky).length,
-        failed: input.tests.filter((t) => FAILED_RUN.has(t.status)).length,
-        flaky: input.tests.filter((t) => t.flaky).length,
-        skipped: input.tests.filter((t) => t.status === 'skipped').length,
-        notRun: input.tests.filter((t) => t.status === 'not run' || t.status === 'interrupted').length,
-      },
+      requestsSent: sum(input.tests.flatMap((t) => (t.requestsSent === undefined ? [] : [t.requestsSent]))),
+      requestsRetried: sum(input.tests.flatMap((t) => (t.retries === undefined ? [] : [t.retries]))),
+      tests,
+      ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0] }),
+      configErrors,
       errors,
       unknownTags,
-      waivers: input.waivers.map((w) => ({ ...w, used: used.has(w.id) })),
+      waivers,
+      waiverCounts: {
+        open: waivers.filter((w) => w.state !== 'expired').length,
+        waiving: waivers.filter((w) => w.state === 'waiving').length,
+        stale: waivers.filter((w) => w.state === 'stale').length,
+        expired: waivers.filter((w) => w.state === 'expired').length,
+      },
     },
     requirements: rows,
   };

@@ -1,16 +1,27 @@
 // junit.xml for CI: one <testsuite> per level, one <testcase> per requirement.
-// Failed MUST → <failure>; SHOULD warning → <failure> with strict, else <system-out>; INFO deviation → <system-out>;
-// waived, skipped, untested, not-observable → <skipped message="…">. Run errors → a fourth suite "run errors".
+// A failure the exit policy enforces → <failure> (a failed MUST; a SHOULD warning under strict; under regression
+// only a MUST the baseline did not fail); a known failure under regression → <skipped> with its evidence;
+// could not judge (inconclusive, not run) → <error>; other warnings → <system-out>; waived, skipped, untested,
+// not-observable → <skipped message="…">. Configuration and run errors → a fourth suite, "run errors".
+// With a baseline, the comparison comes first, as properties of every suite.
 import { LEVELS } from '../catalogue';
-import { evidenceText, runFacts } from './format';
+import { baselineOneLine, evidenceText, runFacts } from './format';
 import type { ConformanceReport, RequirementRow } from './model';
+import { UNJUDGED_STATUSES } from './model';
+import { enforcedFailures } from './verdict';
 
 // Characters XML 1.0 does not allow, even escaped.
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
 const INVALID_XML = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function xml(text: string): string {
-  return text.replace(INVALID_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return text
+    .replace(INVALID_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -19,60 +30,91 @@ function body(r: RequirementRow): string {
   return r.evidence.map(evidenceText).join('\n\n');
 }
 
-function testcase(r: RequirementRow, strict: boolean): string {
+const SKIPPED = new Set(['waived', 'skipped', 'untested', 'not-observable']);
+
+function testcase(r: RequirementRow, enforced: ReadonlySet<string>): string {
   const time = seconds(r.tests.reduce((sum, t) => sum + t.durationMs, 0));
   const open = `    <testcase classname="${xml(r.section)}" name="${xml(`${r.id} ${r.text}`)}" time="${time}">`;
   const firstMessage = r.evidence[0]?.message ?? r.status;
+  const evidence = r.evidence.length > 0 ? `\n      <system-out>${xml(body(r))}</system-out>` : '';
   let inner: string;
-  if (r.status === 'failed' || (r.status === 'warning' && r.level === 'SHOULD' && strict)) {
-    inner = `      <failure message="${xml(firstMessage)}" type="${r.level}">${xml(body(r))}</failure>`;
+  if (enforced.has(r.id)) {
+    const regressed = r.change === 'regressed' ? ` (regressed: ${r.baselineStatus} in the baseline)` : '';
+    inner = `      <failure message="${xml(firstMessage + regressed)}" type="${r.level}">${xml(body(r))}</failure>`;
+  } else if (UNJUDGED_STATUSES.has(r.status)) {
+    inner = `      <error message="${xml(`${r.status}: ${r.reason ?? ''}`)}" type="${xml(r.status)}" />${evidence}`;
+  } else if (r.status === 'failed') {
+    // Not enforced: a MUST failure the baseline already had, under the regression policy.
+    const known = `known failure, in the baseline (${r.baselineStatus}): ${firstMessage}`;
+    inner = `      <skipped message="${xml(known)}" />${evidence}`;
   } else if (r.status === 'warning') {
-    inner = `      <system-out>${xml(`${r.level} ${r.level === 'INFO' ? 'deviation' : 'warning'}\n${body(r)}`)}</system-out>`;
+    const kind = r.level === 'INFO' ? 'deviation' : 'warning';
+    inner = `      <system-out>${xml(`${r.level} ${kind}\n${body(r)}`)}</system-out>`;
   } else if (r.status === 'passed') {
     return open.replace(/>$/, ' />');
   } else {
-    const message = r.status === 'waived' ? `waived (was ${r.waivedStatus}): ${r.reason}` : `${r.status}: ${r.reason ?? ''}`;
-    inner = `      <skipped message="${xml(message)}" />`;
-    if (r.evidence.length > 0) inner += `\n      <system-out>${xml(body(r))}</system-out>`;
+    const message =
+      r.status === 'waived' ? `waived (was ${r.waivedStatus}): ${r.reason}` : `${r.status}: ${r.reason ?? ''}`;
+    inner = `      <skipped message="${xml(message)}" />${evidence}`;
   }
   return `${open}\n${inner}\n    </testcase>`;
 }
 
-function isFailure(r: RequirementRow, strict: boolean): boolean {
-  return r.status === 'failed' || (strict && r.status === 'warning' && r.level === 'SHOULD');
+function isSkipped(r: RequirementRow, enforced: ReadonlySet<string>): boolean {
+  return SKIPPED.has(r.status) || (r.status === 'failed' && !enforced.has(r.id));
 }
-
-const SKIPPED = new Set(['waived', 'skipped', 'untested', 'not-observable']);
 
 export function renderJunit(report: ConformanceReport): string {
   const s = report.summary;
-  const properties = runFacts(s).map(([k, v]) => `      <property name="${xml(k)}" value="${xml(v)}" />`).join('\n');
+  const enforced = new Set(enforcedFailures(s.failOn, report.requirements).map((r) => r.id));
+  const facts: [string, string][] = [
+    ['Verdict', `${s.verdict}: ${s.headline}`],
+    ...(s.baseline ? [['Compared with the baseline', baselineOneLine(s.baseline)] as [string, string]] : []),
+    ...runFacts(s),
+  ];
+  const properties = facts.map(([k, v]) => `      <property name="${xml(k)}" value="${xml(v)}" />`).join('\n');
+  const counts = (rows: RequirementRow[]) => ({
+    failures: rows.filter((r) => enforced.has(r.id)).length,
+    errors: rows.filter((r) => UNJUDGED_STATUSES.has(r.status)).length,
+    skipped: rows.filter((r) => isSkipped(r, enforced)).length,
+  });
   const suites = LEVELS.map((level) => {
     const rows = report.requirements.filter((r) => r.level === level);
-    const failures = rows.filter((r) => isFailure(r, s.strict)).length;
-    const skipped = rows.filter((r) => SKIPPED.has(r.status)).length;
+    const c = counts(rows);
     const time = seconds(rows.flatMap((r) => r.tests).reduce((sum, t) => sum + t.durationMs, 0));
+    const attributes =
+      `tests="${rows.length}" failures="${c.failures}" errors="${c.errors}" skipped="${c.skipped}" ` +
+      `time="${time}" timestamp="${xml(s.date)}"`;
     return [
-      `  <testsuite name="${level}" tests="${rows.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time}" timestamp="${xml(s.date)}">`,
+      `  <testsuite name="${level}" ${attributes}>`,
       `    <properties>\n${properties}\n    </properties>`,
-      ...rows.map((r) => testcase(r, s.strict)),
+      ...rows.map((r) => testcase(r, enforced)),
       '  </testsuite>',
     ].join('\n');
   });
-  // Errors outside any requirement (global errors, bad waivers) get a suite of their own, so CI shows them.
-  if (s.errors.length > 0) {
-    suites.push([
-      `  <testsuite name="run errors" tests="${s.errors.length}" failures="0" errors="${s.errors.length}" skipped="0" time="0">`,
-      ...s.errors.map((e, i) => `    <testcase classname="run" name="error ${i + 1}" time="0">\n      <error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>\n    </testcase>`),
-      '  </testsuite>',
-    ].join('\n'));
+  // Errors outside any requirement (configuration, global errors) get a suite of their own, so CI shows them.
+  const runErrors = [...s.configErrors, ...s.errors];
+  const n = runErrors.length;
+  if (n > 0) {
+    const testcases = runErrors.map((e, i) => {
+      const error = `<error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>`;
+      return `    <testcase classname="run" name="error ${i + 1}" time="0">\n      ${error}\n    </testcase>`;
+    });
+    suites.push(
+      [
+        `  <testsuite name="run errors" tests="${n}" failures="0" errors="${n}" skipped="0" time="0">`,
+        ...testcases,
+        '  </testsuite>',
+      ].join('\n'),
+    );
   }
-  const all = report.requirements;
-  const failures = all.filter((r) => isFailure(r, s.strict)).length;
-  const skipped = all.filter((r) => SKIPPED.has(r.status)).length;
+  const all = counts(report.requirements);
+  const attributes =
+    `tests="${report.requirements.length + runErrors.length}" failures="${all.failures}" ` +
+    `errors="${all.errors + runErrors.length}" skipped="${all.skipped}" time="${seconds(s.durationMs)}"`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(`${s.title}: ${s.verdict}`)}" tests="${all.length}" failures="${failures}" errors="${s.errors.length}" skipped="${skipped}" time="${seconds(s.durationMs)}">`,
+    `<testsuites name="${xml(`${s.title}: ${s.verdict}`)}" ${attributes}>`,
     ...suites,
     '</testsuites>',
     '',
