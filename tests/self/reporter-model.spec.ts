@@ -224,7 +224,12 @@ test('a failed global setup is one sentence that names the setting', () => {
   expect(report.summary.headline).toBe(
     'Invalid configuration (see README, "Configuration"): RSF_ORDER_ALB_NUMBER: no order 1/9; RSF_X: y',
   );
-  expect(oneSentence(`first line.\nsecond\n${'x'.repeat(500)}`)).toBe('first line');
+  const preflight =
+    'PreflightError: Preflight failed, so no test was run.\n  GET http://t/v1/prices\n  HTTP 403: refused.';
+  expect(oneSentence(preflight)).toBe(
+    'Preflight failed, so no test was run: GET http://t/v1/prices; HTTP 403: refused',
+  );
+  expect(oneSentence('Error: boom\n    at run (/x.ts:1:2)\n    at main (/y.ts:3:4)')).toBe('boom');
   expect(oneSentence('y'.repeat(1000))).toHaveLength(300);
 });
 

@@ -48,18 +48,19 @@ export function idList(rows: readonly { id: string }[]): string {
 }
 
 /**
- * A message as one sentence for the verdict line: the first line, with the bullet lines under it when it ends with a
- * colon (a configuration error lists its problems so), whitespace collapsed, cut to a bounded length.
+ * A message as one sentence for the verdict line: its first line, then the lines under it (the problems a
+ * configuration error lists, what the preflight sent and got), without stack frames, whitespace collapsed, cut to a
+ * bounded length.
  */
 export function oneSentence(message: string): string {
   const lines = message
     .replace(/^(\w*Error): /, '')
     .split('\n')
     .map((l) => l.trim())
-    .filter(Boolean);
+    .filter((l) => l !== '' && !/^at .+/.test(l));
   const [first = 'unknown error', ...rest] = lines;
-  const bullets = rest.filter((l) => /^[-*] /.test(l)).map((l) => l.slice(2));
-  const joined = first.endsWith(':') && bullets.length > 0 ? `${first} ${bullets.join('; ')}` : first;
+  const details = rest.map((l) => l.replace(/^[-*] /, '').replace(/\.$/, ''));
+  const joined = details.length > 0 ? `${first.replace(/[.:]$/, '')}: ${details.join('; ')}` : first;
   const flat = joined.replace(/\s+/g, ' ').replace(/\.$/, '');
   return flat.length > MAX_SENTENCE_CHARS ? `${flat.slice(0, MAX_SENTENCE_CHARS - 1)}…` : flat;
 }
