@@ -33,7 +33,7 @@ async function suite(dir: string, env: Record<string, string>, args = ONLY_BROKE
 
 const output = (run: ChildRun) => `${run.stdout}\n${run.stderr}`;
 
-test('baseline: a regression fails and is named; against the faulty run, it passes as a known failure', async ({}, testInfo) => {
+test('baseline: a regression fails, named; against the faulty run it passes, a known failure', async ({}, testInfo) => {
   const clean = await suite(testInfo.outputPath('clean'), {});
   expect(clean.code, output(clean)).toBe(0);
 
@@ -103,7 +103,7 @@ async function refusingTarget(lifeMs: number): Promise<{ url: string; close: () 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
 }
 
-test('a target that refuses every request: ERROR, exit code 2, a summary under the limit, in the job summary', async ({}, testInfo) => {
+test('a target refusing every request: ERROR, exit 2, a summary under the limit, in the job summary', async ({}, testInfo) => {
   const target = await refusingTarget(RUN_TIMEOUT_MS);
   try {
     const summary = testInfo.outputPath('step-summary.md');
