@@ -187,8 +187,8 @@ export const SETTINGS = {
   referencePort: S('RSF_REFERENCE_PORT', '4010', port, 'Port of `npm run reference`; 0 picks a free one. The suite\'s own embedded reference always takes a free port.'),
   referenceLatencyMs: S('RSF_REFERENCE_LATENCY_MS', '0', bounded(0, 10000), 'Embedded reference and `npm run reference` only: milliseconds each answer waits, as if the target were that far away (0 to 10000; `npm run bench` uses it).'),
   reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports and Playwright\'s HTML report are written.'),
-  strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too.'),
-  waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason"}]; a waived requirement does not fail the run. Missing file: no waivers.'),
+  strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too: another way to set RSF_FAIL_ON=strict.'),
+  waiversFile: S('RSF_WAIVERS_FILE', 'conformance-waivers.json', text, 'JSON file of waivers [{"id", "reason", "owner"?, "expires"?: "YYYY-MM-DD"}]; a waived requirement does not fail the run until its waiver expires. Missing file: no waivers.'),
   failOn: S('RSF_FAIL_ON', '', optional(oneOf(FAIL_ON)), 'What fails the run (exit code 1): "must", any MUST failure; "regression", only a MUST failure that the baseline (RSF_BASELINE) did not have; "strict", MUST failures and SHOULD warnings. Empty: must, or strict with RSF_STRICT=true.'),
   baseline: S('RSF_BASELINE', '', existingFile, 'conformance.json of an earlier run: each requirement is compared with it (regressed, fixed, still failing, new, gone), first in every report. Needed by RSF_FAIL_ON=regression; a file that cannot be read is a configuration error.'),
 } satisfies Record<string, Setting<unknown>>;
