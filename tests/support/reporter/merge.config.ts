@@ -9,8 +9,9 @@
 //
 // The reports go to RSF_REPORTS_DIR (default reports/), as after an unsharded run: conformance.* and junit.xml, plus
 // Playwright's HTML report in playwright/. Use the same RSF_FC_SEED for all shards so that they are one run.
-// merge-reports exits 0 whatever the verdict (Playwright fails a merge only on reporter errors), so CI checks it:
-//   node -e "process.exit(require('./reports/conformance.json').summary.verdict === 'PASS' ? 0 : 1)"
+// The merge exits with the verdict's code, as an unsharded run does: 0 PASS, 1 FAIL, 2 ERROR (the conformance reporter
+// ends the process so; Playwright's own merge exits 0 whatever the verdict). RSF_FAIL_ON and RSF_BASELINE apply here,
+// not in the shards. With GITHUB_STEP_SUMMARY set, conformance.md is appended to the job summary.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { loadEnvFile, SETTINGS } from '../config';
