@@ -45,6 +45,183 @@ const GARBAGE = Buffer.concat([
 ]);
 
 // ---------------------------------------------------------------------------------------------------------------
+// The suite in a child process against each hostile target.
+
+interface SuiteRun extends ChildRun {
+  output: string;
+  lines: number;
+  seconds: number;
+  endedAt: number;
+  /** Tests Playwright said it would run. */
+  tests: number;
+  leaks: string[];
+}
+
+/** Runs the suite (or the part `args` picks) against `target` (the embedded reference when undefined). */
+async function suiteAgainst(target: string | undefined, secrets: ReturnType<typeof fakeSecrets>, env: Record<string, string>, args: string[], timeoutMs: number): Promise<SuiteRun> {
+  const out = mkdtempSync(join(tmpdir(), 'rsf-hostile-'));
+  writeFileSync(join(out, 'no-waivers.json'), '[]');
+  const started = Date.now();
+  const run = await runPlaywright(['test', '--output', join(out, 'results'), ...args], {
+    RSF_REPORTS_DIR: join(out, 'reports'),
+    RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
+    RSF_BEARER_TOKEN: secrets.bearer,
+    RSF_CHANNEL_TOKEN: secrets.channel,
+    RSF_FC_NUM_RUNS: '5',
+    ...(target !== undefined && { RSF_TARGET_URL: target }),
+    ...env,
+  }, timeoutMs);
+  const endedAt = Date.now();
+  const output = `${run.stdout}\n${run.stderr}`;
+  const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
+  const artifacts = [...readArtifacts(out), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }];
+  const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
+  const tests = Number(/Running (\d+) tests?/.exec(run.stdout)?.[1] ?? 0);
+  return { ...run, output, lines: output.split('\n').length, seconds: (endedAt - started) / 1000, endedAt, tests, leaks };
+}
+
+const VERDICT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
+
+/** The outcome, its exit code, the verdict line last, bounded time and output, and no token anywhere. */
+function expectOutcome(run: SuiteRun, verdict: keyof typeof VERDICT, bounds: { seconds: number; lines: number }): void {
+  const tail = run.output.slice(-3000);
+  expect(run.leaks, 'a form of a token in an output').toEqual([]);
+  expect(run.output, 'printable output only').not.toMatch(CONTROL);
+  expect(run.seconds, 'wall time').toBeLessThan(bounds.seconds);
+  expect(run.lines, `lines of output (${run.tests} tests)`).toBeLessThanOrEqual(bounds.lines);
+  expect(lastLine(run.stdout), tail).toMatch(new RegExp(`^Conformance: ${verdict} — `));
+  expect(run.code, `exit code of ${verdict}\n${tail}`).toBe(VERDICT[verdict]);
+}
+
+let reference: ReferenceServer;
+const secrets = fakeSecrets();
+test.beforeAll(async () => {
+  reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+});
+test.afterAll(async () => {
+  await reference.close();
+});
+
+/** Starts a hostile target in front of the reference, runs the suite against it, and closes it. */
+async function hostileRun(
+  options: { after?: number; misbehave: Parameters<typeof startHostileTarget>[0]['misbehave'] },
+  env: Record<string, string>,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ run: SuiteRun; target: HostileTarget }> {
+  const target = await startHostileTarget({ upstream: reference.url, ...options });
+  try {
+    return { run: await suiteAgainst(target.url, secrets, env, args, timeoutMs), target };
+  } finally {
+    await target.close();
+  }
+}
+
+/** Requests the preflight and the first tests send before a target turns hostile: it dies mid-run. */
+const MID_RUN = 40;
+/** One line per test, and room for the reporter's summary and one explanation. */
+const linesFor = (run: SuiteRun): number => run.tests + 40;
+
+test('a target that dies mid-run: the run ends within 60 s of its death, with default time-outs, as ERROR', async () => {
+  test.setTimeout(120_000);
+  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: hang }, {}, [], 110_000);
+  expect(target.turnedAt, 'it died after the preflight').toBeDefined();
+  expect((run.endedAt - (target.turnedAt ?? 0)) / 1000, 'seconds from its death to the end of the run').toBeLessThan(60);
+  const explanations = run.output.match(/the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/[^)]*\)/g) ?? [];
+  expect(explanations.length, 'one explanation').toBeGreaterThanOrEqual(1);
+  expect(explanations.length).toBeLessThanOrEqual(2);
+  expectOutcome(run, 'ERROR', { seconds: 100, lines: linesFor(run) });
+});
+
+test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate cap set', async () => {
+  test.setTimeout(150_000);
+  const limiter = rateLimiter(30);
+  const { run } = await hostileRun({ misbehave: limiter }, { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '25' }, [], 140_000);
+  expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
+  expectOutcome(run, 'PASS', { seconds: 120, lines: linesFor(run) });
+});
+
+test('a target that resets connections mid-run: ERROR, quickly', async () => {
+  test.setTimeout(90_000);
+  const { run } = await hostileRun({ after: MID_RUN, misbehave: reset }, {}, ['--grep-invert', '@property'], 80_000);
+  expect(run.output).toMatch(/stopped answering at/);
+  expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
+});
+
+test('a target that drips its bodies a byte a second, to 4 workers: one breaker for all of them, ERROR', async () => {
+  test.setTimeout(90_000);
+  const workers = 4;
+  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: drip }, { RSF_REQUEST_TIMEOUT_MS: '1500' }, [`--workers=${workers}`, '--grep-invert', '@property'], 80_000);
+  // Each worker has one request in flight when the target turns; the breaker opens at the third unanswered one, and
+  // by then the workers that timed out first have sent one more each. A breaker per worker would let 3 from each: 12.
+  expect(target.requestsSinceTurn, 'requests sent once the target dripped').toBeLessThanOrEqual(BREAKER_THRESHOLD + workers - 1);
+  expect(run.output).toMatch(/stopped answering at/);
+  expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
+});
+
+test.describe('bodies no API should send', () => {
+  test.describe.configure({ mode: 'serial' });
+  let run: SuiteRun;
+
+  test.beforeAll(async () => {
+    test.setTimeout(90_000);
+    const tenMB = Buffer.from(`{"padding":"${'x'.repeat(10 * MiB)}"}`);
+    const bomb = gzipSync(Buffer.alloc(64 * MiB, 0x20), { level: 9 });
+    const echo = (auth: string) =>
+      JSON.stringify({ error_message: `you sent ${auth}; ${encodeURIComponent(auth)}; ${Buffer.from(auth).toString('base64')}; ${secrets.channel}` });
+    const misbehave = firstOf(
+      answerFor(/\/v1\/item\//, tenMB, { 'content-type': 'application/json' }),
+      answerFor(/\/v1\/paymentVoucher\//, bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
+      answerFor(/\/v1\/miCuenta\/pedidos\//, GARBAGE, { 'content-type': 'application/json' }),
+      (req, res) => {
+        if (!/\/v1\/carrito\/calcularEnvioPara\//.test(req.url ?? '')) return false;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(echo(String(req.headers.authorization ?? '')));
+        return true;
+      },
+    );
+    ({ run } = await hostileRun({ misbehave }, {}, ['--grep', 'operation (7|8|10|11) ·', '--grep-invert', '@property'], 80_000));
+  });
+
+  test('FAIL, bounded, printable, and no token in any output', () => {
+    expectOutcome(run, 'FAIL', { seconds: 80, lines: 3000 });
+  });
+
+  test('a 10 MB body and a gzip bomb fail their checks as "response larger than N bytes"', () => {
+    expect(run.output).toContain(`response larger than ${CAP} bytes`);
+    expect(run.output).toMatch(/paymentVoucher[\s\S]*larger than 4194304 bytes|larger than 4194304 bytes[\s\S]*paymentVoucher/);
+  });
+
+  test('binary garbage labelled application/json is shown escaped', () => {
+    expect(run.output).toContain('\\u{1b}[2J');
+    expect(run.output).toContain('\\xff\\xfe');
+  });
+
+  test('a token echoed back (raw, percent-encoded, base64) is redacted', () => {
+    expect(run.output).toContain('you sent Bearer [REDACTED]; Bearer%20[REDACTED]; QmVhcmVyI');
+  });
+});
+
+test('a redirect loop: the preflight names it, ERROR, no test run', async () => {
+  const { run } = await hostileRun({ misbehave: redirectLoop }, {}, [], 60_000);
+  expect(run.output).toMatch(/HTTP 302 redirects to \/v1\/prices\. Set RSF_TARGET_URL/);
+  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
+});
+
+test('invalid UTF-8 from the first request: the preflight shows it escaped, ERROR', async () => {
+  const invalid = Buffer.concat([Buffer.from('{"caf'), Buffer.from([0xe9, 0xff, 0x1b]), Buffer.from('": 1}')]);
+  const { run } = await hostileRun({ misbehave: answerFor(/./, invalid, { 'content-type': 'application/json' }) }, {}, [], 60_000);
+  expect(run.output).toContain('{"caf\\xe9\\xff\\u{1b}": 1}');
+  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
+});
+
+test('a wrong order number stops the run before any test, naming RSF_ORDER_ALB_NUMBER: ERROR', async () => {
+  const run = await suiteAgainst(undefined, secrets, { RSF_ORDER_ALB_NUMBER: '987654' }, [], 60_000);
+  expect(run.output).toMatch(/RSF_ORDER_ALB_NUMBER=987654: GET \S+\/v1\/miCuenta\/pedidos\/1\/987654 \(operation 11, §4\.11\) answered HTTP 404/);
+  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
 // The low-level client, in-process: exact bytes and sizes.
 
 test.describe('the client', () => {
@@ -152,6 +329,42 @@ test.describe('retries and the breaker', () => {
     }
   });
 
+  test('two workers hammering a rate limiter converge on its rate instead of piling up 429s', async () => {
+    const limit = 20;
+    const limiter = rateLimiter(limit);
+    const target = await startHostileTarget({ misbehave: firstOf(limiter, answerFor(/./, '[]', { 'content-type': 'application/json' })) });
+    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    try {
+      const config = configFor({ RSF_TARGET_URL: target.url });
+      const perWorker = 30;
+      const started = Date.now();
+      const deliveries = await Promise.all(
+        [1, 2].map(async () => {
+          const transport = new Transport(config, `${target.url}/v1`, 2, new RunState(dir));
+          const kinds: string[] = [];
+          // Eight requests at a time, as a property test's pool sends them.
+          const loop = async () => {
+            while (kinds.length < perWorker) {
+              kinds.push('sent');
+              const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
+              kinds[kinds.indexOf('sent')] = delivery.kind;
+            }
+          };
+          await Promise.all(Array.from({ length: 8 }, loop));
+          return kinds;
+        }),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      expect(deliveries.flat().filter((kind) => kind !== 'answer'), 'every request answered in the end').toEqual([]);
+      // The first burst meets a 429 in each of the 16 loops. Without the shared throttle, each second after it would
+      // again (30 in all); with it, the pace falls below the limit and stays there.
+      expect(limiter.refused(), `429s for ${2 * perWorker} requests in ${seconds} s`).toBeLessThanOrEqual(limit);
+      expect(seconds, 'not much slower than the limit itself').toBeLessThan((4 * 2 * perWorker) / limit);
+    } finally {
+      await target.close();
+    }
+  });
+
   test('a 503 without Retry-After is an answer to judge, not a reason to retry', async () => {
     const target = await startHostileTarget({ misbehave: answerFor(/./, '{"error_message":"down"}', { 'content-type': 'application/json' }, 503) });
     try {
@@ -184,186 +397,4 @@ test.describe('retries and the breaker', () => {
     expect(exchange.body).toEqual({ kind: 'text', value: expect.stringContaining(`response larger than ${CAP} bytes`) });
     expect(bodyExcerpt(exchange)).toBe(`{"a":"… (more than ${CAP} bytes; read no further)`);
   });
-});
-
-// ---------------------------------------------------------------------------------------------------------------
-// The suite in a child process against each hostile target.
-
-interface SuiteRun extends ChildRun {
-  output: string;
-  lines: number;
-  seconds: number;
-  endedAt: number;
-  /** Tests Playwright said it would run. */
-  tests: number;
-  leaks: string[];
-}
-
-/** Runs the suite (or the part `args` picks) against `target` (the embedded reference when undefined). */
-async function suiteAgainst(target: string | undefined, secrets: ReturnType<typeof fakeSecrets>, env: Record<string, string>, args: string[], timeoutMs: number): Promise<SuiteRun> {
-  const out = mkdtempSync(join(tmpdir(), 'rsf-hostile-'));
-  writeFileSync(join(out, 'no-waivers.json'), '[]');
-  const started = Date.now();
-  const run = await runPlaywright(['test', '--output', join(out, 'results'), ...args], {
-    RSF_REPORTS_DIR: join(out, 'reports'),
-    RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
-    RSF_BEARER_TOKEN: secrets.bearer,
-    RSF_CHANNEL_TOKEN: secrets.channel,
-    RSF_FC_NUM_RUNS: '5',
-    ...(target !== undefined && { RSF_TARGET_URL: target }),
-    ...env,
-  }, timeoutMs);
-  const endedAt = Date.now();
-  const output = `${run.stdout}\n${run.stderr}`;
-  const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
-  const artifacts = [...readArtifacts(out), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }];
-  const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
-  const tests = Number(/Running (\d+) tests?/.exec(run.stdout)?.[1] ?? 0);
-  return { ...run, output, lines: output.split('\n').length, seconds: (endedAt - started) / 1000, endedAt, tests, leaks };
-}
-
-const VERDICT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
-
-/** The outcome, its exit code, the verdict line last, bounded time and output, and no token anywhere. */
-function expectOutcome(run: SuiteRun, verdict: keyof typeof VERDICT, bounds: { seconds: number; lines: number }): void {
-  const tail = run.output.slice(-3000);
-  expect(run.leaks, 'a form of a token in an output').toEqual([]);
-  expect(run.output, 'printable output only').not.toMatch(CONTROL);
-  expect(run.seconds, 'wall time').toBeLessThan(bounds.seconds);
-  expect(run.lines, `lines of output (${run.tests} tests)`).toBeLessThanOrEqual(bounds.lines);
-  expect(lastLine(run.stdout), tail).toMatch(new RegExp(`^Conformance: ${verdict} — `));
-  expect(run.code, `exit code of ${verdict}\n${tail}`).toBe(VERDICT[verdict]);
-}
-
-let reference: ReferenceServer;
-const secrets = fakeSecrets();
-test.beforeAll(async () => {
-  reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
-});
-test.afterAll(async () => {
-  await reference.close();
-});
-
-/** Starts a hostile target in front of the reference, runs the suite against it, and closes it. */
-async function hostileRun(
-  options: { after?: number; misbehave: Parameters<typeof startHostileTarget>[0]['misbehave'] },
-  env: Record<string, string>,
-  args: string[],
-  timeoutMs: number,
-): Promise<{ run: SuiteRun; target: HostileTarget }> {
-  const target = await startHostileTarget({ upstream: reference.url, ...options });
-  try {
-    return { run: await suiteAgainst(target.url, secrets, env, args, timeoutMs), target };
-  } finally {
-    await target.close();
-  }
-}
-
-/** Requests the preflight and the first tests send before a target turns hostile: it dies mid-run. */
-const MID_RUN = 40;
-/** One line per test, and room for the reporter's summary and one explanation. */
-const linesFor = (run: SuiteRun): number => run.tests + 40;
-
-test('a target that dies mid-run: the run ends within 60 s of its death, with default time-outs, as ERROR', async () => {
-  test.setTimeout(120_000);
-  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: hang }, {}, [], 110_000);
-  expect(target.turnedAt, 'it died after the preflight').toBeDefined();
-  expect((run.endedAt - (target.turnedAt ?? 0)) / 1000, 'seconds from its death to the end of the run').toBeLessThan(60);
-  const explanations = run.output.match(/the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/[^)]*\)/g) ?? [];
-  expect(explanations.length, 'one explanation').toBeGreaterThanOrEqual(1);
-  expect(explanations.length).toBeLessThanOrEqual(2);
-  expectOutcome(run, 'ERROR', { seconds: 100, lines: linesFor(run) });
-});
-
-test('the breaker is shared by all workers: after a death, no more than it takes to open it once', async () => {
-  test.setTimeout(90_000);
-  const workers = 4;
-  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: hang }, { RSF_REQUEST_TIMEOUT_MS: '1500' }, [`--workers=${workers}`, '--grep-invert', '@property'], 80_000);
-  // Each worker has one request in flight at the death; the breaker opens at the third unanswered one, by then the
-  // workers that timed out first have sent one more each. A breaker per worker would take 3 from each: 12.
-  expect(target.requestsSinceTurn, 'requests sent to the dead target').toBeLessThanOrEqual(BREAKER_THRESHOLD + workers - 1);
-  expectOutcome(run, 'ERROR', { seconds: 60, lines: linesFor(run) });
-});
-
-test('a target that resets connections mid-run: ERROR, quickly', async () => {
-  test.setTimeout(90_000);
-  const { run } = await hostileRun({ after: MID_RUN, misbehave: reset }, {}, ['--grep-invert', '@property'], 80_000);
-  expect(run.output).toMatch(/stopped answering at/);
-  expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
-});
-
-test('a target that drips its bodies a byte a second: no answer at the deadline, ERROR', async () => {
-  test.setTimeout(90_000);
-  const { run } = await hostileRun({ after: MID_RUN, misbehave: drip }, { RSF_REQUEST_TIMEOUT_MS: '1500' }, ['--grep-invert', '@property'], 80_000);
-  expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
-});
-
-test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate cap set', async () => {
-  test.setTimeout(150_000);
-  const limiter = rateLimiter(30);
-  const { run } = await hostileRun({ misbehave: limiter }, { RSF_MAX_REQUESTS_PER_SECOND: '0' }, ['--grep-invert', '@property'], 140_000);
-  expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
-  expectOutcome(run, 'PASS', { seconds: 120, lines: linesFor(run) });
-});
-
-test.describe('bodies no API should send', () => {
-  test.describe.configure({ mode: 'serial' });
-  let run: SuiteRun;
-
-  test.beforeAll(async () => {
-    test.setTimeout(90_000);
-    const tenMB = Buffer.from(`{"padding":"${'x'.repeat(10 * MiB)}"}`);
-    const bomb = gzipSync(Buffer.alloc(64 * MiB, 0x20), { level: 9 });
-    const echo = (auth: string) =>
-      JSON.stringify({ error_message: `you sent ${auth}; ${encodeURIComponent(auth)}; ${Buffer.from(auth).toString('base64')}; ${secrets.channel}` });
-    const misbehave = firstOf(
-      answerFor(/\/v1\/item\//, tenMB, { 'content-type': 'application/json' }),
-      answerFor(/\/v1\/paymentVoucher\//, bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
-      answerFor(/\/v1\/miCuenta\/pedidos\//, GARBAGE, { 'content-type': 'application/json' }),
-      (req, res) => {
-        if (!/\/v1\/carrito\/calcularEnvioPara\//.test(req.url ?? '')) return false;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(echo(String(req.headers.authorization ?? '')));
-        return true;
-      },
-    );
-    ({ run } = await hostileRun({ misbehave }, {}, ['--grep', 'operation (7|8|10|11) ·', '--grep-invert', '@property'], 80_000));
-  });
-
-  test('FAIL, bounded, printable, and no token in any output', () => {
-    expectOutcome(run, 'FAIL', { seconds: 80, lines: 3000 });
-  });
-
-  test('a 10 MB body and a gzip bomb fail their checks as "response larger than N bytes"', () => {
-    expect(run.output).toContain(`response larger than ${CAP} bytes`);
-    expect(run.output).toMatch(/paymentVoucher[\s\S]*larger than 4194304 bytes|larger than 4194304 bytes[\s\S]*paymentVoucher/);
-  });
-
-  test('binary garbage labelled application/json is shown escaped', () => {
-    expect(run.output).toContain('\\u{1b}[2J');
-    expect(run.output).toContain('\\xff\\xfe');
-  });
-
-  test('a token echoed back (raw, percent-encoded, base64) is redacted', () => {
-    expect(run.output).toContain('you sent Bearer [REDACTED]; Bearer%20[REDACTED]; QmVhcmVyI');
-  });
-});
-
-test('a redirect loop: the preflight names it, ERROR, no test run', async () => {
-  const { run } = await hostileRun({ misbehave: redirectLoop }, {}, [], 60_000);
-  expect(run.output).toMatch(/HTTP 302 redirects to \/v1\/prices\. Set RSF_TARGET_URL/);
-  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
-});
-
-test('invalid UTF-8 from the first request: the preflight shows it escaped, ERROR', async () => {
-  const invalid = Buffer.concat([Buffer.from('{"caf'), Buffer.from([0xe9, 0xff, 0x1b]), Buffer.from('": 1}')]);
-  const { run } = await hostileRun({ misbehave: answerFor(/./, invalid, { 'content-type': 'application/json' }) }, {}, [], 60_000);
-  expect(run.output).toContain('{"caf\\xe9\\xff\\u{1b}": 1}');
-  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
-});
-
-test('a wrong order number stops the run before any test, naming RSF_ORDER_ALB_NUMBER: ERROR', async () => {
-  const run = await suiteAgainst(undefined, secrets, { RSF_ORDER_ALB_NUMBER: '987654' }, [], 60_000);
-  expect(run.output).toMatch(/RSF_ORDER_ALB_NUMBER=987654: GET \S+\/v1\/miCuenta\/pedidos\/1\/987654 \(operation 11, §4\.11\) answered HTTP 404/);
-  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
-  expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
 });

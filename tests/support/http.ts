@@ -78,8 +78,13 @@ export interface OutgoingRequest {
 const BACKOFF_BASE_MS = 500;
 /** A wait after Retry-After gets up to this share more, so that workers throttled together do not return together. */
 const RETRY_AFTER_SPREAD = 0.2;
-/** The window over which a worker measures its own sending rate, to tell the throttle how fast the run went. */
+/** The window over which a worker measures the rate the target accepted, to tell the throttle how fast to go. */
 const RATE_WINDOW_MS = 2000;
+/**
+ * A shorter measure (a burst at the start of a run) says little about a limit, which is usually per second or longer:
+ * it counts as this long.
+ */
+const MIN_RATE_WINDOW_MS = 1000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -123,7 +128,9 @@ export function requestLine(method: string, url: string): string {
  */
 export class Transport {
   private nextSlot = 0;
-  private readonly recentSends: number[] = [];
+  /** When this worker's recent requests were answered without throttling, oldest first. */
+  private readonly recentAnswers: number[] = [];
+  private firstSendAt: number | undefined;
 
   constructor(
     readonly config: Config,
@@ -155,14 +162,22 @@ export class Transport {
       this.nextSlot = Math.max(now, this.nextSlot) + intervalMs;
       if (wait > 0) await sleep(wait);
     }
-    const sentAt = Date.now();
-    this.recentSends.push(sentAt);
-    while ((this.recentSends[0] ?? sentAt) < sentAt - RATE_WINDOW_MS) this.recentSends.shift();
+    this.firstSendAt ??= Date.now();
   }
 
-  /** The run's recent rate, from this worker's: the workers share the load evenly. */
-  private recentRunRate(): number {
-    return (this.recentSends.length * Math.max(1, this.workers) * 1000) / RATE_WINDOW_MS;
+  private answeredUnthrottled(at: number): void {
+    this.recentAnswers.push(at);
+    while ((this.recentAnswers[0] ?? at) < at - RATE_WINDOW_MS) this.recentAnswers.shift();
+  }
+
+  /**
+   * The rate the target accepted lately over the whole run, from this worker's share (the workers share the load
+   * evenly): half of it is a pace the target can take.
+   */
+  private acceptedRunRate(now: number): number {
+    const window = Math.max(MIN_RATE_WINDOW_MS, Math.min(RATE_WINDOW_MS, now - (this.firstSendAt ?? now)));
+    const answers = this.recentAnswers.filter((at) => at >= now - window).length;
+    return (Math.max(1, answers) * Math.max(1, this.workers) * 1000) / window;
   }
 
   /**
@@ -189,8 +204,11 @@ export class Transport {
         return { kind: 'no-answer', failure: e, attempts, ...(trip && { trip }) };
       }
       this.state.answered();
-      if (!isThrottled(response)) return { kind: 'answer', response, attempts };
-      if (response.status === 429) this.state.slowDown(this.recentRunRate());
+      if (!isThrottled(response)) {
+        this.answeredUnthrottled(Date.now());
+        return { kind: 'answer', response, attempts };
+      }
+      if (response.status === 429) this.state.slowDown(this.acceptedRunRate(Date.now()));
       if (retry >= maxRetries) return { kind: 'throttled', response, attempts, gaveUp: 'retries' };
       const retryAfter = headerValue(response, 'retry-after');
       const wait = retryWaitMs(retryAfter, retry, retryMaxWaitMs);

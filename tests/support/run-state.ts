@@ -124,15 +124,16 @@ export class RunState {
   }
 
   /**
-   * The target throttled a request while the run sent about `recentRate` requests per second: halve the pace of
-   * every worker, down to the floor. Returns the new rate, or undefined when a slow-down had just happened.
+   * The target throttled a request after accepting about `acceptedRate` requests per second over the run: every
+   * worker's pace halves from there (its send interval doubles), down to the floor. Returns the new rate, or
+   * undefined when a slow-down had just happened (a burst of 429s answers requests sent before it).
    */
-  slowDown(recentRate: number, now = Date.now()): number | undefined {
+  slowDown(acceptedRate: number, now = Date.now()): number | undefined {
     const current = this.readThrottle();
     this.throttleReadAt = 0; // reread at the next request
     if (current && now - current.at < SLOWDOWN_HOLD_MS) return undefined;
     const recovered = this.throttledRate(now) ?? Number.POSITIVE_INFINITY;
-    const ratePerSecond = Math.max(FLOOR_RATE_PER_SECOND, Math.min(recovered, recentRate) / 2);
+    const ratePerSecond = Math.max(FLOOR_RATE_PER_SECOND, Math.min(recovered, acceptedRate) / 2);
     const temporary = this.path(`${THROTTLE_FILE}.${process.pid}`);
     writeFileSync(temporary, JSON.stringify({ ratePerSecond, at: now } satisfies ThrottleRecord));
     renameSync(temporary, this.path(THROTTLE_FILE)); // atomic: readers see the old record or the new one
