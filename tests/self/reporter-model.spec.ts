@@ -280,6 +280,10 @@ test('regression policy: a MUST that passed (or was not judged, or is new) and f
   // A new MUST that fails is a finding the baseline did not have.
   const fresh = build([t(['A-MUST'], failedCheck('A-MUST'))], { failOn: 'regression', baseline: baselineOf({}) });
   expect(fresh.report.summary.verdict).toBe('FAIL');
+  // A waiver that expired is enforced even when the baseline knew the failure.
+  const waivers = [{ id: 'B-MUST', reason: 'until January', expires: '2030-01-01' }];
+  const expired = build([tests[1] as TestRecord], { failOn: 'regression', baseline, waivers }).report.summary;
+  expect(expired).toMatchObject({ verdict: 'FAIL', headline: '1 MUST failure whose waiver expired: B-MUST' });
   // Without the regression policy, the comparison is shown and the known failure fails the run.
   expect(build([tests[1] as TestRecord], { baseline }).report.summary.verdict).toBe('FAIL');
 });

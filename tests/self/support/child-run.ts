@@ -18,13 +18,13 @@ export interface ChildRun {
 }
 
 /**
- * The parent's environment without what would leak into the child run: Playwright's worker variables and every
- * RSF_ / FAKE_ setting. Each setting is also set empty, which dotenv does not override, so that a developer's .env
+ * The parent's environment without what would leak into the child run: Playwright's worker variables, every
+ * RSF_ / FAKE_ setting, and GitHub's job summary file (each child's report would be appended to it). Each setting is also set empty, which dotenv does not override, so that a developer's .env
  * (a real RSF_TARGET_URL, say) never reaches a self-test's child run: it gets the defaults, and what `extra` says.
  */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(PW_|PWTEST_|PLAYWRIGHT_|TEST_|RSF_|FAKE_|FORCE_COLOR$)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!/^(PW_|PWTEST_|PLAYWRIGHT_|TEST_|RSF_|FAKE_|FORCE_COLOR$|GITHUB_STEP_SUMMARY$)/.test(k)) env[k] = v;
   for (const setting of Object.values(SETTINGS)) env[setting.name] = '';
   env.FORCE_COLOR = '0';
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;

@@ -5,8 +5,8 @@
 //     { outputDir: 'reports', perProjectDir: 'reports/projects' }]]
 //
 // outputDir (default: RSF_REPORTS_DIR, else 'reports') and perProjectDir are resolved against the config file's
-// folder. With perProjectDir, each project also gets <perProjectDir>/<dir>/conformance.json, where <dir> is projectDirName(project name);
-// <perProjectDir>/index.json maps project names to those dirs.
+// folder. With perProjectDir, each project also gets <perProjectDir>/<dir>/conformance.json, where <dir> is
+// projectDirName(project name); <perProjectDir>/index.json maps project names to those dirs.
 //
 // Exit code: 0 for PASS, 1 for FAIL, 2 for ERROR (verdict.ts says which is which). Playwright itself exits only
 // 0, 1 or 130, and merge-reports 0 whatever the verdict, so onExit ends the process with the verdict's code after
@@ -95,7 +95,8 @@ function reporterSettings(env: NodeJS.ProcessEnv): ReporterSettings {
   const baselineFile = parsed(SETTINGS.baseline, '');
   let failOn: FailOn = failOnSetting ?? (strict ? 'strict' : 'must');
   try {
-    failOn = exitPolicy(failOnSetting, strict, baselineFile);
+    // The variable as set: a file that does not exist is its own problem, not a missing baseline.
+    failOn = exitPolicy(failOnSetting, strict, env[SETTINGS.baseline.name]?.trim() ?? '');
   } catch (e) {
     problems.push(...(e instanceof ConfigError ? e.problems : [(e as Error).message]));
   }

@@ -65,11 +65,14 @@ export function oneSentence(message: string): string {
   return flat.length > MAX_SENTENCE_CHARS ? `${flat.slice(0, MAX_SENTENCE_CHARS - 1)}…` : flat;
 }
 
-/** The requirements whose failure fails the run under the policy. */
+/**
+ * The requirements whose failure fails the run under the policy. Under regression, a MUST failure the baseline did not
+ * have, and one whose waiver expired: an end date is a promise that outlasts the baseline.
+ */
 export function enforcedFailures(failOn: FailOn, rows: readonly RequirementRow[]): RequirementRow[] {
   return rows.filter((r) => {
     if (r.level === 'MUST' && r.status === 'failed') {
-      return failOn !== 'regression' || r.change === 'regressed' || r.change === 'new';
+      return failOn !== 'regression' || r.change === 'regressed' || r.change === 'new' || r.expiredWaiver !== undefined;
     }
     return failOn === 'strict' && r.level === 'SHOULD' && r.status === 'warning';
   });
@@ -78,19 +81,25 @@ export function enforcedFailures(failOn: FailOn, rows: readonly RequirementRow[]
 /** MUST failures the baseline already had: listed, not enforced, under the regression policy. */
 export function knownFailures(failOn: FailOn, rows: readonly RequirementRow[]): RequirementRow[] {
   if (failOn !== 'regression') return [];
-  return rows.filter((r) => r.level === 'MUST' && r.status === 'failed' && r.change === 'still failing');
+  return rows.filter(
+    (r) => r.level === 'MUST' && r.status === 'failed' && r.change === 'still failing' && !r.expiredWaiver,
+  );
 }
 
 function failureReasons(failOn: FailOn, failures: RequirementRow[]): string[] {
   const must = failures.filter((r) => r.level === 'MUST');
   const should = failures.filter((r) => r.level === 'SHOULD');
   const reasons: string[] = [];
-  if (must.length > 0) {
-    reasons.push(
-      failOn === 'regression'
-        ? `${plural(must.length, 'MUST regression')} against the baseline: ${idList(must)}`
-        : `${plural(must.length, 'MUST requirement')} failed`,
-    );
+  if (failOn === 'regression') {
+    const regressed = must.filter((r) => !r.expiredWaiver);
+    const expired = must.filter((r) => r.expiredWaiver);
+    if (regressed.length > 0) {
+      reasons.push(`${plural(regressed.length, 'MUST regression')} against the baseline: ${idList(regressed)}`);
+    }
+    if (expired.length > 0)
+      reasons.push(`${plural(expired.length, 'MUST failure')} whose waiver expired: ${idList(expired)}`);
+  } else if (must.length > 0) {
+    reasons.push(`${plural(must.length, 'MUST requirement')} failed`);
   }
   if (should.length > 0) reasons.push(`${plural(should.length, 'SHOULD warning')} (strict mode)`);
   return reasons;
