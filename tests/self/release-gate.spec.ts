@@ -103,7 +103,7 @@ async function refusingTarget(lifeMs: number): Promise<{ url: string; close: () 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
 }
 
-test('a target refusing every request: ERROR, exit 2, a summary under the limit, in the job summary', async ({}, testInfo) => {
+test('a target refusing every request: ERROR, exit 2, a short summary, in the job summary', async ({}, testInfo) => {
   const target = await refusingTarget(RUN_TIMEOUT_MS);
   try {
     const summary = testInfo.outputPath('step-summary.md');
