@@ -38,6 +38,8 @@ interface Workflow {
 }
 
 const WORKFLOWS = join(REPO_ROOT, '.github/workflows');
+/** A GitHub expression as the YAML spells it: gh('matrix.shard') is "${{ matrix.shard }}". */
+const gh = (inner: string): string => `\${{ ${inner} }}`;
 
 function workflow(file: string): { text: string; flow: Workflow } {
   const text = readFileSync(join(WORKFLOWS, file), 'utf8');
@@ -118,7 +120,7 @@ test('conformance.yml: on dispatch and on a schedule, against the target of repo
   expect(schedule[0]?.cron).toMatch(/^(\S+ ){4}\S+$/);
   const inputs = (flow.on.workflow_dispatch as { inputs: Record<string, { options?: string[] }> }).inputs;
   expect(inputs.fail_on?.options).toEqual(['variable', 'must', 'regression', 'strict']);
-  expect(flow.env?.RSF_TARGET_URL).toBe('${{ vars.RSF_TARGET_URL }}');
+  expect(flow.env?.RSF_TARGET_URL).toBe(gh('vars.RSF_TARGET_URL'));
   expect(flow.permissions).toEqual({ contents: 'read', actions: 'read' });
   expectSoundJobs(flow);
   expectSecretsContained(text, flow);
@@ -136,12 +138,12 @@ test('conformance.yml: a shard matrix whose blobs are merged, reported, uploaded
   expect(shards.length).toBeGreaterThanOrEqual(2);
   expect(shard.strategy?.['fail-fast']).toBe(false);
   const run = shard.steps.find((s) => s.run?.includes('npx playwright test'));
-  expect(run?.run).toContain('--shard=${{ matrix.shard }}/${{ strategy.job-total }}');
+  expect(run?.run).toContain(`--shard=${gh('matrix.shard')}/${gh('strategy.job-total')}`);
   // Each shard's blob under its own name, as the README's sharding section says, and uploaded.
-  expect(run?.env?.PLAYWRIGHT_BLOB_OUTPUT_FILE).toBe('all-blobs/shard-${{ matrix.shard }}.zip');
-  expect(run?.env?.RSF_BEARER_TOKEN).toBe('${{ secrets.RSF_BEARER_TOKEN }}');
+  expect(run?.env?.PLAYWRIGHT_BLOB_OUTPUT_FILE).toBe(`all-blobs/shard-${gh('matrix.shard')}.zip`);
+  expect(run?.env?.RSF_BEARER_TOKEN).toBe(gh('secrets.RSF_BEARER_TOKEN'));
   expect(uses(shard, 'actions/upload-artifact')[0]?.with).toMatchObject({
-    name: 'blob-report-${{ matrix.shard }}',
+    name: `blob-report-${gh('matrix.shard')}`,
     path: 'all-blobs',
   });
   // The shards do not apply the exit policy: RSF_FAIL_ON=regression needs a baseline only the merge has.
@@ -150,7 +152,7 @@ test('conformance.yml: a shard matrix whose blobs are merged, reported, uploaded
 
   const report = job(flow, 'report');
   expect(report.needs).toBe('shard');
-  expect(report.if).toBe('${{ !cancelled() }}');
+  expect(report.if).toBe(gh('!cancelled()'));
   expect(uses(report, 'actions/download-artifact')[0]?.with).toMatchObject({
     pattern: 'blob-report-*',
     path: 'all-blobs',
@@ -164,7 +166,7 @@ test('conformance.yml: a shard matrix whose blobs are merged, reported, uploaded
   expect(policy).toBeGreaterThan(-1);
   expect(baseline).toBeGreaterThan(policy);
   expect(merge).toBeGreaterThan(baseline);
-  expect(report.steps[baseline]?.if).toBe("${{ env.RSF_FAIL_ON == 'regression' }}");
+  expect(report.steps[baseline]?.if).toBe(gh("env.RSF_FAIL_ON == 'regression'"));
   const mergeStep = report.steps[merge];
   // The merge's exit code is the verdict's (0 PASS, 1 FAIL, 2 ERROR): it must fail the job.
   expect(mergeStep?.run?.trim()).toBe(
@@ -174,7 +176,7 @@ test('conformance.yml: a shard matrix whose blobs are merged, reported, uploaded
   expect(existsSync(join(REPO_ROOT, 'tests/support/reporter/merge.config.ts'))).toBe(true);
   // The reports are uploaded whatever the verdict, under the name the baseline step downloads.
   const upload = uses(report, 'actions/upload-artifact')[0];
-  expect(upload?.if).toBe('${{ !cancelled() }}');
+  expect(upload?.if).toBe(gh('!cancelled()'));
   expect(upload?.with).toMatchObject({ name: 'conformance-reports', path: 'reports' });
   expect(report.steps[baseline]?.run).toContain('--name conformance-reports');
 });
