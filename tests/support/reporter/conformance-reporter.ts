@@ -200,9 +200,12 @@ export default class ConformanceReporter implements Reporter {
 
   async onExit(): Promise<void> {
     if (this.line) process.stdout.write(`${this.line}\n`);
-    // Playwright would exit 1 for an ERROR, and merge-reports 0 for anything: the verdict decides. Writes to a pipe
-    // or a file are synchronous on Linux and macOS, so the line above is out before the process ends.
-    if (this.exitCode !== undefined && this.exitCode !== 0) process.exit(this.exitCode);
+    if (this.exitCode === undefined) return;
+    // Playwright exits 0 or 1 as onEnd's status says, merge-reports 0 whatever it says: where that is not the
+    // verdict's code, end the process here, after everything else (this reporter is the last). Writes to a pipe or a
+    // file are synchronous on Linux and macOS, so the line above is out before the process ends.
+    const playwrightsOwn = this.options._mode === 'merge' || this.exitCode === 0 ? 0 : 1;
+    if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
   }
 
   private writePerProject(dir: string, tests: TestRecord[], base: Omit<ReportInput, 'tests'>): void {
