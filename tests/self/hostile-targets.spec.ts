@@ -10,7 +10,7 @@ import { type ReferenceServer, startReferenceServer } from '../../reference/serv
 import type { Config } from '../support/config';
 import { loadConfig } from '../support/config';
 import { expect, test } from '../support/fixtures';
-import { Transport, bodyExcerpt, exchangeOf } from '../support/http';
+import { Transport, bodyExcerpt, exchangeOf, retryAfterMs, retryWaitMs } from '../support/http';
 import { OPERATIONS } from '../support/operations';
 import { printable } from '../support/printable';
 import { BREAKER_THRESHOLD, RunState } from '../support/run-state';
@@ -58,26 +58,44 @@ interface SuiteRun extends ChildRun {
 }
 
 /** Runs the suite (or the part `args` picks) against `target` (the embedded reference when undefined). */
-async function suiteAgainst(target: string | undefined, secrets: ReturnType<typeof fakeSecrets>, env: Record<string, string>, args: string[], timeoutMs: number): Promise<SuiteRun> {
+async function suiteAgainst(
+  target: string | undefined,
+  secrets: ReturnType<typeof fakeSecrets>,
+  env: Record<string, string>,
+  args: string[],
+  timeoutMs: number,
+): Promise<SuiteRun> {
   const out = mkdtempSync(join(tmpdir(), 'rsf-hostile-'));
   writeFileSync(join(out, 'no-waivers.json'), '[]');
   const started = Date.now();
-  const run = await runPlaywright(['test', '--output', join(out, 'results'), ...args], {
-    RSF_REPORTS_DIR: join(out, 'reports'),
-    RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
-    RSF_BEARER_TOKEN: secrets.bearer,
-    RSF_CHANNEL_TOKEN: secrets.channel,
-    RSF_FC_NUM_RUNS: '5',
-    ...(target !== undefined && { RSF_TARGET_URL: target }),
-    ...env,
-  }, timeoutMs);
+  const run = await runPlaywright(
+    ['test', '--output', join(out, 'results'), ...args],
+    {
+      RSF_REPORTS_DIR: join(out, 'reports'),
+      RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
+      RSF_BEARER_TOKEN: secrets.bearer,
+      RSF_CHANNEL_TOKEN: secrets.channel,
+      RSF_FC_NUM_RUNS: '5',
+      ...(target !== undefined && { RSF_TARGET_URL: target }),
+      ...env,
+    },
+    timeoutMs,
+  );
   const endedAt = Date.now();
   const output = `${run.stdout}\n${run.stderr}`;
   const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
   const artifacts = [...readArtifacts(out), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }];
   const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
   const tests = Number(/Running (\d+) tests?/.exec(run.stdout)?.[1] ?? 0);
-  return { ...run, output, lines: output.split('\n').length, seconds: (endedAt - started) / 1000, endedAt, tests, leaks };
+  return {
+    ...run,
+    output,
+    lines: output.split('\n').length,
+    seconds: (endedAt - started) / 1000,
+    endedAt,
+    tests,
+    leaks,
+  };
 }
 
 const VERDICT = { PASS: 0, FAIL: 1, ERROR: 2 } as const;
@@ -122,12 +140,15 @@ const MID_RUN = 40;
 /** One line per test, and room for the reporter's summary and one explanation. */
 const linesFor = (run: SuiteRun): number => run.tests + 40;
 
-test('a target that dies mid-run: the run ends within 60 s of its death, with default time-outs, as ERROR', async () => {
+test('a target that dies mid-run: ERROR within 60 s of its death, with the default time-outs', async () => {
   test.setTimeout(120_000);
   const { run, target } = await hostileRun({ after: MID_RUN, misbehave: hang }, {}, [], 110_000);
   expect(target.turnedAt, 'it died after the preflight').toBeDefined();
-  expect((run.endedAt - (target.turnedAt ?? 0)) / 1000, 'seconds from its death to the end of the run').toBeLessThan(60);
-  const explanations = run.output.match(/the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/[^)]*\)/g) ?? [];
+  expect((run.endedAt - (target.turnedAt ?? 0)) / 1000, 'seconds from its death to the end of the run').toBeLessThan(
+    60,
+  );
+  const explanations =
+    run.output.match(/the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/[^)]*\)/g) ?? [];
   expect(explanations.length, 'one explanation').toBeGreaterThanOrEqual(1);
   expect(explanations.length).toBeLessThanOrEqual(2);
   expectOutcome(run, 'ERROR', { seconds: 100, lines: linesFor(run) });
@@ -136,7 +157,12 @@ test('a target that dies mid-run: the run ends within 60 s of its death, with de
 test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate cap set', async () => {
   test.setTimeout(150_000);
   const limiter = rateLimiter(30);
-  const { run } = await hostileRun({ misbehave: limiter }, { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '25' }, [], 140_000);
+  const { run } = await hostileRun(
+    { misbehave: limiter },
+    { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '25' },
+    [],
+    140_000,
+  );
   expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
   expectOutcome(run, 'PASS', { seconds: 120, lines: linesFor(run) });
 });
@@ -151,10 +177,17 @@ test('a target that resets connections mid-run: ERROR, quickly', async () => {
 test('a target that drips its bodies a byte a second, to 4 workers: one breaker for all of them, ERROR', async () => {
   test.setTimeout(90_000);
   const workers = 4;
-  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: drip }, { RSF_REQUEST_TIMEOUT_MS: '1500' }, [`--workers=${workers}`, '--grep-invert', '@property'], 80_000);
+  const { run, target } = await hostileRun(
+    { after: MID_RUN, misbehave: drip },
+    { RSF_REQUEST_TIMEOUT_MS: '1500' },
+    [`--workers=${workers}`, '--grep-invert', '@property'],
+    80_000,
+  );
   // Each worker has one request in flight when the target turns; the breaker opens at the third unanswered one, and
   // by then the workers that timed out first have sent one more each. A breaker per worker would let 3 from each: 12.
-  expect(target.requestsSinceTurn, 'requests sent once the target dripped').toBeLessThanOrEqual(BREAKER_THRESHOLD + workers - 1);
+  expect(target.requestsSinceTurn, 'requests sent once the target dripped').toBeLessThanOrEqual(
+    BREAKER_THRESHOLD + workers - 1,
+  );
   expect(run.output).toMatch(/stopped answering at/);
   expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
 });
@@ -167,8 +200,11 @@ test.describe('bodies no API should send', () => {
     test.setTimeout(90_000);
     const tenMB = Buffer.from(`{"padding":"${'x'.repeat(10 * MiB)}"}`);
     const bomb = gzipSync(Buffer.alloc(64 * MiB, 0x20), { level: 9 });
-    const echo = (auth: string) =>
-      JSON.stringify({ error_message: `you sent ${auth}; ${encodeURIComponent(auth)}; ${Buffer.from(auth).toString('base64')}; ${secrets.channel}` });
+    // The Authorization header as sent, percent-encoded and base64-encoded, and the channel token.
+    const echo = (auth: string) => {
+      const forms = [auth, encodeURIComponent(auth), Buffer.from(auth).toString('base64'), secrets.channel];
+      return JSON.stringify({ error_message: `you sent ${forms.join('; ')}` });
+    };
     const misbehave = firstOf(
       answerFor(/\/v1\/item\//, tenMB, { 'content-type': 'application/json' }),
       answerFor(/\/v1\/paymentVoucher\//, bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
@@ -179,7 +215,12 @@ test.describe('bodies no API should send', () => {
         return true;
       },
     );
-    ({ run } = await hostileRun({ misbehave }, {}, ['--grep', 'operation (7|8|10|11) ·', '--grep-invert', '@property'], 80_000));
+    ({ run } = await hostileRun(
+      { misbehave },
+      {},
+      ['--grep', 'operation (7|8|10|11) ·', '--grep-invert', '@property'],
+      80_000,
+    ));
   });
 
   test('FAIL, bounded, printable, and no token in any output', () => {
@@ -188,7 +229,9 @@ test.describe('bodies no API should send', () => {
 
   test('a 10 MB body and a gzip bomb fail their checks as "response larger than N bytes"', () => {
     expect(run.output).toContain(`response larger than ${CAP} bytes`);
-    expect(run.output).toMatch(/paymentVoucher[\s\S]*larger than 4194304 bytes|larger than 4194304 bytes[\s\S]*paymentVoucher/);
+    expect(run.output).toMatch(
+      /paymentVoucher[\s\S]*larger than 4194304 bytes|larger than 4194304 bytes[\s\S]*paymentVoucher/,
+    );
   });
 
   test('binary garbage labelled application/json is shown escaped', () => {
@@ -209,14 +252,21 @@ test('a redirect loop: the preflight names it, ERROR, no test run', async () => 
 
 test('invalid UTF-8 from the first request: the preflight shows it escaped, ERROR', async () => {
   const invalid = Buffer.concat([Buffer.from('{"caf'), Buffer.from([0xe9, 0xff, 0x1b]), Buffer.from('": 1}')]);
-  const { run } = await hostileRun({ misbehave: answerFor(/./, invalid, { 'content-type': 'application/json' }) }, {}, [], 60_000);
+  const { run } = await hostileRun(
+    { misbehave: answerFor(/./, invalid, { 'content-type': 'application/json' }) },
+    {},
+    [],
+    60_000,
+  );
   expect(run.output).toContain('{"caf\\xe9\\xff\\u{1b}": 1}');
   expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
 });
 
 test('a wrong order number stops the run before any test, naming RSF_ORDER_ALB_NUMBER: ERROR', async () => {
   const run = await suiteAgainst(undefined, secrets, { RSF_ORDER_ALB_NUMBER: '987654' }, [], 60_000);
-  expect(run.output).toMatch(/RSF_ORDER_ALB_NUMBER=987654: GET \S+\/v1\/miCuenta\/pedidos\/1\/987654 \(operation 11, §4\.11\) answered HTTP 404/);
+  expect(run.output).toMatch(
+    /RSF_ORDER_ALB_NUMBER=987654: GET \S+\/pedidos\/1\/987654 \(operation 11, §4\.11\) answered HTTP 404/,
+  );
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
   expectOutcome(run, 'ERROR', { seconds: 40, lines: 40 });
 });
@@ -225,11 +275,14 @@ test('a wrong order number stops the run before any test, naming RSF_ORDER_ALB_N
 // The low-level client, in-process: exact bytes and sizes.
 
 test.describe('the client', () => {
-  const wire = (url: string, timeoutMs = 2000, maxBodyBytes = CAP) => sendOnce({ method: 'GET', url, headers: {}, timeoutMs, maxBodyBytes });
+  const wire = (url: string, timeoutMs = 2000, maxBodyBytes = CAP) =>
+    sendOnce({ method: 'GET', url, headers: {}, timeoutMs, maxBodyBytes });
 
   test('reads a 10 MB body up to the cap and says how large it was', async () => {
     const tenMB = Buffer.alloc(10 * MiB, 'x');
-    const target = await startHostileTarget({ misbehave: answerFor(/./, tenMB, { 'content-type': 'application/json' }) });
+    const target = await startHostileTarget({
+      misbehave: answerFor(/./, tenMB, { 'content-type': 'application/json' }),
+    });
     try {
       const answer = await wire(`${target.url}/v1/item/1`);
       expect(answer).toMatchObject({ status: 200, truncated: true, sizeBytes: 10 * MiB, announcedBytes: 10 * MiB });
@@ -243,14 +296,18 @@ test.describe('the client', () => {
     const inflated = 256 * MiB;
     const bomb = gzipSync(Buffer.alloc(inflated), { level: 9 });
     expect(bomb.length, 'small on the wire').toBeLessThan(MiB);
-    const target = await startHostileTarget({ misbehave: answerFor(/./, bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }) });
+    const target = await startHostileTarget({
+      misbehave: answerFor(/./, bomb, { 'content-type': 'application/json', 'content-encoding': 'gzip' }),
+    });
     const rssBefore = process.memoryUsage().rss;
     try {
       const answer = await wire(`${target.url}/v1/item/1`);
       expect(answer.truncated).toBe(true);
       expect(answer.body.length).toBe(CAP);
       expect(answer.announcedBytes, 'a compressed body announces no inflated size').toBeUndefined();
-      expect(process.memoryUsage().rss - rssBefore, 'memory stays flat: far below the inflated size').toBeLessThan(64 * MiB);
+      expect(process.memoryUsage().rss - rssBefore, 'memory stays flat: far below the inflated size').toBeLessThan(
+        64 * MiB,
+      );
     } finally {
       await target.close();
     }
@@ -320,7 +377,10 @@ test.describe('retries and the breaker', () => {
       const started = Date.now();
       const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
       expect(delivery.kind).toBe('answer');
-      expect(delivery.attempts.map((a) => [a.status, a.retryAfter])).toEqual([[429, '1'], [429, '1']]);
+      expect(delivery.attempts.map((a) => [a.status, a.retryAfter])).toEqual([
+        [429, '1'],
+        [429, '1'],
+      ]);
       expect(Date.now() - started, 'Retry-After: 1 honoured twice').toBeGreaterThanOrEqual(2000);
       // Another worker (its own RunState on the same directory) sees the slower pace.
       expect(new RunState(dir).throttledRate()).toBeDefined();
@@ -332,7 +392,9 @@ test.describe('retries and the breaker', () => {
   test('two workers hammering a rate limiter converge on its rate instead of piling up 429s', async () => {
     const limit = 20;
     const limiter = rateLimiter(limit);
-    const target = await startHostileTarget({ misbehave: firstOf(limiter, answerFor(/./, '[]', { 'content-type': 'application/json' })) });
+    const target = await startHostileTarget({
+      misbehave: firstOf(limiter, answerFor(/./, '[]', { 'content-type': 'application/json' })),
+    });
     const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
     try {
       const config = configFor({ RSF_TARGET_URL: target.url });
@@ -355,7 +417,10 @@ test.describe('retries and the breaker', () => {
         }),
       );
       const seconds = (Date.now() - started) / 1000;
-      expect(deliveries.flat().filter((kind) => kind !== 'answer'), 'every request answered in the end').toEqual([]);
+      expect(
+        deliveries.flat().filter((kind) => kind !== 'answer'),
+        'every request answered in the end',
+      ).toEqual([]);
       // The first burst meets a 429 in each of the 16 loops. Without the shared throttle, each second after it would
       // again (30 in all); with it, the pace falls below the limit and stays there.
       expect(limiter.refused(), `429s for ${2 * perWorker} requests in ${seconds} s`).toBeLessThanOrEqual(limit);
@@ -365,11 +430,28 @@ test.describe('retries and the breaker', () => {
     }
   });
 
+  test('Retry-After in seconds or as an HTTP date, capped; without it, a back-off with full jitter', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('2', now)).toBe(2000);
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryWaitMs('120', 0, 30_000, () => 0)).toBe(30_000);
+    expect(retryWaitMs(undefined, 3, 30_000, () => 0.999)).toBeLessThan(500 * 2 ** 3);
+    expect(retryWaitMs(undefined, 20, 30_000, () => 0.999)).toBeLessThan(30_000);
+  });
+
   test('a 503 without Retry-After is an answer to judge, not a reason to retry', async () => {
-    const target = await startHostileTarget({ misbehave: answerFor(/./, '{"error_message":"down"}', { 'content-type': 'application/json' }, 503) });
+    const target = await startHostileTarget({
+      misbehave: answerFor(/./, '{"error_message":"down"}', { 'content-type': 'application/json' }, 503),
+    });
     try {
       const config = configFor({ RSF_TARGET_URL: target.url });
-      const transport = new Transport(config, `${target.url}/v1`, 1, new RunState(mkdtempSync(join(tmpdir(), 'rsf-state-'))));
+      const transport = new Transport(
+        config,
+        `${target.url}/v1`,
+        1,
+        new RunState(mkdtempSync(join(tmpdir(), 'rsf-state-'))),
+      );
       const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
       expect(delivery).toMatchObject({ kind: 'answer', attempts: [] });
     } finally {
@@ -384,17 +466,31 @@ test.describe('retries and the breaker', () => {
     const sentAt = Date.now();
     expect(worker().unanswered(sentAt, 'GET /v1/prices')).toBeUndefined();
     worker().answered();
-    for (let i = 1; i < BREAKER_THRESHOLD; i++) expect(worker().unanswered(sentAt + i, `GET /v1/item/${i}`)).toBeUndefined();
+    for (let i = 1; i < BREAKER_THRESHOLD; i++)
+      expect(worker().unanswered(sentAt + i, `GET /v1/item/${i}`)).toBeUndefined();
     const trip = worker().unanswered(sentAt + 9, 'GET /v1/miCuenta/pedidos/1/123456');
-    expect(trip).toMatchObject({ since: new Date(sentAt + 1).toISOString(), lastRequest: 'GET /v1/miCuenta/pedidos/1/123456' });
+    expect(trip).toMatchObject({
+      since: new Date(sentAt + 1).toISOString(),
+      lastRequest: 'GET /v1/miCuenta/pedidos/1/123456',
+    });
     expect(worker().breakerOpen(), 'a new worker sees it open').toEqual(trip);
   });
 
   test('an exchange larger than the cap reads as "response larger than N bytes"', () => {
-    const response = { status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"a":"'), sizeBytes: CAP + 1, truncated: true, durationMs: 1 };
+    const response = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"a":"'),
+      sizeBytes: CAP + 1,
+      truncated: true,
+      durationMs: 1,
+    };
     const request = { method: 'GET', url: 'http://127.0.0.1/v1/item/1', headers: {} };
     const exchange = exchangeOf(OPERATIONS.getProduct, 'valid', request, response, [], CAP);
-    expect(exchange.body).toEqual({ kind: 'text', value: expect.stringContaining(`response larger than ${CAP} bytes`) });
+    expect(exchange.body).toEqual({
+      kind: 'text',
+      value: expect.stringContaining(`response larger than ${CAP} bytes`),
+    });
     expect(bodyExcerpt(exchange)).toBe(`{"a":"… (more than ${CAP} bytes; read no further)`);
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../support/fixtures';
-import { runPlaywright } from './support/child-run';
+import { lastLine, runPlaywright } from './support/child-run';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -16,14 +16,21 @@ async function listening(server: Server | ReturnType<typeof createHttpServer>): 
 async function suiteAgainst(env: Record<string, string>) {
   const out = mkdtempSync(join(tmpdir(), 'rsf-preflight-'));
   const started = Date.now();
-  const run = await runPlaywright(['test', '--output', join(out, 'results')], { RSF_REPORTS_DIR: join(out, 'reports'), RSF_REQUEST_TIMEOUT_MS: '800', ...env }, 60_000);
+  const run = await runPlaywright(
+    ['test', '--output', join(out, 'results')],
+    { RSF_REPORTS_DIR: join(out, 'reports'), RSF_REQUEST_TIMEOUT_MS: '800', ...env },
+    60_000,
+  );
   return { ...run, output: run.stdout + run.stderr, seconds: (Date.now() - started) / 1000 };
 }
 
-function expectOneClearError(run: { code: number | null; output: string }, says: RegExp): void {
-  expect(run.code, run.output).not.toBe(0);
+function expectOneClearError(run: { code: number | null; stdout: string; output: string }, says: RegExp): void {
+  expect(run.code, `ERROR: the target could not be judged\n${run.output}`).toBe(2);
   expect(run.output).toMatch(says);
-  expect(run.output.match(/Preflight failed/g) ?? [], 'said once').toHaveLength(1);
+  const verdict = lastLine(run.stdout);
+  expect(verdict).toMatch(/^Conformance: ERROR — Preflight failed/);
+  const rest = run.output.replace(verdict, '');
+  expect(rest.match(/Preflight failed/g) ?? [], 'said once, and summed up by the verdict line').toHaveLength(1);
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
 }
 
@@ -33,7 +40,10 @@ test('an unreachable target', async () => {
   const closed = createTcpServer();
   const url = await listening(closed);
   await new Promise((resolve) => closed.close(resolve));
-  expectOneClearError(await suiteAgainst({ RSF_TARGET_URL: url }), /did not answer within RSF_REQUEST_TIMEOUT_MS=800: .*ECONNREFUSED/);
+  expectOneClearError(
+    await suiteAgainst({ RSF_TARGET_URL: url }),
+    /did not answer within RSF_REQUEST_TIMEOUT_MS=800: .*ECONNREFUSED/,
+  );
 });
 
 test('a target that accepts connections and never answers', async () => {
@@ -54,7 +64,10 @@ test('a target that sends garbage instead of HTTP', async () => {
 });
 
 test('a target that answers a web page', async () => {
-  const page = createHttpServer((_, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<!doctype html><title>Welcome</title>'); });
+  const page = createHttpServer((_, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>Welcome</title>');
+  });
   const url = await listening(page);
   const run = await suiteAgainst({ RSF_TARGET_URL: url });
   page.close();
@@ -71,14 +84,45 @@ test('a target that refuses the token', async () => {
 
 test('a target that refuses the token with HTTP 200 and an error body', async () => {
   const reference = await startReferenceServer({ bearerToken: 'another-token-entirely' });
-  const run = await suiteAgainst({ RSF_TARGET_URL: `${reference.url}/_modes/deployment`, RSF_BEARER_TOKEN: 'the-token-we-were-given' });
+  const run = await suiteAgainst({
+    RSF_TARGET_URL: `${reference.url}/_modes/deployment`,
+    RSF_BEARER_TOKEN: 'the-token-we-were-given',
+  });
   await reference.close();
-  expectOneClearError(run, /HTTP 200, but not the price list of §4\.9: not authenticated[\s\S]*Does the target accept RSF_BEARER_TOKEN/);
+  expectOneClearError(
+    run,
+    /HTTP 200, but not the price list of §4\.9: not authenticated[\s\S]*Does the target accept RSF_BEARER_TOKEN/,
+  );
 });
 
 test('an invalid setting stops the run with a message naming it', async () => {
   const run = await suiteAgainst({ RSF_REQUEST_TIMEOUT_MS: '5', RSF_PLACE_ID: 'not json' });
-  expect(run.code).not.toBe(0);
-  expect(run.output).toMatch(/Invalid configuration[\s\S]*RSF_REQUEST_TIMEOUT_MS: expected a number from 100 to 120000[\s\S]*RSF_PLACE_ID: not valid JSON/);
+  expect(run.code).toBe(2);
+  expect(run.output).toMatch(
+    /Invalid configuration[\s\S]*RSF_REQUEST_TIMEOUT_MS: expected a number from 100 to 120000[\s\S]*RSF_PLACE_ID: not valid JSON/,
+  );
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+});
+
+test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
+  // The deployment mode refuses with HTTP 200 and an error body: a refusal all the same (§7.3).
+  const reference = await startReferenceServer();
+  const run = await suiteAgainst({
+    RSF_TARGET_URL: `${reference.url}/_modes/deployment`,
+    RSF_MISSING_PRODUCT_ID: '1002',
+    RSF_STOCK_PRODUCT_IDS: '1001,424242',
+    RSF_VOUCHER_ORDER: '99999999',
+    RSF_POSTSALE_ID: '1',
+  });
+  await reference.close();
+  expectOneClearError(run, /4 settings do not name what the target has/);
+  for (const named of [
+    /RSF_MISSING_PRODUCT_ID=1002: GET \S+\/item\/1002 \(operation 8, §4\.8\) found it, HTTP 200: \{/,
+    /424242 of RSF_STOCK_PRODUCT_IDS=1001,424242: GET \S+\/item\/424242 \(operation 8, §4\.8\) answered HTTP 200: /,
+    /RSF_VOUCHER_BRANCH=0001, RSF_VOUCHER_ORDER=99999999: GET \S+ \(operation 10, §4\.10\) answered HTTP 200: /,
+    /RSF_POSTSALE_ID=1: GET \S+\/postventa\/1\/messageChannel \(operation 14, §4\.14\) answered HTTP 200: /,
+  ]) {
+    expect(run.output).toMatch(named);
+  }
+  expect(run.output, 'the settings that are right are not named').not.toMatch(/RSF_ORDER_ALB_NUMBER=|RSF_PRODUCT_ID=/);
 });

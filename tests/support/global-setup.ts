@@ -1,7 +1,7 @@
 // Before any test: check the configuration, start the embedded reference if no target is set, run the preflight.
 import type { FullConfig } from '@playwright/test';
 import { startReferenceServer } from '../../reference/server';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { preflight } from './preflight';
 import { createRunStateDir } from './run-state';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from './target';
@@ -21,23 +21,36 @@ function refuseUnredactedReports(fullConfig: FullConfig): void {
   const names = fullConfig.reporter.map(([name]) => name);
   const recording = names.filter((name) => URL_RECORDING_REPORTERS.includes(name));
   if (recording.length > 0 && !names.some((name) => name.includes(REDACTOR))) {
-    throw plain(new Error(`The ${recording.join(', ')} reporter would record request URLs, and operation 15's URL holds the channel token. Run with the configured reporters (playwright.config.ts redacts Playwright's reports), or add ./tests/support/reporter/${REDACTOR}.ts after it; reports/conformance.json has every result.`));
+    throw plain(
+      new Error(
+        `The ${recording.join(', ')} reporter would record request URLs, and operation 15's URL holds the channel token. Run with the configured reporters (playwright.config.ts redacts Playwright's reports), or add ./tests/support/reporter/${REDACTOR}.ts after it; reports/conformance.json has every result.`,
+      ),
+    );
   }
 }
 
 export default async function globalSetup(fullConfig: FullConfig): Promise<() => Promise<void>> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
     // The reference's mode and fault names live in reference/; checked here, where both are loaded.
     referenceProfilePath(config);
   } catch (e) {
-    throw plain(e instanceof ConfigError ? e : new ConfigError([`RSF_REFERENCE_MODE / RSF_REFERENCE_FAULT: ${(e as Error).message}`]));
+    throw plain(
+      e instanceof ConfigError
+        ? e
+        : new ConfigError([`RSF_REFERENCE_MODE / RSF_REFERENCE_FAULT: ${(e as Error).message}`]),
+    );
   }
   for (const project of fullConfig.projects) {
     const trace = project.use.trace;
     const mode = typeof trace === 'string' ? trace : trace?.mode;
-    if (mode && mode !== 'off') throw plain(new Error('Traces record request headers, the Bearer token among them, so this suite does not run with --trace. Use the evidence in reports/ instead.'));
+    if (mode && mode !== 'off')
+      throw plain(
+        new Error(
+          'Traces record request headers, the Bearer token among them, so this suite does not run with --trace. Use the evidence in reports/ instead.',
+        ),
+      );
   }
   refuseUnredactedReports(fullConfig);
   // Workers inherit the environment: one invalid token for the whole run.

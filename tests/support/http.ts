@@ -111,7 +111,12 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
  * The wait before retry number `retry` (0 for the first): Retry-After up to `maxWaitMs`, spread a little; without it,
  * exponential back-off with full jitter.
  */
-export function retryWaitMs(retryAfter: string | undefined, retry: number, maxWaitMs: number, random = Math.random): number {
+export function retryWaitMs(
+  retryAfter: string | undefined,
+  retry: number,
+  maxWaitMs: number,
+  random = Math.random,
+): number {
   const asked = retryAfterMs(retryAfter);
   if (asked !== undefined) return Math.min(maxWaitMs, asked * (1 + RETRY_AFTER_SPREAD * random()));
   return Math.floor(random() * Math.min(maxWaitMs, BACKOFF_BASE_MS * 2 ** retry));
@@ -213,7 +218,11 @@ export class Transport {
       const retryAfter = headerValue(response, 'retry-after');
       const wait = retryWaitMs(retryAfter, retry, retryMaxWaitMs);
       if (waited + wait > maxWaitMs) return { kind: 'throttled', response, attempts, gaveUp: 'time' };
-      attempts.push({ status: response.status, ...(retryAfter !== undefined && { retryAfter }), waitedMs: Math.round(wait) });
+      attempts.push({
+        status: response.status,
+        ...(retryAfter !== undefined && { retryAfter }),
+        waitedMs: Math.round(wait),
+      });
       waited += wait;
       await sleep(wait);
     }
@@ -270,7 +279,8 @@ export function schemaInput(body: ParsedBody): unknown {
 
 /** What a body larger than the cap is judged as: not the operation's body, and saying why. */
 export function tooLargeMessage(limitBytes: number): string {
-  return `response larger than ${limitBytes} bytes (RSF_MAX_RESPONSE_BYTES): only its first ${limitBytes} bytes were read`;
+  const limit = `${limitBytes} bytes`;
+  return `response larger than ${limit} (RSF_MAX_RESPONSE_BYTES): only its first ${limit} were read`;
 }
 
 /** An answer as the checks see it. */
@@ -285,7 +295,9 @@ export function exchangeOf(
   const contentType = headerValue(response, 'content-type') ?? '';
   const text = response.body.toString('utf8');
   const { announcedBytes } = response;
-  const truncated = response.truncated ? { limitBytes, ...(announcedBytes !== undefined && { announcedBytes }) } : undefined;
+  const truncated = response.truncated
+    ? { limitBytes, ...(announcedBytes !== undefined && { announcedBytes }) }
+    : undefined;
   return {
     operation,
     credentials,
@@ -304,7 +316,10 @@ export function exchangeOf(
 
 /** "4 × HTTP 429 (Retry-After: 1)": the throttled answers of a request, counted by status. */
 export function throttleSummary(attempts: readonly ThrottledAttempt[], last: WireResponse): string {
-  const all = [...attempts.map((a) => ({ status: a.status, retryAfter: a.retryAfter })), { status: last.status, retryAfter: headerValue(last, 'retry-after') }];
+  const all = [
+    ...attempts.map((a) => ({ status: a.status, retryAfter: a.retryAfter })),
+    { status: last.status, retryAfter: headerValue(last, 'retry-after') },
+  ];
   const counts = new Map<number, number>();
   for (const a of all) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
   const statuses = [...counts].map(([status, n]) => `${n} × HTTP ${status}`).join(', ');
@@ -320,7 +335,8 @@ export function throttledMessage(label: string, delivery: Extract<Delivery, { ki
       : `RSF_MAX_RETRIES=${delivery.attempts.length} retries were spent`;
   return redact(
     `every attempt of ${label} was throttled (${throttleSummary(delivery.attempts, delivery.response)}); ${why}. ` +
-      'A rate limit is the target\'s choice (§8), not a defect: lower RSF_MAX_REQUESTS_PER_SECOND, or raise RSF_MAX_RETRIES and RSF_RETRY_MAX_WAIT_MS.',
+      "A rate limit is the target's choice (§8), not a defect: lower RSF_MAX_REQUESTS_PER_SECOND, " +
+      'or raise RSF_MAX_RETRIES and RSF_RETRY_MAX_WAIT_MS.',
   );
 }
 
@@ -386,7 +402,10 @@ export class ApiClient {
     this.refuseIfStopped(label);
     const depth = this.completedDepth + 1;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
-    const delivery = await this.transport.deliver(request, timeLeft);
+    const deliver = () => this.transport.deliver(request, timeLeft);
+    // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
+    const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
+    const delivery = this.owner ? await test.step(title, deliver, { box: true }) : await deliver();
     if (delivery.attempts.length > 0) this.retried++;
     if (delivery.kind !== 'answer') this.refuseIfStopped(label);
     switch (delivery.kind) {
@@ -456,7 +475,8 @@ const REQUEST_BODY_CHARS = 4000;
 
 export function curlOf(exchange: Exchange, config: Config): string {
   const { method, url, headers, body } = exchange.request;
-  const shown = (text: string): string => shellQuote(printable(text, { maxChars: REQUEST_BODY_CHARS, transform: (t) => withPlaceholders(t, config) }));
+  const shown = (text: string): string =>
+    shellQuote(printable(text, { maxChars: REQUEST_BODY_CHARS, transform: (t) => withPlaceholders(t, config) }));
   const parts = [`curl -sS -X ${method}`, shown(url)];
   for (const [name, value] of Object.entries(headers)) parts.push(`-H ${shown(`${name}: ${value}`)}`);
   if (body !== undefined) parts.push(`--data-raw ${shown(body)}`);
@@ -467,13 +487,24 @@ export function curlOf(exchange: Exchange, config: Config): string {
 export function bodyExcerpt(exchange: Exchange, maxChars?: number): string {
   if (exchange.rawBody.length === 0) return '(empty)';
   const { truncated } = exchange;
-  const size = truncated ? { totalBytes: truncated.announcedBytes ?? truncated.limitBytes, atLeast: truncated.announcedBytes === undefined } : {};
+  const size = truncated
+    ? { totalBytes: truncated.announcedBytes ?? truncated.limitBytes, atLeast: truncated.announcedBytes === undefined }
+    : {};
   // Redacted before it is cut, so that a secret across the cut cannot leave half of itself.
-  return printable(exchange.rawBody, { keepLineBreaks: true, transform: redact, ...(maxChars && { maxChars }), ...size });
+  return printable(exchange.rawBody, {
+    keepLineBreaks: true,
+    transform: redact,
+    ...(maxChars && { maxChars }),
+    ...size,
+  });
 }
 
+/** " (Retry-After: 1)", or nothing when the answer had none. */
+const retryAfterNote = (retryAfter: string | undefined): string =>
+  retryAfter === undefined ? '' : ` (Retry-After: ${printable(retryAfter, { maxChars: 40 })})`;
+
 function throttleLine(attempts: readonly ThrottledAttempt[]): string {
-  const each = attempts.map((a) => `HTTP ${a.status}${a.retryAfter !== undefined ? ` (Retry-After: ${printable(a.retryAfter, { maxChars: 40 })})` : ''}, waited ${a.waitedMs} ms`);
+  const each = attempts.map((a) => `HTTP ${a.status}${retryAfterNote(a.retryAfter)}, waited ${a.waitedMs} ms`);
   return `  retried after ${attempts.length} throttled answer${attempts.length === 1 ? '' : 's'}: ${each.join('; ')}`;
 }
 
@@ -481,15 +512,22 @@ function throttleLine(attempts: readonly ThrottledAttempt[]): string {
 export function describeExchange(exchange: Exchange, config: Config): string {
   const { method, url, headers, body } = exchange.request;
   const shown = (text: string, maxChars?: number): string =>
-    printable(text, { keepLineBreaks: true, transform: (t) => withPlaceholders(t, config), ...(maxChars && { maxChars }) });
+    printable(text, {
+      keepLineBreaks: true,
+      transform: (t) => withPlaceholders(t, config),
+      ...(maxChars && { maxChars }),
+    });
   const shownHeaders = Object.entries(headers).map(([k, v]) => `    ${shown(`${k}: ${v}`)}`);
-  const size = exchange.truncated ? `, larger than ${exchange.truncated.limitBytes} bytes: not read whole` : `, ${exchange.sizeBytes} bytes`;
+  const size = exchange.truncated
+    ? `, larger than ${exchange.truncated.limitBytes} bytes: not read whole`
+    : `, ${exchange.sizeBytes} bytes`;
+  const contentType = printable(exchange.contentType, { maxChars: 200 }) || '(none)';
   return [
     `  request:  ${shown(`${method} ${url}`)}  [credentials: ${exchange.credentials}]`,
     ...shownHeaders,
     body !== undefined ? `    body: ${shown(body, 1000)}` : '    (no body)',
     ...(exchange.attempts.length > 0 ? [throttleLine(exchange.attempts)] : []),
-    `  response: HTTP ${exchange.status}  content-type: ${printable(exchange.contentType, { maxChars: 200 }) || '(none)'}  (${exchange.durationMs} ms${size})`,
+    `  response: HTTP ${exchange.status}  content-type: ${contentType}  (${exchange.durationMs} ms${size})`,
     `    body: ${bodyExcerpt(exchange)}`,
     `  reproduce: ${curlOf(exchange, config)}`,
   ].join('\n');
@@ -499,7 +537,11 @@ export function describeExchange(exchange: Exchange, config: Config): string {
 export function recordOf(exchange: Exchange, config: Config): ExchangeRecord {
   const { method, url, headers, body } = exchange.request;
   const shown = (text: string, maxChars?: number): string =>
-    printable(text, { keepLineBreaks: true, transform: (t) => withPlaceholders(t, config), ...(maxChars && { maxChars }) });
+    printable(text, {
+      keepLineBreaks: true,
+      transform: (t) => withPlaceholders(t, config),
+      ...(maxChars && { maxChars }),
+    });
   return {
     request: {
       method,
@@ -513,5 +555,11 @@ export function recordOf(exchange: Exchange, config: Config): ExchangeRecord {
       bodyExcerpt: bodyExcerpt(exchange),
     },
     curl: curlOf(exchange, config),
+    ...(exchange.attempts.length > 0 && {
+      attempts: exchange.attempts.map((a) => ({
+        ...a,
+        ...(a.retryAfter !== undefined && { retryAfter: printable(a.retryAfter, { maxChars: 40 }) }),
+      })),
+    }),
   };
 }

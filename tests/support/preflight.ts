@@ -43,17 +43,34 @@ interface ResourceRead {
 
 /** The settings that operations 8, 10, 11 and 14 can check without writing, one read per distinct request. */
 function resourceReads(config: Config): ResourceRead[] {
-  const product = (productId: string | number) => ({ params: { product_id: productId }, query: config.productDetailQuery });
+  const product = (productId: string | number) => ({
+    params: { product_id: productId },
+    query: config.productDetailQuery,
+  });
   const reads: ResourceRead[] = [
-    { settings: [`RSF_PRODUCT_ID=${config.productId}`], operation: 'getProduct', ...product(config.productId), expect: 'present', names: 'a product the target has' },
-    ...config.stockProductIds.map((id): ResourceRead => ({
-      settings: [`${id} of RSF_STOCK_PRODUCT_IDS=${config.stockProductIds.join(',')}`],
+    {
+      settings: [`RSF_PRODUCT_ID=${config.productId}`],
       operation: 'getProduct',
-      ...product(id),
+      ...product(config.productId),
       expect: 'present',
-      names: 'products the target has',
-    })),
-    { settings: [`RSF_MISSING_PRODUCT_ID=${config.missingProductId}`], operation: 'getProduct', ...product(config.missingProductId), expect: 'missing', names: 'a product the target does not have' },
+      names: 'a product the target has',
+    },
+    ...config.stockProductIds.map(
+      (id): ResourceRead => ({
+        settings: [`${id} of RSF_STOCK_PRODUCT_IDS=${config.stockProductIds.join(',')}`],
+        operation: 'getProduct',
+        ...product(id),
+        expect: 'present',
+        names: 'products the target has',
+      }),
+    ),
+    {
+      settings: [`RSF_MISSING_PRODUCT_ID=${config.missingProductId}`],
+      operation: 'getProduct',
+      ...product(config.missingProductId),
+      expect: 'missing',
+      names: 'a product the target does not have',
+    },
     {
       settings: [`RSF_ORDER_BRANCH=${config.orderBranch}`, `RSF_ORDER_ALB_NUMBER=${config.orderAlbNumber}`],
       operation: 'getOrder',
@@ -68,7 +85,13 @@ function resourceReads(config: Config): ResourceRead[] {
       expect: 'present',
       names: 'a payment voucher the target has',
     },
-    { settings: [`RSF_POSTSALE_ID=${config.postSaleId}`], operation: 'getMessageChannel', params: { postsaleInboundId: config.postSaleId }, expect: 'present', names: 'a post-sale channel the target has' },
+    {
+      settings: [`RSF_POSTSALE_ID=${config.postSaleId}`],
+      operation: 'getMessageChannel',
+      params: { postsaleInboundId: config.postSaleId },
+      expect: 'present',
+      names: 'a post-sale channel the target has',
+    },
   ];
   // The product id is often one of the stock ids too: one request, every setting named.
   const byRequest = new Map<string, ResourceRead>();
@@ -85,7 +108,7 @@ function getRequest(url: string, config: Config): OutgoingRequest {
   return { method: 'GET', url, headers: { Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` } };
 }
 
-/** An answer that says "no such thing": not a 2xx, or a 2xx whose body is an error (§7.3: errors may come with 200). */
+/** An answer that says "no such thing": not a 2xx, or a 2xx with an error body (§7.3: errors may come with 200). */
 function isRefusal(exchange: Exchange, config: Config): boolean {
   if (exchange.status < 200 || exchange.status > 299) return true;
   if (exchange.truncated) return false; // too large to be an error message: the tests judge it
@@ -120,7 +143,8 @@ type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
 function transportProblem(delivery: Unanswered, label: string, config: Config): string {
   if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
   const failure = delivery.kind === 'no-answer' ? delivery.failure.message : 'the target had stopped answering';
-  return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${failure}\n  Check RSF_TARGET_URL, and that the server is up.`;
+  const within = `RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}`;
+  return `The target did not answer within ${within}: ${failure}\n  Check RSF_TARGET_URL, and that the server is up.`;
 }
 
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
@@ -133,7 +157,14 @@ async function checkPrices(transport: Transport, config: Config, base: string): 
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') return fail(transportProblem(delivery, `GET ${url}`, config));
   const { response } = delivery;
-  const exchange = exchangeOf(OPERATIONS.listPrices, 'valid', request, response, delivery.attempts, config.maxResponseBytes);
+  const exchange = exchangeOf(
+    OPERATIONS.listPrices,
+    'valid',
+    request,
+    response,
+    delivery.attempts,
+    config.maxResponseBytes,
+  );
   const { status } = exchange;
   const body = printable(exchange.rawBody, { maxChars: 500, transform: redact });
   const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
@@ -141,14 +172,20 @@ async function checkPrices(transport: Transport, config: Config, base: string): 
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
     fail(`HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`);
   }
-  if (status === 404) fail('HTTP 404: there is no /v1/prices here. RSF_TARGET_URL must be the base URL that /v1 follows (§9).');
-  if (status === 401 || status === 403) fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
-  if (/^\s*</.test(body)) fail(`HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.`);
+  if (status === 404)
+    fail('HTTP 404: there is no /v1/prices here. RSF_TARGET_URL must be the base URL that /v1 follows (§9).');
+  if (status === 401 || status === 403)
+    fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
+  if (/^\s*</.test(body))
+    fail(`HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.`);
   if (status >= 500) fail(`HTTP ${status}: the target is failing. Body: ${body}`);
   // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
   const parsed = exchange.truncated ? undefined : parseBody(exchange.text, exchange.contentType);
   if (!(parsed?.kind === 'json' && Array.isArray(parsed.value))) {
-    fail(`HTTP ${status}, but not the price list of §4.9: ${body || '(empty body)'}\n  Does the target accept RSF_BEARER_TOKEN?`);
+    fail(
+      `HTTP ${status}, but not the price list of §4.9: ${body || '(empty body)'}\n` +
+        '  Does the target accept RSF_BEARER_TOKEN?',
+    );
   }
 }
 
@@ -163,7 +200,14 @@ async function checkResources(transport: Transport, config: Config, base: string
       if (delivery.kind !== 'answer') {
         return { unanswered: `GET ${url}\n  ${transportProblem(delivery, operationLabel(operation), config)}` };
       }
-      const exchange = exchangeOf(operation, 'valid', request, delivery.response, delivery.attempts, config.maxResponseBytes);
+      const exchange = exchangeOf(
+        operation,
+        'valid',
+        request,
+        delivery.response,
+        delivery.attempts,
+        config.maxResponseBytes,
+      );
       return { wrongSetting: resourceProblem(read, exchange, config) };
     }),
   );

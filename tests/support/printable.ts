@@ -66,7 +66,11 @@ function decodeUtf8At(bytes: Uint8Array, i: number): { codePoint: number; length
 }
 
 /** Escapes `input` until the result holds `limit` characters (or the input ends); `consumed` says whether it ended. */
-function escapeUpTo(input: Uint8Array | string, limit: number, keepLineBreaks: boolean): { text: string; whole: boolean } {
+function escapeUpTo(
+  input: Uint8Array | string,
+  limit: number,
+  keepLineBreaks: boolean,
+): { text: string; whole: boolean } {
   const parts: string[] = [];
   let size = 0;
   const push = (part: string): boolean => {
@@ -128,6 +132,10 @@ export function printable(input: Uint8Array | string, options: PrintableOptions 
 }
 
 /** A one-line excerpt, for messages that must stay on one line (the preflight, the breaker). */
-export function printableLine(input: Uint8Array | string, maxChars = 300, transform?: (text: string) => string): string {
+export function printableLine(
+  input: Uint8Array | string,
+  maxChars = 300,
+  transform?: (text: string) => string,
+): string {
   return printable(input, { maxChars, transform });
 }

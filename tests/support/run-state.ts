@@ -1,7 +1,17 @@
 // State that every worker of a run shares, and that outlives a worker (Playwright starts a new one after a failed
 // test): the circuit breaker and the throttle. It lives in files of a run directory, which the global setup creates
 // and names in RSF_RUN_STATE_DIR; workers inherit the runner's environment.
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 

@@ -2,7 +2,13 @@
 // inflates gzip without a limit, so it could not keep a hostile target from filling memory. Here the body is streamed,
 // counted after decompression and read up to a cap; one deadline covers the whole exchange, including a body that
 // drips a byte a second; no redirect is followed; connections are kept alive between requests.
-import { type ClientRequest, Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, request as httpRequest } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request as httpRequest,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -65,7 +71,13 @@ const DECOMPRESSORS: Record<string, () => Transform> = {
 };
 
 /** Errors of the request we built (a header Node refuses), not of the target: they must fail loudly, not count. */
-const OWN_ERRORS = ['ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE', 'ERR_UNESCAPED_CHARACTERS', 'ERR_INVALID_URL'];
+const OWN_ERRORS = [
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_UNESCAPED_CHARACTERS',
+  'ERR_INVALID_URL',
+];
 
 class DeadlineExceeded extends Error {}
 
@@ -79,7 +91,8 @@ class StaleConnection extends Error {
 const codeOf = (error: unknown): string => String((error as NodeJS.ErrnoException)?.code ?? '');
 
 function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind; message: string } {
-  if (error instanceof DeadlineExceeded) return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
+  if (error instanceof DeadlineExceeded)
+    return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
   const code = codeOf(error);
   const firstLine = String((error as Error)?.message ?? error).split('\n')[0] ?? '';
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };
@@ -132,7 +145,8 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
       return true;
     };
     const fail = (error: unknown): void => {
-      const stale = !answered && request !== undefined && request.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(codeOf(error));
+      const stale =
+        !answered && request !== undefined && request.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(codeOf(error));
       if (!settle(() => reject(stale ? new StaleConnection(error) : error))) return;
       for (const stream of streams) stream.destroy();
       request?.destroy();
@@ -167,7 +181,9 @@ interface BodyRead {
 
 /** Reads the body, decompressed, up to `max` bytes; a larger one is cut there and its streams destroyed. */
 function readBody(response: IncomingMessage, max: number, streams: Readable[]): Promise<BodyRead> {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
   const decompressor = DECOMPRESSORS[encoding]?.();
   const source: Readable = decompressor ? response.pipe(decompressor) : response;
   streams.push(response, ...(decompressor ? [decompressor] : []));
@@ -191,7 +207,11 @@ function readBody(response: IncomingMessage, max: number, streams: Readable[]): 
       for (const stream of streams) stream.destroy();
       const known = Number.isFinite(announced) && announced > read;
       const body = Buffer.concat(chunks);
-      resolve(known ? { body, sizeBytes: announced, truncated: true, announcedBytes: announced } : { body, sizeBytes: read, truncated: true });
+      resolve(
+        known
+          ? { body, sizeBytes: announced, truncated: true, announcedBytes: announced }
+          : { body, sizeBytes: read, truncated: true },
+      );
     });
     source.on('end', () => {
       done = true;

@@ -106,7 +106,12 @@ export const redirectLoop: Misbehaviour = (req, res) => {
 };
 
 /** Answers `body` with `headers` (status 200 unless given) for requests whose path matches `path`. */
-export function answerFor(path: RegExp, body: Buffer | string, headers: Record<string, string>, status = 200): Misbehaviour {
+export function answerFor(
+  path: RegExp,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  status = 200,
+): Misbehaviour {
   return (req, res) => {
     if (!path.test(req.url ?? '')) return false;
     res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), ...headers });
@@ -136,7 +141,11 @@ export function rateLimiter(perSecond: number): Misbehaviour & { refused: () => 
     }
     refused++;
     const body = JSON.stringify({ error_message: 'too many requests' });
-    res.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json', 'content-length': String(body.length) });
+    res.writeHead(429, {
+      'retry-after': '1',
+      'content-type': 'application/json',
+      'content-length': String(body.length),
+    });
     res.end(body);
     return true;
   };
