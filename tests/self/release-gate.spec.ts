@@ -25,7 +25,8 @@ async function suite(dir: string, env: Record<string, string>, args = ONLY_BROKE
   const reportsDir = join(dir, 'reports');
   const run = await runPlaywright(
     ['test', '--output', join(dir, 'results'), ...args],
-    { RSF_REPORTS_DIR: reportsDir, RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'), ...env },
+    // One seed for every run, so that the property tests send the same requests to the clean and the faulty target.
+    { RSF_REPORTS_DIR: reportsDir, RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'), RSF_FC_SEED: '20240601', ...env },
     RUN_TIMEOUT_MS,
   );
   return { ...run, reportsDir, md: () => readFileSync(join(reportsDir, 'conformance.md'), 'utf8') };

@@ -341,6 +341,9 @@ test('renderers escape what they show; Markdown keeps raw text in code blocks on
   expect(junit).not.toContain('<img');
   expect(junit).not.toContain('\u0001');
   const md = renderMarkdown(report);
+  // A target's control bytes never reach a page or a terminal, not even inside a code block.
+  expect(md).not.toContain('\u0001');
+  expect(md).toContain('& \\u{1}');
   const outsideCode = md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
   expect(outsideCode).not.toContain('<img');
   expect(outsideCode).toContain('<summary>&lt;img src=x onerror=alert(1)&gt; | "quoted" &amp;');

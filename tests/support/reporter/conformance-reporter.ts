@@ -24,6 +24,7 @@ import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { requirements } from '../catalogue';
 import { ConfigError, type FailOn, SETTINGS, exitPolicy } from '../config';
+import { printable } from '../printable';
 import { redact, redactValue, registerEnvSecrets } from '../redact';
 import { type Baseline, BaselineError, loadBaseline } from './baseline';
 import { recordOf, stripAnsi } from './collect';
@@ -161,7 +162,7 @@ export default class ConformanceReporter implements Reporter {
     const { baseline, problem: baselineProblem } = baselineOf(settings.baselineFile);
     const configErrors = [...settings.problems, ...loaded.problems, ...(baselineProblem ? [baselineProblem] : [])];
     // Printed once, here; the reports list them too.
-    for (const problem of configErrors) process.stderr.write(`Conformance reporter: ${redact(problem)}\n`);
+    for (const problem of configErrors) process.stderr.write(`Conformance reporter: ${printable(redact(problem))}\n`);
     const runErrors = [...this.globalErrors];
     if (result.status === 'timedout') runErrors.push('the run was stopped by its global time-out (globalTimeout)');
 
@@ -192,7 +193,9 @@ export default class ConformanceReporter implements Reporter {
 
     const html = join(outputDir, 'conformance.html');
     const shown = relative(process.cwd(), html);
-    this.line = redact(verdictLine(report.summary, shown.startsWith('..') ? html : shown));
+    this.line = printable(redact(verdictLine(report.summary, shown.startsWith('..') ? html : shown)), {
+      maxChars: 4000,
+    });
     if (result.status === 'interrupted') return undefined;
     this.exitCode = report.summary.exitCode;
     return { status: report.summary.verdict === 'PASS' ? 'passed' : 'failed' };

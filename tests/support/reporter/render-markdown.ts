@@ -9,6 +9,7 @@
 // What does not fit is counted and left to conformance.html and conformance.json, which hold everything.
 import { LEVELS, requirements as catalogue, sectionLabel } from '../catalogue';
 import { OPERATIONS, type Operation } from '../operations';
+import { printable } from '../printable';
 import { baselineLines, evidenceText, plural, requirementHeading, runFacts } from './format';
 import type { ConformanceReport, RequirementRow } from './model';
 import { STATUSES, UNJUDGED_STATUSES } from './model';
@@ -237,7 +238,19 @@ function operationTables(report: ConformanceReport, reasonChars: number): string
 
 const size = (lines: string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
 
-export function renderMarkdown(report: ConformanceReport): string {
+/**
+ * Every string of the report as printable text (control and invisible characters escaped, line breaks kept), before
+ * anything is measured: a target's bytes reach the report through messages, and must not reach a terminal or a page.
+ */
+function printableReport(report: ConformanceReport): ConformanceReport {
+  const all = { keepLineBreaks: true, maxChars: Number.MAX_SAFE_INTEGER };
+  return JSON.parse(JSON.stringify(report), (_key, value: unknown) =>
+    typeof value === 'string' ? printable(value, all) : value,
+  ) as ConformanceReport;
+}
+
+export function renderMarkdown(input: ConformanceReport): string {
+  const report = printableReport(input);
   const budget = MARKDOWN_LIMIT - RESERVE_CHARS;
   const first = [...head(report), ...baselineSection(report), ...errorsSection(report), ...waiversSection(report)];
   let byOperation = operationTables(report, REASON_CHARS);
