@@ -167,6 +167,25 @@ test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate
   expectOutcome(run, 'PASS', { seconds: 120, lines: linesFor(run) });
 });
 
+test('a target that throttles for ever after the preflight: the run stops sending, nothing failed, ERROR', async () => {
+  test.setTimeout(90_000);
+  const throttleAll = answerFor(
+    /./,
+    '{"error_message":"slow down"}',
+    { 'content-type': 'application/json', 'retry-after': '0' },
+    429,
+  );
+  const { run } = await hostileRun(
+    { after: MID_RUN, misbehave: throttleAll },
+    { RSF_MAX_RETRIES: '1' },
+    ['--grep-invert', '@property'],
+    80_000,
+  );
+  expect(run.output).toMatch(/the target throttled every attempt of 3 requests in a row from \S+ on \(last request: /);
+  expect(run.output, 'throttling is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  expectOutcome(run, 'ERROR', { seconds: 45, lines: linesFor(run) });
+});
+
 test('a target that resets connections mid-run: ERROR, quickly', async () => {
   test.setTimeout(90_000);
   const { run } = await hostileRun({ after: MID_RUN, misbehave: reset }, {}, ['--grep-invert', '@property'], 80_000);
@@ -474,6 +493,18 @@ test.describe('retries and the breaker', () => {
       lastRequest: 'GET /v1/miCuenta/pedidos/1/123456',
     });
     expect(worker().breakerOpen(), 'a new worker sees it open').toEqual(trip);
+    expect(trip?.cause).toBe('no-answer');
+  });
+
+  test('requests throttled until their retries ran out count as unanswered; a usable answer starts again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    const state = new RunState(dir);
+    state.unanswered(1, 'GET /v1/prices', 'throttled');
+    state.unanswered(2, 'GET /v1/prices', 'throttled');
+    state.answered();
+    for (let i = 0; i < BREAKER_THRESHOLD - 1; i++)
+      expect(state.unanswered(3 + i, 'GET /v1/prices', 'throttled')).toBeUndefined();
+    expect(state.unanswered(9, 'GET /v1/item/1001', 'throttled')).toMatchObject({ cause: 'throttled' });
   });
 
   test('an exchange larger than the cap reads as "response larger than N bytes"', () => {

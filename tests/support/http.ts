@@ -7,7 +7,7 @@ import { type Config, secretSettings } from './config';
 import { OPERATIONS, type Operation, type OperationName, fillPath, operationLabel } from './operations';
 import { printable } from './printable';
 import { redact, replaceSecret } from './redact';
-import { type BreakerTrip, type RunState, runState } from './run-state';
+import { BREAKER_THRESHOLD, type BreakerTrip, type RunState, runState } from './run-state';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
 import { NoAnswer, type WireResponse, sendOnce } from './wire';
 
@@ -60,8 +60,14 @@ export interface SendOptions {
 /** What became of one request, its retries included. Nothing here is a verdict on the target's conformance. */
 export type Delivery =
   | { kind: 'answer'; response: WireResponse; attempts: ThrottledAttempt[] }
-  /** Every attempt was throttled: the last answer, and why we stopped retrying. */
-  | { kind: 'throttled'; response: WireResponse; attempts: ThrottledAttempt[]; gaveUp: 'retries' | 'time' }
+  /** Every attempt was throttled: the last answer, and why we stopped retrying; `trip` as for no-answer. */
+  | {
+      kind: 'throttled';
+      response: WireResponse;
+      attempts: ThrottledAttempt[];
+      gaveUp: 'retries' | 'time';
+      trip?: BreakerTrip;
+    }
   /** No HTTP answer; `trip` is set when the breaker is open (this request may have opened it). */
   | { kind: 'no-answer'; failure: NoAnswer; attempts: ThrottledAttempt[]; trip?: BreakerTrip }
   /** The breaker was open: not sent. */
@@ -187,37 +193,44 @@ export class Transport {
 
   /**
    * Sends `request`, again after each throttled answer (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
-   * all), unless the breaker is open. Every request is counted by the breaker: an answer closes the count, none
-   * adds to it.
+   * all), unless the breaker is open. Every request is counted by the breaker: a usable answer closes the count;
+   * none, or throttled ones to the end, add to it.
    */
   async deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {
     const { requestTimeoutMs, maxResponseBytes, retryMaxWaitMs } = this.config;
     const maxRetries = Math.floor(this.config.maxRetries);
     const attempts: ThrottledAttempt[] = [];
     let waited = 0;
+    const line = requestLine(request.method, request.url);
+    const throttledOut = (response: WireResponse, gaveUp: 'retries' | 'time', firstSentAt: number): Delivery => {
+      const trip = this.state.unanswered(firstSentAt, line, 'throttled');
+      return { kind: 'throttled', response, attempts, gaveUp, ...(trip && { trip }) };
+    };
+    let firstSentAt: number | undefined;
     for (let retry = 0; ; retry++) {
       const trip = this.state.breakerOpen();
       if (trip) return { kind: 'not-sent', trip, attempts };
       await this.pace();
       const sentAt = Date.now();
+      firstSentAt ??= sentAt;
       let response: WireResponse;
       try {
         response = await sendOnce({ ...request, timeoutMs: requestTimeoutMs, maxBodyBytes: maxResponseBytes });
       } catch (e) {
         if (!(e instanceof NoAnswer)) throw e;
-        const trip = this.state.unanswered(sentAt, requestLine(request.method, request.url));
+        const trip = this.state.unanswered(sentAt, line);
         return { kind: 'no-answer', failure: e, attempts, ...(trip && { trip }) };
       }
-      this.state.answered();
       if (!isThrottled(response)) {
+        this.state.answered();
         this.answeredUnthrottled(Date.now());
         return { kind: 'answer', response, attempts };
       }
       if (response.status === 429) this.state.slowDown(this.acceptedRunRate(Date.now()));
-      if (retry >= maxRetries) return { kind: 'throttled', response, attempts, gaveUp: 'retries' };
+      if (retry >= maxRetries) return throttledOut(response, 'retries', firstSentAt);
       const retryAfter = headerValue(response, 'retry-after');
       const wait = retryWaitMs(retryAfter, retry, retryMaxWaitMs);
-      if (waited + wait > maxWaitMs) return { kind: 'throttled', response, attempts, gaveUp: 'time' };
+      if (waited + wait > maxWaitMs) return throttledOut(response, 'time', firstSentAt);
       attempts.push({
         status: response.status,
         ...(retryAfter !== undefined && { retryAfter }),
@@ -347,6 +360,10 @@ export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: num
 
 /** The message of a test stopped because the breaker is open. */
 export function breakerMessage(trip: BreakerTrip): string {
+  if (trip.cause === 'throttled') {
+    const row = `${BREAKER_THRESHOLD} requests in a row`;
+    return `the target throttled every attempt of ${row} from ${trip.since} on (last request: ${trip.lastRequest})`;
+  }
   return `the target stopped answering at ${trip.since} (last request: ${trip.lastRequest})`;
 }
 

@@ -17,7 +17,10 @@ import { join } from 'node:path';
 
 export const RUN_STATE_ENV = 'RSF_RUN_STATE_DIR';
 
-/** Requests in a row, over all workers, that got no HTTP answer before the breaker opens. */
+/**
+ * Requests in a row, over all workers, that got no usable answer before the breaker opens: no HTTP answer at all, or
+ * only throttled ones until the retries ran out.
+ */
 export const BREAKER_THRESHOLD = 3;
 
 /** A throttled run never goes slower than this, over all workers (requests per second). */
@@ -31,6 +34,9 @@ const UNTHROTTLED_RATE_PER_SECOND = 10_000;
 /** How often a worker rereads the shared throttle (a 429 of its own applies at once). */
 const THROTTLE_REREAD_MS = 250;
 
+/** What became of a request that got no usable answer. */
+export type Unanswered = 'no-answer' | 'throttled';
+
 /** Why the breaker is open. */
 export interface BreakerTrip {
   /** ISO time the first of the unanswered requests in a row was sent: when the target stopped answering. */
@@ -39,6 +45,8 @@ export interface BreakerTrip {
   openedAt: string;
   /** "GET /v1/item/1001": method and path, no query, redacted by the caller. */
   lastRequest: string;
+  /** 'throttled' when every request of the row was throttled until its retries ran out: the target never let up. */
+  cause: Unanswered;
 }
 
 interface ThrottleRecord {
@@ -80,26 +88,29 @@ export class RunState {
     return this.trip;
   }
 
-  /** A request got an HTTP answer: the count of unanswered requests in a row starts again. */
+  /** A request got a usable answer (not a throttled one): the count of unanswered requests in a row starts again. */
   answered(): void {
     const file = this.path(NO_ANSWERS_FILE);
     if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0) truncateSync(file);
   }
 
   /**
-   * A request sent at `sentAt` got no answer. Returns the trip when this one opened the breaker (or it was open).
-   * Each worker appends a line (an append of a few bytes is atomic), so the count spans workers.
+   * A request sent at `sentAt` got no usable answer. Returns the trip when this one opened the breaker (or it was
+   * open). Each worker appends a line (an append of a few bytes is atomic), so the count spans workers.
    */
-  unanswered(sentAt: number, request: string): BreakerTrip | undefined {
+  unanswered(sentAt: number, request: string, how: Unanswered = 'no-answer'): BreakerTrip | undefined {
     const file = this.path(NO_ANSWERS_FILE);
-    appendFileSync(file, `${JSON.stringify({ sentAt, request })}\n`);
-    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    if (lines.length < BREAKER_THRESHOLD) return this.breakerOpen();
-    const first = JSON.parse(lines[0] ?? '{}') as { sentAt?: number };
+    appendFileSync(file, `${JSON.stringify({ sentAt, how })}\n`);
+    const row = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { sentAt: number; how: Unanswered });
+    if (row.length < BREAKER_THRESHOLD) return this.breakerOpen();
     const trip: BreakerTrip = {
-      since: new Date(first.sentAt ?? sentAt).toISOString(),
+      since: new Date(row[0]?.sentAt ?? sentAt).toISOString(),
       openedAt: new Date().toISOString(),
       lastRequest: request,
+      cause: row.every((r) => r.how === 'throttled') ? 'throttled' : 'no-answer',
     };
     try {
       // The first worker to open it writes why; the others read that.
