@@ -9,7 +9,10 @@ export type RawBody = { ok: true; bytes: Buffer } | { ok: false; rejection: Reje
 
 /** Reads the whole body, or stops at MAX_BODY_BYTES (the caller answers 413 and closes the connection). */
 export function readBody(req: IncomingMessage): Promise<RawBody> {
-  const tooLarge: RawBody = { ok: false, rejection: new Rejection('too-large', `request body larger than ${MAX_BODY_BYTES} bytes`) };
+  const tooLarge: RawBody = {
+    ok: false,
+    rejection: new Rejection('too-large', `request body larger than ${MAX_BODY_BYTES} bytes`),
+  };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return Promise.resolve(tooLarge);
   return new Promise((resolve) => {
@@ -28,7 +31,9 @@ export function readBody(req: IncomingMessage): Promise<RawBody> {
     };
     req.on('data', onData);
     req.once('end', () => finish({ ok: true, bytes: Buffer.concat(chunks) }));
-    req.once('error', () => finish({ ok: false, rejection: new Rejection('invalid', 'the request body could not be read') }));
+    req.once('error', () =>
+      finish({ ok: false, rejection: new Rejection('invalid', 'the request body could not be read') }),
+    );
   });
 }
 
@@ -60,7 +65,8 @@ export function jsonNestingDepth(text: string): number {
 export function parseJsonBody(bytes: Buffer): unknown {
   const text = bytes.toString('utf8');
   if (text.trim() === '') throw new Rejection('invalid', 'a JSON request body is required');
-  if (jsonNestingDepth(text) > MAX_JSON_DEPTH) throw new Rejection('invalid', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonNestingDepth(text) > MAX_JSON_DEPTH)
+    throw new Rejection('invalid', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -29,7 +29,12 @@ const jsonValue = (reply: Reply): unknown => (reply.body.kind === 'json' ? reply
 const isDocumentedError = (outcome: Reply['outcome']): outcome is ErrorKind =>
   ['auth', 'forbidden', 'invalid', 'missing-data', 'rule', 'not-found'].includes(outcome);
 
-const fault = (name: string, breaks: string, description: string, hooks: FaultHooks): FaultDefinition => ({ name, breaks, description, hooks });
+const fault = (name: string, breaks: string, description: string, hooks: FaultHooks): FaultDefinition => ({
+  name,
+  breaks,
+  description,
+  hooks,
+});
 
 /** The success body of `op` becomes `body(...)`. */
 const successBecomes = (
@@ -67,7 +72,8 @@ const OTHER_ERRORS: Refusals = (reply) => isDocumentedError(reply.outcome) && re
 /** An unknown resource or a broken business rule (op 4: a category that does not exist, utility above 100). */
 const RULE_ERRORS: Refusals = (reply) => reply.outcome === 'not-found' || reply.outcome === 'rule';
 /** A missing or mistyped field, refused by the request schema (not malformed JSON, not a range rule). */
-const FIELD_ERRORS: Refusals = (reply) => reply.schemaKeywords !== undefined && (reply.outcome === 'missing-data' || reply.outcome === 'invalid');
+const FIELD_ERRORS: Refusals = (reply) =>
+  reply.schemaKeywords !== undefined && (reply.outcome === 'missing-data' || reply.outcome === 'invalid');
 
 /** The documented errors of `op` that `which` selects get another body; the status stays. */
 const errorBecomes = (
@@ -97,24 +103,38 @@ const schemaRuleIgnored = (op: OperationNumber, keyword: SchemaKeyword, breaks: 
 };
 
 const authNotRequired = (op: OperationNumber) =>
-  fault(`op${op}-auth-not-required`, `OP${op}-AUTH-REQUIRED`, `Operation ${op} succeeds with missing or invalid credentials.`, {
-    authRule: (o, rule) => (o === op ? 'none' : rule),
-  });
+  fault(
+    `op${op}-auth-not-required`,
+    `OP${op}-AUTH-REQUIRED`,
+    `Operation ${op} succeeds with missing or invalid credentials.`,
+    {
+      authRule: (o, rule) => (o === op ? 'none' : rule),
+    },
+  );
 
 const authDemanded = (op: OperationNumber, breaks: string) =>
   fault(`op${op}-auth-demanded`, breaks, `Operation ${op} demands a Bearer token and answers 401 without one.`, {
     authRule: (o, rule) => (o === op ? 'bearer' : rule),
   });
 
-const viewFault = (name: string, breaks: string, description: string, productView: NonNullable<FaultHooks['productView']>) =>
-  fault(name, breaks, description, { productView });
+const viewFault = (
+  name: string,
+  breaks: string,
+  description: string,
+  productView: NonNullable<FaultHooks['productView']>,
+) => fault(name, breaks, description, { productView });
 
 /** The missing-data message of op 2 without the names of `fields` (the other missing fields stay named). */
-const unnamed = (fields: readonly string[]) => (reply: Reply): Reply => {
-  const still = (reply.missingFields ?? []).filter((f) => !fields.includes(f));
-  const text = still.length > 0 ? `mandatory address data is missing; ${still.map((f) => `${f} is mandatory`).join('; ')}` : 'mandatory address data is missing';
-  return { ...reply, body: plain(text) };
-};
+const unnamed =
+  (fields: readonly string[]) =>
+  (reply: Reply): Reply => {
+    const still = (reply.missingFields ?? []).filter((f) => !fields.includes(f));
+    const text =
+      still.length > 0
+        ? `mandatory address data is missing; ${still.map((f) => `${f} is mandatory`).join('; ')}`
+        : 'mandatory address data is missing';
+    return { ...reply, body: plain(text) };
+  };
 
 /** The operations a requirement of specs/requirements.json names, read from the catalogue itself. */
 function operationsOf(requirementId: string): ReadonlySet<number> {
@@ -133,183 +153,520 @@ const BEARER_OPS: readonly OperationNumber[] = ROUTES.filter((r) => r.auth === '
 
 export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   // General rules (§intro, §5, §7, §9).
-  fault('operations-under-v2', 'GEN-V1-PREFIX', 'Every operation is served under /v2 instead of /v1 (which answers 404).', { versionSegment: 'v2' }),
-  fault('success-json-as-text-plain', 'GEN-JSON-CONTENT-TYPE', 'Success bodies that are JSON objects or arrays are labelled text/plain.', {
-    contentType: (reply, type) => (reply.outcome === 'success' && reply.body.kind === 'json' ? 'text/plain; charset=utf-8' : type),
-  }),
-  fault('error-json-as-text-plain', 'GEN-ERROR-CONTENT-TYPE', 'Error bodies that are JSON objects are labelled text/plain.', {
-    contentType: (reply, type) => (reply.outcome !== 'success' && isObject(jsonValue(reply)) ? 'text/plain; charset=utf-8' : type),
-  }),
-  fault('malformed-json-accepted', 'GEN-MALFORMED-JSON-REJECTED', 'A body that is not well-formed JSON is answered as if a valid body had been sent.', { acceptsMalformedJson: true }),
-  fault('credential-errors-403', 'HTTP-AUTH-401', 'Missing or rejected credentials are answered 403 instead of 401 (same body).', {
-    reply: (reply) => (reply.outcome === 'auth' ? { ...reply, status: 403 } : reply),
-  }),
-  fault('invalid-input-200', 'HTTP-INVALID-INPUT-4XX', 'Invalid input is answered HTTP 200 with the same documented error body.', {
-    reply: (reply, facts) => (INVALID_INPUT_OUTCOMES.has(reply.outcome) && INVALID_INPUT_OPS.has(facts.op) ? { ...reply, status: 200 } : reply),
-  }),
+  fault(
+    'operations-under-v2',
+    'GEN-V1-PREFIX',
+    'Every operation is served under /v2 instead of /v1 (which answers 404).',
+    { versionSegment: 'v2' },
+  ),
+  fault(
+    'success-json-as-text-plain',
+    'GEN-JSON-CONTENT-TYPE',
+    'Success bodies that are JSON objects or arrays are labelled text/plain.',
+    {
+      contentType: (reply, type) =>
+        reply.outcome === 'success' && reply.body.kind === 'json' ? 'text/plain; charset=utf-8' : type,
+    },
+  ),
+  fault(
+    'error-json-as-text-plain',
+    'GEN-ERROR-CONTENT-TYPE',
+    'Error bodies that are JSON objects are labelled text/plain.',
+    {
+      contentType: (reply, type) =>
+        reply.outcome !== 'success' && isObject(jsonValue(reply)) ? 'text/plain; charset=utf-8' : type,
+    },
+  ),
+  fault(
+    'malformed-json-accepted',
+    'GEN-MALFORMED-JSON-REJECTED',
+    'A body that is not well-formed JSON is answered as if a valid body had been sent.',
+    { acceptsMalformedJson: true },
+  ),
+  fault(
+    'credential-errors-403',
+    'HTTP-AUTH-401',
+    'Missing or rejected credentials are answered 403 instead of 401 (same body).',
+    {
+      reply: (reply) => (reply.outcome === 'auth' ? { ...reply, status: 403 } : reply),
+    },
+  ),
+  fault(
+    'invalid-input-200',
+    'HTTP-INVALID-INPUT-4XX',
+    'Invalid input is answered HTTP 200 with the same documented error body.',
+    {
+      reply: (reply, facts) =>
+        INVALID_INPUT_OUTCOMES.has(reply.outcome) && INVALID_INPUT_OPS.has(facts.op)
+          ? { ...reply, status: 200 }
+          : reply,
+    },
+  ),
   ...BEARER_OPS.map(authNotRequired),
 
   // Operation 1, PATCH /client.
-  successBecomes(1, 'op1-success-message-missing', 'OP1-SUCCESS-SHAPE', 'An update without the optional fields answers {status: "ok"}, without message.', (_reply, body) =>
-    'secondaryPhone' in body || 'clientWebsite' in body ? undefined : json({ status: 'ok' }),
+  successBecomes(
+    1,
+    'op1-success-message-missing',
+    'OP1-SUCCESS-SHAPE',
+    'An update without the optional fields answers {status: "ok"}, without message.',
+    (_reply, body) => ('secondaryPhone' in body || 'clientWebsite' in body ? undefined : json({ status: 'ok' })),
   ),
   schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
   schemaRuleIgnored(1, 'type', 'OP1-FIELD-TYPES'),
-  fault('op1-optional-fields-rejected', 'OP1-OPTIONAL-FIELDS', 'A client update carrying secondaryPhone or clientWebsite is rejected.', {
-    reply: (reply, facts) =>
-      facts.op === 1 && reply.outcome === 'success' && isObject(facts.body) && ('secondaryPhone' in facts.body || 'clientWebsite' in facts.body)
-        ? rejectionReply(routeOf(1), new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'))
-        : reply,
-  }),
-  errorBecomes(1, OTHER_ERRORS, 'op1-error-shape-wrong', 'OP1-ERROR-SHAPE', 'Rejected client updates answer {error: "..."} instead of {status, message}.', (m) => json({ error: m })),
-  fault('op1-website-not-checked', 'OP1-WEBSITE-URI', 'A clientWebsite that is not a URI is accepted (the ajv "format" error is ignored).', {
-    ignoresRequestError: (op, e) => op === 1 && e.keyword === 'format' && e.instancePath === '/clientWebsite',
-  }),
+  fault(
+    'op1-optional-fields-rejected',
+    'OP1-OPTIONAL-FIELDS',
+    'A client update carrying secondaryPhone or clientWebsite is rejected.',
+    {
+      reply: (reply, facts) =>
+        facts.op === 1 &&
+        reply.outcome === 'success' &&
+        isObject(facts.body) &&
+        ('secondaryPhone' in facts.body || 'clientWebsite' in facts.body)
+          ? rejectionReply(routeOf(1), new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'))
+          : reply,
+    },
+  ),
+  errorBecomes(
+    1,
+    OTHER_ERRORS,
+    'op1-error-shape-wrong',
+    'OP1-ERROR-SHAPE',
+    'Rejected client updates answer {error: "..."} instead of {status, message}.',
+    (m) => json({ error: m }),
+  ),
+  fault(
+    'op1-website-not-checked',
+    'OP1-WEBSITE-URI',
+    'A clientWebsite that is not a URI is accepted (the ajv "format" error is ignored).',
+    {
+      ignoresRequestError: (op, e) => op === 1 && e.keyword === 'format' && e.instancePath === '/clientWebsite',
+    },
+  ),
 
   // Operation 2, POST /miCuenta/shippingAddress.
-  successBecomes(2, 'op2-success-msg-missing', 'OP2-SUCCESS-SHAPE', 'An address created with placeId (and no provinceId) answers {success: "ok", addressId} without msg.', (reply, body) =>
-    body.placeId !== undefined && body.provinceId === undefined && isObject(jsonValue(reply)) ? json({ success: 'ok', addressId: (jsonValue(reply) as Obj).addressId }) : undefined,
+  successBecomes(
+    2,
+    'op2-success-msg-missing',
+    'OP2-SUCCESS-SHAPE',
+    'An address created with placeId (and no provinceId) answers {success: "ok", addressId} without msg.',
+    (reply, body) =>
+      body.placeId !== undefined && body.provinceId === undefined && isObject(jsonValue(reply))
+        ? json({ success: 'ok', addressId: (jsonValue(reply) as Obj).addressId })
+        : undefined,
   ),
   schemaRuleIgnored(2, 'required', 'OP2-REQUIRED-FIELDS', STREET_FIELDS),
   schemaRuleIgnored(2, 'type', 'OP2-FIELD-TYPES'),
-  fault('op2-placestring-not-required', 'OP2-PROVINCE-REQUIRES-PLACESTRING', 'provinceId without placeString is accepted.', {
-    ignoresRequestError: (op, e) => op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeString',
-  }),
-  fault('op2-placeid-not-required', 'OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE', 'An address with neither provinceId nor placeId is accepted.', {
-    ignoresRequestError: (op, e) => op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeId',
-  }),
-  fault('op2-province-variant-rejected', 'OP2-PROVINCE-VARIANT-ACCEPTED', 'An address with provinceId and placeString but no placeId is rejected as "placeId is mandatory".', {
-    reply: (reply, facts) =>
-      facts.op === 2 && reply.outcome === 'success' && isObject(facts.body) && facts.body.provinceId !== undefined && facts.body.placeId === undefined
-        ? rejectionReply(routeOf(2), new Rejection('missing-data', 'placeId is mandatory', ['placeId']))
-        : reply,
-  }),
-  fault('op2-missing-data-as-object', 'OP2-MISSING-DATA-PLAIN-STRING', 'Missing address data is answered {success: "error", msg} instead of a plain string.', {
-    reply: (reply, facts) => (facts.op === 2 && reply.outcome === 'missing-data' ? { ...reply, body: json({ success: 'error', msg: reply.message }) } : reply),
-  }),
-  fault('op2-missing-placeid-unnamed', 'OP2-MISSING-PLACEID-NAMED', 'The plain string for a missing placeId does not name placeId.', {
-    reply: (reply, facts) => (facts.op === 2 && reply.missingFields?.includes('placeId') ? unnamed(['placeId'])(reply) : reply),
-  }),
-  fault('op2-missing-field-unnamed', 'OP2-MISSING-FIELD-NAMED', 'The plain string for a missing direccion, telefono or codigoPostal does not name it.', {
-    reply: (reply, facts) => (facts.op === 2 && reply.missingFields?.some((f) => STREET_FIELDS.includes(f as never)) ? unnamed(STREET_FIELDS)(reply) : reply),
-  }),
-  errorBecomes(2, CREDENTIAL_ERRORS, 'op2-auth-error-unlisted-shape', 'OP2-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
-  successBecomes(2, 'op2-address-id-omitted', 'OP2-ADDRESS-ID-RETURNED', 'The creation response has no addressId.', (reply) => {
-    const value = jsonValue(reply);
-    if (!isObject(value)) return undefined;
-    const { addressId: _omitted, ...rest } = value;
-    return json(rest);
-  }),
+  fault(
+    'op2-placestring-not-required',
+    'OP2-PROVINCE-REQUIRES-PLACESTRING',
+    'provinceId without placeString is accepted.',
+    {
+      ignoresRequestError: (op, e) =>
+        op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeString',
+    },
+  ),
+  fault(
+    'op2-placeid-not-required',
+    'OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE',
+    'An address with neither provinceId nor placeId is accepted.',
+    {
+      ignoresRequestError: (op, e) => op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeId',
+    },
+  ),
+  fault(
+    'op2-province-variant-rejected',
+    'OP2-PROVINCE-VARIANT-ACCEPTED',
+    'An address with provinceId and placeString but no placeId is rejected as "placeId is mandatory".',
+    {
+      reply: (reply, facts) =>
+        facts.op === 2 &&
+        reply.outcome === 'success' &&
+        isObject(facts.body) &&
+        facts.body.provinceId !== undefined &&
+        facts.body.placeId === undefined
+          ? rejectionReply(routeOf(2), new Rejection('missing-data', 'placeId is mandatory', ['placeId']))
+          : reply,
+    },
+  ),
+  fault(
+    'op2-missing-data-as-object',
+    'OP2-MISSING-DATA-PLAIN-STRING',
+    'Missing address data is answered {success: "error", msg} instead of a plain string.',
+    {
+      reply: (reply, facts) =>
+        facts.op === 2 && reply.outcome === 'missing-data'
+          ? { ...reply, body: json({ success: 'error', msg: reply.message }) }
+          : reply,
+    },
+  ),
+  fault(
+    'op2-missing-placeid-unnamed',
+    'OP2-MISSING-PLACEID-NAMED',
+    'The plain string for a missing placeId does not name placeId.',
+    {
+      reply: (reply, facts) =>
+        facts.op === 2 && reply.missingFields?.includes('placeId') ? unnamed(['placeId'])(reply) : reply,
+    },
+  ),
+  fault(
+    'op2-missing-field-unnamed',
+    'OP2-MISSING-FIELD-NAMED',
+    'The plain string for a missing direccion, telefono or codigoPostal does not name it.',
+    {
+      reply: (reply, facts) =>
+        facts.op === 2 && reply.missingFields?.some((f) => STREET_FIELDS.includes(f as never))
+          ? unnamed(STREET_FIELDS)(reply)
+          : reply,
+    },
+  ),
+  errorBecomes(
+    2,
+    CREDENTIAL_ERRORS,
+    'op2-auth-error-unlisted-shape',
+    'OP2-AUTH-ERROR-BODY',
+    'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.',
+    (m) => json({ error_message: m }),
+  ),
+  successBecomes(
+    2,
+    'op2-address-id-omitted',
+    'OP2-ADDRESS-ID-RETURNED',
+    'The creation response has no addressId.',
+    (reply) => {
+      const value = jsonValue(reply);
+      if (!isObject(value)) return undefined;
+      const { addressId: _omitted, ...rest } = value;
+      return json(rest);
+    },
+  ),
 
   // Operation 3, PATCH /miCuenta/shippingAddress.
-  successBecomes(3, 'op3-success-msg-missing', 'OP3-SUCCESS-SHAPE', 'The success body lacks msg: {success: "ok"}.', () => json({ success: 'ok' })),
+  successBecomes(
+    3,
+    'op3-success-msg-missing',
+    'OP3-SUCCESS-SHAPE',
+    'The success body lacks msg: {success: "ok"}.',
+    () => json({ success: 'ok' }),
+  ),
   schemaRuleIgnored(3, 'required', 'OP3-REQUIRED-FIELDS'),
   schemaRuleIgnored(3, 'type', 'OP3-FIELD-TYPES', ['direccion', 'telefono', 'codigoPostal', 'idDirCli']),
-  errorBecomes(3, OTHER_ERRORS, 'op3-error-unlisted-shape', 'OP3-ERROR-SHAPE', 'Rejected address updates answer {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
-  errorBecomes(3, CREDENTIAL_ERRORS, 'op3-auth-error-unlisted-shape', 'OP3-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
+  errorBecomes(
+    3,
+    OTHER_ERRORS,
+    'op3-error-unlisted-shape',
+    'OP3-ERROR-SHAPE',
+    'Rejected address updates answer {error_message}, a shape §7.1 does not list for operations 2 to 4.',
+    (m) => json({ error_message: m }),
+  ),
+  errorBecomes(
+    3,
+    CREDENTIAL_ERRORS,
+    'op3-auth-error-unlisted-shape',
+    'OP3-AUTH-ERROR-BODY',
+    'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.',
+    (m) => json({ error_message: m }),
+  ),
 
   // Operation 4, PATCH /miCuenta/misCategorias.
-  successBecomes(4, 'op4-success-not-boolean', 'OP4-SUCCESS-SHAPE', 'The success body carries success as the string "ok" instead of true.', () => json({ success: 'ok', msg: 'Category updated' })),
+  successBecomes(
+    4,
+    'op4-success-not-boolean',
+    'OP4-SUCCESS-SHAPE',
+    'The success body carries success as the string "ok" instead of true.',
+    () => json({ success: 'ok', msg: 'Category updated' }),
+  ),
   schemaRuleIgnored(4, 'required', 'OP4-REQUIRED-FIELDS'),
   schemaRuleIgnored(4, 'type', 'OP4-FIELD-TYPES', ['utility', 'description', 'hide']),
-  fault('op4-utility-unbounded', 'OP4-UTILITY-MAX', 'utility is not bounded: 100.01 and 1e9 are accepted (the ajv "maximum" error is ignored).', {
-    ignoresRequestError: (op, e) => op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility',
-  }),
-  fault('op4-unknown-category-accepted', 'OP4-UNKNOWN-CATEGORY', 'An update of a category that does not exist answers success.', { ignoresRule: 'category-exists' }),
-  errorBecomes(4, RULE_ERRORS, 'op4-error-shape-wrong', 'OP4-ERROR-SHAPE', 'An update of a category that does not exist, or with utility above 100, is refused with {error: "..."} instead of {success: false, msg} (same status; a missing or mistyped field keeps its body).', (m) => json({ error: m })),
-  errorBecomes(4, FIELD_ERRORS, 'op4-invalid-body-error-unlisted-shape', 'OP4-INVALID-BODY-ERROR-SHAPE', 'A category update with a missing or mistyped field is refused with {error_message}, a shape §7.1 does not list for operations 2 to 4 (same status; unknown-category and utility refusals keep their body).', (m) => json({ error_message: m })),
-  errorBecomes(4, CREDENTIAL_ERRORS, 'op4-auth-error-unlisted-shape', 'OP4-AUTH-ERROR-BODY', 'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.', (m) => json({ error_message: m })),
+  fault(
+    'op4-utility-unbounded',
+    'OP4-UTILITY-MAX',
+    'utility is not bounded: 100.01 and 1e9 are accepted (the ajv "maximum" error is ignored).',
+    {
+      ignoresRequestError: (op, e) => op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility',
+    },
+  ),
+  fault(
+    'op4-unknown-category-accepted',
+    'OP4-UNKNOWN-CATEGORY',
+    'An update of a category that does not exist answers success.',
+    { ignoresRule: 'category-exists' },
+  ),
+  errorBecomes(
+    4,
+    RULE_ERRORS,
+    'op4-error-shape-wrong',
+    'OP4-ERROR-SHAPE',
+    'An update of a category that does not exist, or with utility above 100, is refused with {error: "..."} instead of {success: false, msg} (same status; a missing or mistyped field keeps its body).',
+    (m) => json({ error: m }),
+  ),
+  errorBecomes(
+    4,
+    FIELD_ERRORS,
+    'op4-invalid-body-error-unlisted-shape',
+    'OP4-INVALID-BODY-ERROR-SHAPE',
+    'A category update with a missing or mistyped field is refused with {error_message}, a shape §7.1 does not list for operations 2 to 4 (same status; unknown-category and utility refusals keep their body).',
+    (m) => json({ error_message: m }),
+  ),
+  errorBecomes(
+    4,
+    CREDENTIAL_ERRORS,
+    'op4-auth-error-unlisted-shape',
+    'OP4-AUTH-ERROR-BODY',
+    'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.',
+    (m) => json({ error_message: m }),
+  ),
 
   // Operation 5, POST /carrito/item.
-  successBecomes(5, 'op5-success-as-object', 'OP5-SUCCESS-SHAPE', 'The success body is a JSON object instead of a plain string.', () => json({ msg: 'Items added to the cart' })),
+  successBecomes(
+    5,
+    'op5-success-as-object',
+    'OP5-SUCCESS-SHAPE',
+    'The success body is a JSON object instead of a plain string.',
+    () => json({ msg: 'Items added to the cart' }),
+  ),
   schemaRuleIgnored(5, 'required', 'OP5-REQUIRED-FIELDS'),
   schemaRuleIgnored(5, 'type', 'OP5-FIELD-TYPES'),
-  fault('op5-unknown-product-accepted', 'OP5-UNKNOWN-PRODUCT', 'A cart item naming a product that does not exist is accepted.', { ignoresRule: 'cart-product-exists' }),
-  fault('op5-type-not-allowed-accepted', 'OP5-TYPE-NOT-ALLOWED', 'A cart item of a type that is not allowed is accepted.', { ignoresRule: 'cart-type-allowed' }),
+  fault(
+    'op5-unknown-product-accepted',
+    'OP5-UNKNOWN-PRODUCT',
+    'A cart item naming a product that does not exist is accepted.',
+    { ignoresRule: 'cart-product-exists' },
+  ),
+  fault(
+    'op5-type-not-allowed-accepted',
+    'OP5-TYPE-NOT-ALLOWED',
+    'A cart item of a type that is not allowed is accepted.',
+    { ignoresRule: 'cart-type-allowed' },
+  ),
 
   // Operation 6, POST /carrito/processPreferenceProvider.
-  successBecomes(6, 'op6-preference-id-missing', 'OP6-SUCCESS-SHAPE', 'The success body names the id preferenceId instead of preference_id.', (reply) => json({ preferenceId: (jsonValue(reply) as Obj).preference_id })),
+  successBecomes(
+    6,
+    'op6-preference-id-missing',
+    'OP6-SUCCESS-SHAPE',
+    'The success body names the id preferenceId instead of preference_id.',
+    (reply) => json({ preferenceId: (jsonValue(reply) as Obj).preference_id }),
+  ),
   authDemanded(6, 'OP6-NO-AUTH-HEADER'),
   schemaRuleIgnored(6, 'required', 'OP6-REQUIRED-FIELDS'),
   schemaRuleIgnored(6, 'type', 'OP6-FIELD-TYPES'),
-  errorBecomes(6, OTHER_ERRORS, 'op6-error-shape-wrong', 'OP6-ERROR-SHAPE', 'A preference that could not be created answers {message} instead of {error_message}.', (m) => json({ message: m })),
+  errorBecomes(
+    6,
+    OTHER_ERRORS,
+    'op6-error-shape-wrong',
+    'OP6-ERROR-SHAPE',
+    'A preference that could not be created answers {message} instead of {error_message}.',
+    (m) => json({ message: m }),
+  ),
 
   // Operation 7, GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}.
-  successBecomes(7, 'op7-success-as-array', 'OP7-SUCCESS-SHAPE', 'The shipping quote is a JSON array of options instead of an object.', (reply) => json((jsonValue(reply) as Obj).options)),
-  fault('op7-invalid-address-quoted', 'OP7-INVALID-ADDRESS', 'A full address without a letter or without a digit is quoted anyway.', { ignoresRule: 'address-format' }),
-  errorBecomes(7, OTHER_ERRORS, 'op7-error-as-object', 'OP7-ERROR-SHAPE', 'The shipping error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
+  successBecomes(
+    7,
+    'op7-success-as-array',
+    'OP7-SUCCESS-SHAPE',
+    'The shipping quote is a JSON array of options instead of an object.',
+    (reply) => json((jsonValue(reply) as Obj).options),
+  ),
+  fault(
+    'op7-invalid-address-quoted',
+    'OP7-INVALID-ADDRESS',
+    'A full address without a letter or without a digit is quoted anyway.',
+    { ignoresRule: 'address-format' },
+  ),
+  errorBecomes(
+    7,
+    OTHER_ERRORS,
+    'op7-error-as-object',
+    'OP7-ERROR-SHAPE',
+    'The shipping error is a JSON object {error} instead of a plain string.',
+    (m) => json({ error: m }),
+  ),
 
   // Operation 8, GET /item/{product_id}.
-  viewFault('op8-title-null', 'OP8-SUCCESS-SHAPE', 'For a logged-in user, the product detail carries title null (not nullable in §2.6).', (view, { loggedIn }) =>
-    loggedIn ? { ...view, title: null } : view,
+  viewFault(
+    'op8-title-null',
+    'OP8-SUCCESS-SHAPE',
+    'For a logged-in user, the product detail carries title null (not nullable in §2.6).',
+    (view, { loggedIn }) => (loggedIn ? { ...view, title: null } : view),
   ),
-  viewFault('op8-available-stock-string', 'OP8-SUCCESS-SHAPE', 'For a logged-in user, availableStock is a string such as "7".', (view, { loggedIn }) =>
-    loggedIn && typeof view.availableStock === 'number' ? { ...view, availableStock: String(view.availableStock) } : view,
+  viewFault(
+    'op8-available-stock-string',
+    'OP8-SUCCESS-SHAPE',
+    'For a logged-in user, availableStock is a string such as "7".',
+    (view, { loggedIn }) =>
+      loggedIn && typeof view.availableStock === 'number'
+        ? { ...view, availableStock: String(view.availableStock) }
+        : view,
   ),
   authDemanded(8, 'OP8-TOKEN-OPTIONAL'),
-  viewFault('op8-logged-in-fields-leaked', 'OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', 'Callers without an Authorization header get the logged-in stock fields too.', (view, { presented, product, choices }) =>
-    presented === 'absent' ? { ...view, ...loggedInFields(product, choices) } : view,
+  viewFault(
+    'op8-logged-in-fields-leaked',
+    'OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS',
+    'Callers without an Authorization header get the logged-in stock fields too.',
+    (view, { presented, product, choices }) =>
+      presented === 'absent' ? { ...view, ...loggedInFields(product, choices) } : view,
   ),
-  fault('op8-invalid-token-logged-in', 'OP8-INVALID-TOKEN-NO-LOGGED-IN-FIELDS', 'Any Bearer token, even one not accepted, counts as logged in.', {
-    credentials: (op, presented) => (op === 8 && presented === 'invalid' ? 'valid' : presented),
-  }),
-  viewFault('op8-logged-in-fields-omitted', 'OP8-LOGGED-IN-FIELDS', 'The logged-in stock fields are never sent.', (view) => {
-    const { stockDisplayLimit: _l, availableStock: _a, availableStockLabel: _s, ...rest } = view;
-    return rest;
-  }),
-  viewFault('op8-stock-unclamped', 'OP8-STOCK-BOUNDS', 'availableStock is the raw stock, not clamped to [0, stockDisplayLimit] (-3 and 500 leak).', (view, { loggedIn, product }) =>
-    loggedIn ? { ...view, availableStock: product.rawStock } : view,
+  fault(
+    'op8-invalid-token-logged-in',
+    'OP8-INVALID-TOKEN-NO-LOGGED-IN-FIELDS',
+    'Any Bearer token, even one not accepted, counts as logged in.',
+    {
+      credentials: (op, presented) => (op === 8 && presented === 'invalid' ? 'valid' : presented),
+    },
   ),
-  viewFault('op8-stock-label-mismatch', 'OP8-STOCK-LABEL', 'Below the display limit the label says "N units or more" instead of "N units".', (view: ProductView, { loggedIn }) => {
-    const { availableStock: n, stockDisplayLimit: limit } = view;
-    return loggedIn && typeof n === 'number' && typeof limit === 'number' && n > 0 && n < limit ? { ...view, availableStockLabel: `${n} units or more` } : view;
-  }),
-  fault('op8-unknown-product-found', 'OP8-UNKNOWN-PRODUCT', 'A product that does not exist answers 200 with a stand-in product detail.', { ignoresRule: 'product-exists' }),
-  errorBecomes(8, OTHER_ERRORS, 'op8-error-as-object', 'OP8-ERROR-SHAPE', 'The "could not be obtained" error is a JSON object {error} instead of a plain string.', (m) => json({ error: m })),
+  viewFault(
+    'op8-logged-in-fields-omitted',
+    'OP8-LOGGED-IN-FIELDS',
+    'The logged-in stock fields are never sent.',
+    (view) => {
+      const { stockDisplayLimit: _l, availableStock: _a, availableStockLabel: _s, ...rest } = view;
+      return rest;
+    },
+  ),
+  viewFault(
+    'op8-stock-unclamped',
+    'OP8-STOCK-BOUNDS',
+    'availableStock is the raw stock, not clamped to [0, stockDisplayLimit] (-3 and 500 leak).',
+    (view, { loggedIn, product }) => (loggedIn ? { ...view, availableStock: product.rawStock } : view),
+  ),
+  viewFault(
+    'op8-stock-label-mismatch',
+    'OP8-STOCK-LABEL',
+    'Below the display limit the label says "N units or more" instead of "N units".',
+    (view: ProductView, { loggedIn }) => {
+      const { availableStock: n, stockDisplayLimit: limit } = view;
+      return loggedIn && typeof n === 'number' && typeof limit === 'number' && n > 0 && n < limit
+        ? { ...view, availableStockLabel: `${n} units or more` }
+        : view;
+    },
+  ),
+  fault(
+    'op8-unknown-product-found',
+    'OP8-UNKNOWN-PRODUCT',
+    'A product that does not exist answers 200 with a stand-in product detail.',
+    { ignoresRule: 'product-exists' },
+  ),
+  errorBecomes(
+    8,
+    OTHER_ERRORS,
+    'op8-error-as-object',
+    'OP8-ERROR-SHAPE',
+    'The "could not be obtained" error is a JSON object {error} instead of a plain string.',
+    (m) => json({ error: m }),
+  ),
 
   // Operation 9, GET /prices.
   successBecomes(9, 'op9-sku-not-string', 'OP9-SUCCESS-SHAPE', 'Price entries carry sku as a number.', (reply) =>
     json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, sku: Number(String(e.sku).replace(/\D/g, '')) }))),
   ),
-  errorBecomes(9, CREDENTIAL_ERRORS, 'op9-auth-error-as-object', 'OP9-AUTH-ERROR-BODY', 'The "not authenticated" error is {error_message} instead of a plain string.', (m) => json({ error_message: m })),
-  successBecomes(9, 'op9-final-price-without-iva', 'OP9-FINAL-PRICE', 'finalPrice ignores iva: it equals value.', (reply) =>
-    json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, finalPrice: e.value }))),
+  errorBecomes(
+    9,
+    CREDENTIAL_ERRORS,
+    'op9-auth-error-as-object',
+    'OP9-AUTH-ERROR-BODY',
+    'The "not authenticated" error is {error_message} instead of a plain string.',
+    (m) => json({ error_message: m }),
+  ),
+  successBecomes(
+    9,
+    'op9-final-price-without-iva',
+    'OP9-FINAL-PRICE',
+    'finalPrice ignores iva: it equals value.',
+    (reply) => json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, finalPrice: e.value }))),
   ),
 
   // Operations 10 to 15.
-  successBecomes(10, 'op10-success-as-array', 'OP10-SUCCESS-SHAPE', 'The payment voucher is wrapped in a JSON array.', (reply) => json([jsonValue(reply)])),
-  successBecomes(11, 'op11-success-as-array', 'OP11-SUCCESS-SHAPE', 'The order detail is wrapped in a JSON array.', (reply) => json([jsonValue(reply)])),
+  successBecomes(
+    10,
+    'op10-success-as-array',
+    'OP10-SUCCESS-SHAPE',
+    'The payment voucher is wrapped in a JSON array.',
+    (reply) => json([jsonValue(reply)]),
+  ),
+  successBecomes(
+    11,
+    'op11-success-as-array',
+    'OP11-SUCCESS-SHAPE',
+    'The order detail is wrapped in a JSON array.',
+    (reply) => json([jsonValue(reply)]),
+  ),
   fault('op12-delete-not-found', 'OP12-DELETE-SUCCEEDS', 'Deleting a product of the account answers 404 "not found".', {
-    reply: (reply, facts) => (facts.op === 12 && reply.outcome === 'success' ? rejectionReply(routeOf(12), new Rejection('not-found', 'product not found')) : reply),
+    reply: (reply, facts) =>
+      facts.op === 12 && reply.outcome === 'success'
+        ? rejectionReply(routeOf(12), new Rejection('not-found', 'product not found'))
+        : reply,
   }),
-  successBecomes(13, 'op13-success-as-string', 'OP13-SUCCESS-SHAPE', 'The created post-sale request is answered with the plain string "created".', () => plain('created')),
-  successBecomes(14, 'op14-success-as-array', 'OP14-SUCCESS-SHAPE', 'The message channel is answered with the bare JSON array of messages.', (reply) => json((jsonValue(reply) as Obj).messages)),
-  successBecomes(15, 'op15-success-as-string', 'OP15-SUCCESS-SHAPE', 'A sent message is answered with the plain string "ok" instead of {success}.', () => plain('ok')),
+  successBecomes(
+    13,
+    'op13-success-as-string',
+    'OP13-SUCCESS-SHAPE',
+    'The created post-sale request is answered with the plain string "created".',
+    () => plain('created'),
+  ),
+  successBecomes(
+    14,
+    'op14-success-as-array',
+    'OP14-SUCCESS-SHAPE',
+    'The message channel is answered with the bare JSON array of messages.',
+    (reply) => json((jsonValue(reply) as Obj).messages),
+  ),
+  successBecomes(
+    15,
+    'op15-success-as-string',
+    'OP15-SUCCESS-SHAPE',
+    'A sent message is answered with the plain string "ok" instead of {success}.',
+    () => plain('ok'),
+  ),
   authDemanded(15, 'OP15-NO-AUTH-HEADER'),
-  fault('op15-channel-token-unchecked', 'OP15-CHANNEL-TOKEN', 'Any channel token in the path is accepted.', { ignoresRule: 'channel-token' }),
+  fault('op15-channel-token-unchecked', 'OP15-CHANNEL-TOKEN', 'Any channel token in the path is accepted.', {
+    ignoresRule: 'channel-token',
+  }),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
   schemaRuleIgnored(15, 'type', 'OP15-FIELD-TYPES'),
 
   // Links between operations: each operation answers as it should on its own.
-  idMovedAway(2, 'addressId', 'op2-address-id-unknown', 'LINK-ADDRESS-CREATED-UPDATABLE',
-    'The addressId of a created address names no address: an update by it is refused as not found.'),
-  successBecomes(14, 'op14-sent-messages-missing', 'LINK-CHANNEL-MESSAGE-READABLE',
+  idMovedAway(
+    2,
+    'addressId',
+    'op2-address-id-unknown',
+    'LINK-ADDRESS-CREATED-UPDATABLE',
+    'The addressId of a created address names no address: an update by it is refused as not found.',
+  ),
+  successBecomes(
+    14,
+    'op14-sent-messages-missing',
+    'LINK-CHANNEL-MESSAGE-READABLE',
     "Operation 14 leaves out the messages the channel's user sent with operation 15 (support's messages stay).",
     (reply) => {
       const value = jsonValue(reply);
       if (!isObject(value) || !Array.isArray(value.messages)) return undefined;
       const fromOthers = value.messages.filter((m) => !isObject(m) || m.userId !== SEED_CHANNEL.userId);
       return json({ ...value, messages: fromOthers });
-    }),
-  viewFault('op8-amount-in-cart-zero', 'LINK-CART-AMOUNT-IN-PRODUCT',
+    },
+  ),
+  viewFault(
+    'op8-amount-in-cart-zero',
+    'LINK-CART-AMOUNT-IN-PRODUCT',
     'For a logged-in user, amountInCart is 0 whatever the cart holds.',
-    (view, { loggedIn }) => (loggedIn ? { ...view, amountInCart: 0 } : view)),
-  idMovedAway(13, 'postsaleInboundId', 'op13-id-unknown', 'LINK-POSTSALE-CHANNEL-READABLE',
-    'The postsaleInboundId of a created post-sale request names no channel: operation 14 answers not found.'),
+    (view, { loggedIn }) => (loggedIn ? { ...view, amountInCart: 0 } : view),
+  ),
+  idMovedAway(
+    13,
+    'postsaleInboundId',
+    'op13-id-unknown',
+    'LINK-POSTSALE-CHANNEL-READABLE',
+    'The postsaleInboundId of a created post-sale request names no channel: operation 14 answers not found.',
+  ),
 ];
 
 /** The faults, without their wiring. */
-export const FAULTS: readonly Fault[] = FAULT_DEFINITIONS.map(({ name, breaks, description }) => ({ name, breaks, description }));
+export const FAULTS: readonly Fault[] = FAULT_DEFINITIONS.map(({ name, breaks, description }) => ({
+  name,
+  breaks,
+  description,
+}));
 
 export function faultNamed(name: string): FaultDefinition | undefined {
   return FAULT_DEFINITIONS.find((f) => f.name === name);
@@ -317,7 +674,8 @@ export function faultNamed(name: string): FaultDefinition | undefined {
 
 /** Path prefix of a profile: '' (clean reference), '/_modes/<mode>' or '/_faults/<fault>'. Faults run in the reference mode. */
 export function profilePath({ mode, fault: faultName }: { mode?: string; fault?: string } = {}): string {
-  if (mode !== undefined && faultName !== undefined && mode !== 'reference') throw new Error('a profile has a mode or a fault, not both');
+  if (mode !== undefined && faultName !== undefined && mode !== 'reference')
+    throw new Error('a profile has a mode or a fault, not both');
   if (faultName !== undefined) {
     if (!faultNamed(faultName)) throw new Error(`unknown fault "${faultName}"`);
     return `/_faults/${encodeURIComponent(faultName)}`;

@@ -62,7 +62,8 @@ const plainError = (r: Rejection): Body => plain(r.message);
 
 const ERROR_BODIES = {
   client: (r: Rejection): Body => json({ status: 'error', message: r.message }),
-  addressCreate: (r: Rejection): Body => (r.kind === 'missing-data' ? plain(r.message) : json({ success: 'error', msg: r.message })),
+  addressCreate: (r: Rejection): Body =>
+    r.kind === 'missing-data' ? plain(r.message) : json({ success: 'error', msg: r.message }),
   addressUpdate: (r: Rejection): Body => json({ success: 'error', msg: r.message }),
   category: (r: Rejection): Body => json({ success: false, msg: r.message }),
   cart: (r: Rejection): Body => plain(`Error: ${r.message}`),
@@ -97,7 +98,10 @@ export const ROUTES: readonly Route[] = [
     handle(ctx) {
       const body = asObject(ctx.body);
       if (body.clientProvinceId !== undefined && !(String(body.clientProvinceId) in PROVINCES)) {
-        throw new Rejection('rule', `the client could not be updated: clientProvinceId ${String(body.clientProvinceId)} does not exist`);
+        throw new Rejection(
+          'rule',
+          `the client could not be updated: clientProvinceId ${String(body.clientProvinceId)} does not exist`,
+        );
       }
       ctx.store.client = { ...body };
       return ok(json({ status: 'ok', message: 'Client updated' }));
@@ -109,11 +113,20 @@ export const ROUTES: readonly Route[] = [
     handle(ctx) {
       const body = asObject(ctx.body);
       if (body.provinceId !== undefined) {
-        if (!(String(body.provinceId) in PROVINCES)) throw new Rejection('rule', `provinceId ${String(body.provinceId)} does not exist`);
+        if (!(String(body.provinceId) in PROVINCES))
+          throw new Rejection('rule', `provinceId ${String(body.provinceId)} does not exist`);
       } else if (body.placeId !== undefined) requireKnownPlace(body.placeId);
       const idDirCli = ctx.store.nextAddressId++;
       const { direccion, telefono, codigoPostal, placeId, provinceId, placeString } = body;
-      ctx.store.addresses.set(idDirCli, { idDirCli, direccion, telefono, codigoPostal, placeId, provinceId, placeString });
+      ctx.store.addresses.set(idDirCli, {
+        idDirCli,
+        direccion,
+        telefono,
+        codigoPostal,
+        placeId,
+        provinceId,
+        placeString,
+      });
       return created(ctx, json({ success: 'ok', msg: 'Address created', addressId: idDirCli }));
     },
   },
@@ -124,7 +137,12 @@ export const ROUTES: readonly Route[] = [
       const body = asObject(ctx.body);
       const address = findAddress(ctx, body.idDirCli);
       if (body.placeId !== undefined) requireKnownPlace(body.placeId);
-      Object.assign(address, { direccion: body.direccion, telefono: body.telefono, codigoPostal: body.codigoPostal, placeId: body.placeId });
+      Object.assign(address, {
+        direccion: body.direccion,
+        telefono: body.telefono,
+        codigoPostal: body.codigoPostal,
+        placeId: body.placeId,
+      });
       return ok(json({ success: 'ok', msg: 'Address updated' }));
     },
   },
@@ -150,7 +168,12 @@ export const ROUTES: readonly Route[] = [
       const items = (Array.isArray(ctx.body) ? ctx.body : [ctx.body]).map(asObject);
       for (const item of items) {
         const productId = integerOf(item.productId);
-        if (!ctx.holds('cart-product-exists', PRODUCTS.some((p) => p.id === productId))) {
+        if (
+          !ctx.holds(
+            'cart-product-exists',
+            PRODUCTS.some((p) => p.id === productId),
+          )
+        ) {
           throw new Rejection('not-found', `product ${JSON.stringify(item.productId)} does not exist`);
         }
         if (!ctx.holds('cart-type-allowed', ALLOWED_CART_TYPES.has(integerOf(item.type) ?? NaN))) {
@@ -187,15 +210,17 @@ export const ROUTES: readonly Route[] = [
       }
       const units = [...ctx.store.cart.values()].reduce((a, b) => a + b, 0);
       const base = 450 + 25 * units;
-      return ok(json({
-        codigoPostal: codigoPostalFavorito,
-        direccion: direccionCompleta,
-        itemsInCart: units,
-        options: [
-          { carrier: 'Standard', cost: base, days: 3 },
-          { carrier: 'Express', cost: Math.round(base * 1.8), days: 1 },
-        ],
-      }));
+      return ok(
+        json({
+          codigoPostal: codigoPostalFavorito,
+          direccion: direccionCompleta,
+          itemsInCart: units,
+          options: [
+            { carrier: 'Standard', cost: base, days: 3 },
+            { carrier: 'Express', cost: Math.round(base * 1.8), days: 1 },
+          ],
+        }),
+      );
     },
   },
   {
@@ -210,7 +235,16 @@ export const ROUTES: readonly Route[] = [
       const shown = product ?? placeholderProduct(id);
       const amountInCart = ctx.loggedIn ? (ctx.store.cart.get(shown.id) ?? 0) : 0;
       const view = productView(shown, { loggedIn: ctx.loggedIn, amountInCart, choices: ctx.choices });
-      return ok(json(ctx.hooks.productView?.(view, { loggedIn: ctx.loggedIn, presented: ctx.presented, product: shown, choices: ctx.choices }) ?? view));
+      return ok(
+        json(
+          ctx.hooks.productView?.(view, {
+            loggedIn: ctx.loggedIn,
+            presented: ctx.presented,
+            product: shown,
+            choices: ctx.choices,
+          }) ?? view,
+        ),
+      );
     },
   },
   {
@@ -269,7 +303,9 @@ export const ROUTES: readonly Route[] = [
     errorBody: plainError,
     handle(ctx) {
       const channel = findChannel(ctx);
-      return ok(json({ postsaleInboundId: channel.postsaleInboundId, messages: channel.messages.map((m) => ({ ...m })) }));
+      return ok(
+        json({ postsaleInboundId: channel.postsaleInboundId, messages: channel.messages.map((m) => ({ ...m })) }),
+      );
     },
   },
   {
@@ -277,12 +313,17 @@ export const ROUTES: readonly Route[] = [
     errorBody: ERROR_BODIES.channelSend,
     authorize(ctx) {
       const channel = findChannel(ctx);
-      if (!ctx.holds('channel-token', ctx.params.token === channel.token)) throw new Rejection('forbidden', 'channel token not accepted');
+      if (!ctx.holds('channel-token', ctx.params.token === channel.token))
+        throw new Rejection('forbidden', 'channel token not accepted');
       if (ctx.params.userId !== channel.userId) throw new Rejection('forbidden', 'user not allowed on this channel');
     },
     handle(ctx) {
       const channel = findChannel(ctx);
-      channel.messages.push({ userId: channel.userId, message: asObject(ctx.body).message, sentAt: new Date().toISOString() });
+      channel.messages.push({
+        userId: channel.userId,
+        message: asObject(ctx.body).message,
+        sentAt: new Date().toISOString(),
+      });
       return ok(json({ success: 'ok' }));
     },
   },

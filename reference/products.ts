@@ -33,7 +33,10 @@ export interface ViewOptions {
 }
 
 /** The nullable fields of §2.6 carry their value, or null in a mode that chooses so. */
-const nullableIn = (choices: ModeChoices) => <T>(value: T): T | null => (choices.nullableFields === 'null' ? null : value);
+const nullableIn =
+  (choices: ModeChoices) =>
+  <T>(value: T): T | null =>
+    choices.nullableFields === 'null' ? null : value;
 
 export function productView(p: SeedProduct, { loggedIn, amountInCart, choices }: ViewOptions): ProductView {
   const nullable = nullableIn(choices);
@@ -79,11 +82,32 @@ export function loggedInFields(p: SeedProduct, choices: ModeChoices): ProductVie
 }
 
 export function priceEntry(p: SeedProduct): Record<string, unknown> {
-  return { id: p.id, sku: p.sku, currencyQuote: p.currencyQuote, value: p.value, iva: p.iva, finalPrice: finalPrice(p.value, p.iva) };
+  return {
+    id: p.id,
+    sku: p.sku,
+    currencyQuote: p.currencyQuote,
+    value: p.value,
+    iva: p.iva,
+    finalPrice: finalPrice(p.value, p.iva),
+  };
 }
 
 /** Stand-in product detail for an id that does not exist (used only by a fault). */
 export function placeholderProduct(id: string): SeedProduct {
   const numeric = /^\d{1,9}$/.test(id) ? Number(id) : 0;
-  return { id: numeric, sku: `SKU-${numeric}`, title: 'Unknown product', categoryId: 10, brandId: 501, rawStock: 0, stockDisplayLimit: 100, value: 0, iva: 21, currencyQuote: 1, warranty: 'none', ean: '', upc: '' };
+  return {
+    id: numeric,
+    sku: `SKU-${numeric}`,
+    title: 'Unknown product',
+    categoryId: 10,
+    brandId: 501,
+    rawStock: 0,
+    stockDisplayLimit: 100,
+    value: 0,
+    iva: 21,
+    currencyQuote: 1,
+    warranty: 'none',
+    ean: '',
+    upc: '',
+  };
 }

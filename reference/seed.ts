@@ -31,7 +31,15 @@ export interface SeedProduct {
 export const CATEGORY_NAMES: Readonly<Record<number, string>> = { 10: 'Tools', 11: 'Electrical', 12: 'Paint' };
 export const BRAND_NAMES: Readonly<Record<number, string>> = { 501: 'Acme', 502: 'Volta' };
 
-const product = (id: number, rawStock: number, value: number, iva: number, title: string, categoryId: number, brandId: number): SeedProduct => ({
+const product = (
+  id: number,
+  rawStock: number,
+  value: number,
+  iva: number,
+  title: string,
+  categoryId: number,
+  brandId: number,
+): SeedProduct => ({
   id,
   sku: `SKU-${id}`,
   title,
@@ -78,7 +86,14 @@ export const ORDERS: Readonly<Record<string, object>> = {
 };
 
 export const VOUCHERS: Readonly<Record<string, object>> = {
-  '0001-00012345': { branch: '0001', order: '00012345', amount: 3631.22, currency: 'ARS', issuedAt: '2024-05-02', paid: true },
+  '0001-00012345': {
+    branch: '0001',
+    order: '00012345',
+    amount: 3631.22,
+    currency: 'ARS',
+    issuedAt: '2024-05-02',
+    paid: true,
+  },
 };
 
 export interface Address {
@@ -137,7 +152,10 @@ export function createStore(channelToken: string): Store {
     addresses: new Map([[SEED_ADDRESS_ID, { ...SEED_ADDRESS }]]),
     nextAddressId: SEED_ADDRESS_ID + 1,
     categories: new Map(
-      Object.entries(CATEGORY_NAMES).map(([id, name]) => [Number(id), { categoryId: Number(id), utility: 30, description: name, hide: false }]),
+      Object.entries(CATEGORY_NAMES).map(([id, name]) => [
+        Number(id),
+        { categoryId: Number(id), utility: 30, description: name, hide: false },
+      ]),
     ),
     cart: new Map(),
     deletedAccountProducts: new Set(),

@@ -72,7 +72,10 @@ function segmentPattern(segment: string): { pattern: RegExp; names: string[] } {
   return { pattern: new RegExp(`^${source}$`), names };
 }
 
-const COMPILED: CompiledRoute[] = ROUTES.map((route) => ({ route, segments: route.path.split('/').slice(1).map(segmentPattern) }));
+const COMPILED: CompiledRoute[] = ROUTES.map((route) => ({
+  route,
+  segments: route.path.split('/').slice(1).map(segmentPattern),
+}));
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -86,7 +89,7 @@ function matchPath(segments: string[]): { route: Route; rawParams: Record<string
     const rawParams: Record<string, string> = {};
     const matches = patterns.every(({ pattern, names }, i) => {
       const m = pattern.exec(segments[i]!);
-      names.forEach((name, j) => (rawParams[name] = m?.[j + 1] ?? ''));
+      for (const [j, name] of names.entries()) rawParams[name] = m?.[j + 1] ?? '';
       return m !== null;
     });
     if (matches) found.push({ route, rawParams });
@@ -120,7 +123,8 @@ const NO_BODY_STATUSES = new Set([204, 304]);
 function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): void {
   const choices = (profile?.mode ?? REFERENCE_MODE).choices;
   let status = reply.status;
-  if (choices.errorStatus === '200' && reply.outcome !== 'success' && !isTransportKind(reply.outcome) && status < 500) status = 200;
+  if (choices.errorStatus === '200' && reply.outcome !== 'success' && !isTransportKind(reply.outcome) && status < 500)
+    status = 200;
   let payload = '';
   let contentType: string | undefined;
   const body = reply.body;
@@ -145,7 +149,8 @@ function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): 
 /** The deployment mode's undocumented member, on the object or on each object of an array. */
 function withExtraField(value: unknown, field: string | null, store: Store | undefined): unknown {
   if (!field || !store) return value;
-  const tag = (v: unknown) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v, [field]: `req-${store.nextRequestId++}` } : v);
+  const tag = (v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v, [field]: `req-${store.nextRequestId++}` } : v;
   return Array.isArray(value) ? value.map(tag) : tag(value);
 }
 
@@ -205,7 +210,9 @@ class ReferenceApp {
     const { profile, route } = target;
     if (target.rejection) return send(res, rejectionReply(undefined, target.rejection), profile);
     if (!route) {
-      const allow = [...new Set(target.pathRoutes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method])))].join(', ');
+      const allow = [
+        ...new Set(target.pathRoutes.flatMap((r) => (r.method === 'GET' ? ['GET', 'HEAD'] : [r.method]))),
+      ].join(', ');
       const reply = rejectionReply(undefined, new Rejection('method', `method not allowed; allowed: ${allow}`));
       return send(res, { ...reply, headers: { allow } }, profile);
     }
@@ -223,7 +230,13 @@ class ReferenceApp {
   }
 
   /** Auth, body, validation and the handler; throws a Rejection for any documented failure. */
-  private async run(req: IncomingMessage, route: Route, target: Target, query: URLSearchParams, facts: ExchangeFacts): Promise<Reply> {
+  private async run(
+    req: IncomingMessage,
+    route: Route,
+    target: Target,
+    query: URLSearchParams,
+    facts: ExchangeFacts,
+  ): Promise<Reply> {
     const { profile } = target;
     const hooks = profile.hooks;
     const params = decodeParams(target.params);
@@ -253,7 +266,8 @@ class ReferenceApp {
   }
 
   private async requestBody(req: IncomingMessage, route: Route, hooks: FaultHooks): Promise<unknown> {
-    if (hasBody(req) && !isJsonContentType(req.headers['content-type'])) throw new Rejection('media-type', 'the request body must be application/json');
+    if (hasBody(req) && !isJsonContentType(req.headers['content-type']))
+      throw new Rejection('media-type', 'the request body must be application/json');
     const raw = await readBody(req);
     if (!raw.ok) throw raw.rejection;
     try {
@@ -295,7 +309,8 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
     handled.catch((e: unknown) => {
       // A real bug: answer 500 and keep serving.
       console.error('reference server: internal error:', e);
-      if (!res.headersSent) send(res, { status: 500, body: plain('Internal server error'), outcome: 'internal' }, undefined);
+      if (!res.headersSent)
+        send(res, { status: 500, body: plain('Internal server error'), outcome: 'internal' }, undefined);
       else res.destroy();
     });
   });

@@ -20,29 +20,41 @@ export interface RawRequest {
   chunked?: boolean;
 }
 
-export function send(baseUrl: string, path: string, { method = 'GET', headers = {}, body, chunked = false }: RawRequest = {}): Promise<RawResponse> {
+export function send(
+  baseUrl: string,
+  path: string,
+  { method = 'GET', headers = {}, body, chunked = false }: RawRequest = {},
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
-  const payload = body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  const payload =
+    body === undefined ? undefined : typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const allHeaders: Record<string, string | number> = { ...headers };
   if (payload !== undefined) {
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type') && typeof body !== 'string' && !Buffer.isBuffer(body)) {
+    if (
+      !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type') &&
+      typeof body !== 'string' &&
+      !Buffer.isBuffer(body)
+    ) {
       allHeaders['content-type'] = 'application/json';
     }
     if (!chunked) allHeaders['content-length'] = Buffer.byteLength(payload);
   }
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method, path, headers: allHeaders, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const contentType = String(res.headers['content-type'] ?? '');
-        let value: unknown = text === '' ? undefined : text;
-        if (text !== '' && contentType.startsWith('application/json')) value = JSON.parse(text) as unknown;
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, text, value });
-      });
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, method, path, headers: allHeaders, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const contentType = String(res.headers['content-type'] ?? '');
+          let value: unknown = text === '' ? undefined : text;
+          if (text !== '' && contentType.startsWith('application/json')) value = JSON.parse(text) as unknown;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, text, value });
+        });
+      },
+    );
     // The server may answer (413) and close before the whole body is written; the answer still counts.
     req.on('error', reject);
     if (payload !== undefined && chunked) {

@@ -38,13 +38,16 @@ function ownerOf(e: ErrorObject, combinators: ErrorObject[]): ErrorObject | unde
 
 /** The errors that still make the data invalid once `ignored` ones are dropped (leaves only). */
 export function blockingErrors(errors: ErrorObject[], ignored: ErrorFilter): ErrorObject[] {
-  const combinators = errors.filter((e) => COMBINATORS.has(e.keyword) && !(e.keyword === 'oneOf' && e.params.passingSchemas));
+  const combinators = errors.filter(
+    (e) => COMBINATORS.has(e.keyword) && !(e.keyword === 'oneOf' && e.params.passingSchemas),
+  );
   const children = new Map<ErrorObject | undefined, ErrorObject[]>();
   for (const e of errors) {
     const owner = ownerOf(e, combinators);
     children.set(owner, [...(children.get(owner) ?? []), e]);
   }
-  const blockingUnder = (owner: ErrorObject | undefined): ErrorObject[] => (children.get(owner) ?? []).flatMap((e) => blocking(e));
+  const blockingUnder = (owner: ErrorObject | undefined): ErrorObject[] =>
+    (children.get(owner) ?? []).flatMap((e) => blocking(e));
   const blocking = (e: ErrorObject): ErrorObject[] => {
     if (!combinators.includes(e)) return ignored(e) ? [] : [e];
     if (e.keyword === 'if') return blockingUnder(e);
@@ -68,7 +71,9 @@ export function validateRequest(schemaName: string, data: unknown, ignored: Erro
   const errors = blockingErrors(validate.errors ?? [], ignored);
   if (errors.length === 0) return;
   const keywords = [...new Set(errors.map((e) => e.keyword))];
-  const missing = [...new Set(errors.filter((e) => e.keyword === 'required').map((e) => String(e.params.missingProperty)))];
+  const missing = [
+    ...new Set(errors.filter((e) => e.keyword === 'required').map((e) => String(e.params.missingProperty))),
+  ];
   if (missing.length > 0) {
     throw new Rejection('missing-data', missing.map((field) => `${field} is mandatory`).join('; '), missing, keywords);
   }

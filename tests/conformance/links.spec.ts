@@ -48,21 +48,31 @@ const createdAddressUpdates = linkCheck('LINK-ADDRESS-CREATED-UPDATABLE', ([crea
 
 const sentMessageReadable = linkCheck('LINK-CHANNEL-MESSAGE-READABLE', ([sent, read], { config }) => {
   if (!sent || !read) return notApplicable('no message was sent');
-  const stopped = firstStepFailed(sent, config, 'OP15-SUCCESS-SHAPE') ?? firstStepFailed(read, config, 'OP14-SUCCESS-SHAPE');
+  const stopped =
+    firstStepFailed(sent, config, 'OP15-SUCCESS-SHAPE') ?? firstStepFailed(read, config, 'OP14-SUCCESS-SHAPE');
   if (stopped) return notApplicable(stopped);
   const message = (JSON.parse(sent.request.body ?? '{}') as { message?: string }).message ?? '';
   if (containsText(jsonBody(read), message)) return;
-  throw failure('A sent message does not show on its channel', `the channel's messages to include ${JSON.stringify(message)}`, 'no string of the channel holds it');
+  throw failure(
+    'A sent message does not show on its channel',
+    `the channel's messages to include ${JSON.stringify(message)}`,
+    'no string of the channel holds it',
+  );
 });
 
 const cartShowsInProduct = linkCheck('LINK-CART-AMOUNT-IN-PRODUCT', ([added, detail], { config }) => {
   if (!added || !detail) return notApplicable('no item was added');
-  const stopped = firstStepFailed(added, config, 'OP5-SUCCESS-SHAPE') ?? firstStepFailed(detail, config, 'OP8-SUCCESS-SHAPE');
+  const stopped =
+    firstStepFailed(added, config, 'OP5-SUCCESS-SHAPE') ?? firstStepFailed(detail, config, 'OP8-SUCCESS-SHAPE');
   if (stopped) return notApplicable(stopped);
   const body = jsonBody(detail);
   const amount = isObject(body) ? body.amountInCart : undefined;
   if (typeof amount === 'number' && amount > 0) return;
-  throw failure('The cart does not show in the product detail', 'amountInCart above 0 for the product just added', `amountInCart ${JSON.stringify(amount)}`);
+  throw failure(
+    'The cart does not show in the product detail',
+    'amountInCart above 0 for the product just added',
+    `amountInCart ${JSON.stringify(amount)}`,
+  );
 });
 
 const POST_SALE_ID_FIELDS = ['postsaleInboundId', 'postSaleInboundId', 'postsaleId', 'id'] as const;
@@ -79,56 +89,48 @@ const createdPostSaleReadable = linkCheck('LINK-POSTSALE-CHANNEL-READABLE', ([cr
 });
 
 test.describe('links between operations', () => {
-  test(
-    'updates an address it has just created, by the addressId the creation returned',
-    { tag: declaredTags('createShippingAddress', [createdAddressUpdates]) },
-    async ({ api, conformance, bodies }) => {
-      const created = await api.call('createShippingAddress', { json: bodies.addressWithPlaceId() });
-      const addressId = integerField(created, ['addressId']);
-      const chain = [created];
-      if (addressId !== undefined) {
-        chain.push(await api.call('updateShippingAddress', { json: { ...bodies.addressUpdate(), idDirCli: addressId } }));
-      }
-      await conformance.checkChain(createdAddressUpdates, chain, { settings: ['addressFields', 'placeId'] });
-    },
-  );
+  test('updates an address it has just created, by the addressId the creation returned', {
+    tag: declaredTags('createShippingAddress', [createdAddressUpdates]),
+  }, async ({ api, conformance, bodies }) => {
+    const created = await api.call('createShippingAddress', { json: bodies.addressWithPlaceId() });
+    const addressId = integerField(created, ['addressId']);
+    const chain = [created];
+    if (addressId !== undefined) {
+      chain.push(await api.call('updateShippingAddress', { json: { ...bodies.addressUpdate(), idDirCli: addressId } }));
+    }
+    await conformance.checkChain(createdAddressUpdates, chain, { settings: ['addressFields', 'placeId'] });
+  });
 
-  test(
-    'shows a message sent to a post-sale channel when the channel is read',
-    { tag: declaredTags('sendChannelMessage', [sentMessageReadable]) },
-    async ({ api, conformance, bodies, config }) => {
-      // A text of this run only, so that an earlier run's message cannot stand in for it.
-      const message = `${bodies.channelMessage().message} (${randomBytes(4).toString('hex')})`;
-      const params = channelParams({ bodies, config });
-      const sent = await api.call('sendChannelMessage', { params, json: { message }, credentials: 'none' });
-      const read = await api.call('getMessageChannel', { params: { postsaleInboundId: config.postSaleId } });
-      await conformance.checkChain(sentMessageReadable, [sent, read], { settings: ['postSaleId', 'channelToken'] });
-    },
-  );
+  test('shows a message sent to a post-sale channel when the channel is read', {
+    tag: declaredTags('sendChannelMessage', [sentMessageReadable]),
+  }, async ({ api, conformance, bodies, config }) => {
+    // A text of this run only, so that an earlier run's message cannot stand in for it.
+    const message = `${bodies.channelMessage().message} (${randomBytes(4).toString('hex')})`;
+    const params = channelParams({ bodies, config });
+    const sent = await api.call('sendChannelMessage', { params, json: { message }, credentials: 'none' });
+    const read = await api.call('getMessageChannel', { params: { postsaleInboundId: config.postSaleId } });
+    await conformance.checkChain(sentMessageReadable, [sent, read], { settings: ['postSaleId', 'channelToken'] });
+  });
 
-  test(
-    'shows an item added to the cart in amountInCart of the product detail',
-    { tag: declaredTags('updateCartItems', [cartShowsInProduct]) },
-    async ({ api, conformance, bodies, config }) => {
-      const added = await api.call('updateCartItems', { json: [bodies.cartItem()] });
-      const detail = await api.call('getProduct', {
-        params: { product_id: config.cartProductId },
-        query: config.productDetailQuery,
-        credentials: 'valid',
-      });
-      await conformance.checkChain(cartShowsInProduct, [added, detail], { settings: ['cartProductId'] });
-    },
-  );
+  test('shows an item added to the cart in amountInCart of the product detail', {
+    tag: declaredTags('updateCartItems', [cartShowsInProduct]),
+  }, async ({ api, conformance, bodies, config }) => {
+    const added = await api.call('updateCartItems', { json: [bodies.cartItem()] });
+    const detail = await api.call('getProduct', {
+      params: { product_id: config.cartProductId },
+      query: config.productDetailQuery,
+      credentials: 'valid',
+    });
+    await conformance.checkChain(cartShowsInProduct, [added, detail], { settings: ['cartProductId'] });
+  });
 
-  test(
-    'reads the channel of a post-sale request it has just created',
-    { tag: declaredTags('createPostSale', [createdPostSaleReadable]) },
-    async ({ api, conformance, bodies }) => {
-      const created = await api.call('createPostSale', { json: bodies.postSale() });
-      const id = integerField(created, POST_SALE_ID_FIELDS);
-      const chain = [created];
-      if (id !== undefined) chain.push(await api.call('getMessageChannel', { params: { postsaleInboundId: id } }));
-      await conformance.checkChain(createdPostSaleReadable, chain, { settings: ['postSaleBody'] });
-    },
-  );
+  test('reads the channel of a post-sale request it has just created', {
+    tag: declaredTags('createPostSale', [createdPostSaleReadable]),
+  }, async ({ api, conformance, bodies }) => {
+    const created = await api.call('createPostSale', { json: bodies.postSale() });
+    const id = integerField(created, POST_SALE_ID_FIELDS);
+    const chain = [created];
+    if (id !== undefined) chain.push(await api.call('getMessageChannel', { params: { postsaleInboundId: id } }));
+    await conformance.checkChain(createdPostSaleReadable, chain, { settings: ['postSaleBody'] });
+  });
 });

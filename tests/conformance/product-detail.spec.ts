@@ -46,7 +46,10 @@ test.describe('GET /item/{product_id} · operation 8 · §4.8', () => {
         successShape,
         requirementCheck('OP8-LOGGED-IN-FIELDS', (exchange) => {
           const body = asProduct(jsonBody(exchange));
-          expect(LOGGED_IN_FIELDS.filter((f) => !(f in body)), 'logged-in fields missing for a logged-in caller').toEqual([]);
+          expect(
+            LOGGED_IN_FIELDS.filter((f) => !(f in body)),
+            'logged-in fields missing for a logged-in caller',
+          ).toEqual([]);
         }),
       ],
       settings: ['productId', 'productDetailQuery'],

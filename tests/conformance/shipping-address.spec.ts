@@ -1,7 +1,13 @@
 import { namesField } from '../support/arbitraries';
 import { BODY_RULES } from '../support/body-rules';
 import { requiredFields, without } from '../support/bodies';
-import { namesMissingField, negativeDataRejection, requirementCheck, succeeds, succeedsWithJson } from '../support/checks';
+import {
+  namesMissingField,
+  negativeDataRejection,
+  requirementCheck,
+  succeeds,
+  succeedsWithJson,
+} from '../support/checks';
 import { expect, test } from '../support/fixtures';
 import { jsonBody } from '../support/http';
 import { isObject } from '../support/outcome';

@@ -35,15 +35,23 @@ test('more than 50 entries', () => {
 
 test('IDs are unique and well-formed', () => {
   const ids = requirements().map((r) => r.id);
-  expect(ids.filter((id, i) => ids.indexOf(id) !== i), 'duplicate IDs').toEqual([]);
-  expect(ids.filter((id) => !ID_FORMAT.test(id)), `IDs not matching ${ID_FORMAT}`).toEqual([]);
+  expect(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    'duplicate IDs',
+  ).toEqual([]);
+  expect(
+    ids.filter((id) => !ID_FORMAT.test(id)),
+    `IDs not matching ${ID_FORMAT}`,
+  ).toEqual([]);
 });
 
 test('every section exists as a heading of the spec', () => {
   const sections = specSections(specText());
   // Sanity of the parser itself, so that an empty set cannot pass everything.
   expect([...sections]).toEqual(expect.arrayContaining(['intro', '1', '2.6', '4.4', '4.15', '5', '7', '9']));
-  const unknown = requirements().filter((r) => !sections.has(r.section)).map((r) => `${r.id}: §${r.section}`);
+  const unknown = requirements()
+    .filter((r) => !sections.has(r.section))
+    .map((r) => `${r.id}: §${r.section}`);
   expect(unknown).toEqual([]);
 });
 
@@ -56,14 +64,18 @@ test('level is MUST, SHOULD or INFO; text is not empty', () => {
 });
 
 test('every SHOULD and INFO says why it is not a MUST', () => {
-  const unexplained = requirements().filter((r) => r.level !== 'MUST' && !r.levelReason?.trim()).map((r) => r.id);
+  const unexplained = requirements()
+    .filter((r) => r.level !== 'MUST' && !r.levelReason?.trim())
+    .map((r) => r.id);
   expect(unexplained, 'entries without a levelReason').toEqual([]);
 });
 
 test(`operations are integers from 1 to ${OPERATION_COUNT}, and each operation has an entry`, () => {
   const problems = requirements().flatMap((r) => {
     if (!Array.isArray(r.operations) || r.operations.length === 0) return [`${r.id}: no operations`];
-    return r.operations.filter((n) => !Number.isInteger(n) || n < 1 || n > OPERATION_COUNT).map((n) => `${r.id}: operation ${n}`);
+    return r.operations
+      .filter((n) => !Number.isInteger(n) || n < 1 || n > OPERATION_COUNT)
+      .map((n) => `${r.id}: operation ${n}`);
   });
   expect(problems).toEqual([]);
   const covered = new Set(requirements().flatMap((r) => r.operations));
@@ -73,7 +85,9 @@ test(`operations are integers from 1 to ${OPERATION_COUNT}, and each operation h
 
 test('entries marked observable: false say why', () => {
   const problems = requirements().flatMap((r) => [
-    ...(r.observable !== undefined && typeof r.observable !== 'boolean' ? [`${r.id}: observable is not a boolean`] : []),
+    ...(r.observable !== undefined && typeof r.observable !== 'boolean'
+      ? [`${r.id}: observable is not a boolean`]
+      : []),
     ...(r.observable === false && !(typeof r.notObservableBecause === 'string' && r.notObservableBecause.trim())
       ? [`${r.id}: observable false without notObservableBecause`]
       : []),
@@ -81,9 +95,11 @@ test('entries marked observable: false say why', () => {
   expect(problems).toEqual([]);
 });
 
-test('every quote is the spec\'s own text', () => {
+test("every quote is the spec's own text", () => {
   // Whitespace is normalised: the spec wraps lines, the catalogue does not.
   const spec = squash(specText());
-  const problems = requirements().filter((r) => r.quote !== undefined && !spec.includes(squash(r.quote))).map((r) => r.id);
+  const problems = requirements()
+    .filter((r) => r.quote !== undefined && !spec.includes(squash(r.quote)))
+    .map((r) => r.id);
   expect(problems).toEqual([]);
 });

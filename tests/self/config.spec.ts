@@ -14,7 +14,9 @@ test('the defaults load and target the embedded reference with writes on', () =>
 
 test('an external target is read-only unless RSF_ALLOW_WRITES is set', () => {
   expect(loadConfig({ RSF_TARGET_URL: 'https://staging.example/api' }).writesEnabled).toBe(false);
-  expect(loadConfig({ RSF_TARGET_URL: 'https://staging.example/api', RSF_ALLOW_WRITES: 'true' }).writesEnabled).toBe(true);
+  expect(loadConfig({ RSF_TARGET_URL: 'https://staging.example/api', RSF_ALLOW_WRITES: 'true' }).writesEnabled).toBe(
+    true,
+  );
 });
 
 test('every bad value is reported at once, by variable name, without showing secrets', () => {
@@ -36,7 +38,9 @@ test('every bad value is reported at once, by variable name, without showing sec
   const message = (error as Error).message;
   for (const name of Object.keys(bad)) expect(message).toContain(name);
   expect(message).toContain('client.request');
-  expect(() => loadConfig({ RSF_BEARER_TOKEN: 'same-token-value', RSF_INVALID_BEARER_TOKEN: 'same-token-value' })).toThrow(/must differ/);
+  expect(() =>
+    loadConfig({ RSF_BEARER_TOKEN: 'same-token-value', RSF_INVALID_BEARER_TOKEN: 'same-token-value' }),
+  ).toThrow(/must differ/);
 });
 
 test('a token too short to be redacted safely is refused', () => {
@@ -45,17 +49,30 @@ test('a token too short to be redacted safely is refused', () => {
 });
 
 test('the Bearer and channel tokens are the secrets to redact', () => {
-  const secrets = secretsOf(loadConfig({ RSF_BEARER_TOKEN: 'bearer-secret-1', RSF_CHANNEL_TOKEN: 'channel-secret-2', RSF_INVALID_BEARER_TOKEN: 'invalid-secret-3' }));
+  const secrets = secretsOf(
+    loadConfig({
+      RSF_BEARER_TOKEN: 'bearer-secret-1',
+      RSF_CHANNEL_TOKEN: 'channel-secret-2',
+      RSF_INVALID_BEARER_TOKEN: 'invalid-secret-3',
+    }),
+  );
   expect(secrets).toEqual(expect.arrayContaining(['bearer-secret-1', 'channel-secret-2', 'invalid-secret-3']));
 });
 
 test('the target URL may be given with or without /v1 and trailing slashes', () => {
-  for (const url of ['https://api.example/base', 'https://api.example/base/', 'https://api.example/base/v1', 'https://api.example/base/v1/']) {
+  for (const url of [
+    'https://api.example/base',
+    'https://api.example/base/',
+    'https://api.example/base/v1',
+    'https://api.example/base/v1/',
+  ]) {
     expect(normalizeTargetUrl(url)).toBe('https://api.example/base');
     expect(apiBase(loadConfig({ RSF_TARGET_URL: url }))).toBe('https://api.example/base/v1');
   }
   expect(displayTarget(loadConfig({ RSF_TARGET_URL: 'https://api.example/base/v1' }))).toBe('https://api.example/base');
-  expect(() => loadConfig({ RSF_TARGET_URL: 'https://api.example/base?key=abc' })).toThrow(/RSF_TARGET_URL: must not carry a query string/);
+  expect(() => loadConfig({ RSF_TARGET_URL: 'https://api.example/base?key=abc' })).toThrow(
+    /RSF_TARGET_URL: must not carry a query string/,
+  );
 });
 
 test('README and .env.example document every setting, as the code defines them', () => {

@@ -8,7 +8,8 @@ import { FAULTS, MODES, profilePath } from '../../reference/server';
 import { loadConfig } from '../support/config';
 
 // Faults and modes exist only on the embedded reference; never send this matrix anywhere else.
-if (!loadConfig().embedded) throw new Error('The mutation matrix runs against the embedded reference only: unset RSF_TARGET_URL.');
+if (!loadConfig().embedded)
+  throw new Error('The mutation matrix runs against the embedded reference only: unset RSF_TARGET_URL.');
 
 const reportsDir = process.env.RSF_REPORTS_DIR || '../../reports/mutation-run';
 
@@ -29,9 +30,21 @@ export default defineConfig<object, { referenceProfile: string; failingChecksExp
   globalSetup: '../support/global-setup.ts',
   // Each project needs workers of its own; one per file, not one per test, keeps worker start-ups few.
   fullyParallel: false,
-  reporter: [['dot'], ['../support/reporter/conformance-reporter.ts', { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` }]],
+  reporter: [
+    ['dot'],
+    ['../support/reporter/conformance-reporter.ts', { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` }],
+  ],
   projects: [
-    ...MODES.map((m) => ({ name: modeProject(m.name), use: { referenceProfile: profilePath({ mode: m.name }) }, workers: PROJECT_WORKERS })),
-    ...FAULTS.map((f) => ({ name: faultProject(f.name), grep: taggedWith(f.breaks), use: { referenceProfile: profilePath({ fault: f.name }), failingChecksExpected: true }, workers: PROJECT_WORKERS })),
+    ...MODES.map((m) => ({
+      name: modeProject(m.name),
+      use: { referenceProfile: profilePath({ mode: m.name }) },
+      workers: PROJECT_WORKERS,
+    })),
+    ...FAULTS.map((f) => ({
+      name: faultProject(f.name),
+      grep: taggedWith(f.breaks),
+      use: { referenceProfile: profilePath({ fault: f.name }), failingChecksExpected: true },
+      workers: PROJECT_WORKERS,
+    })),
   ],
 });

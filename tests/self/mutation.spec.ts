@@ -38,20 +38,37 @@ test('the suite passes every conforming mode and kills every fault of the refere
   test.setTimeout(9 * 60_000);
   const reportsDir = mkdtempSync(join(tmpdir(), 'rsf-mutation-'));
   const started = Date.now();
-  const run = await runPlaywright(['test', '--config', 'tests/self/mutation.config.ts'], { RSF_REPORTS_DIR: reportsDir, RSF_FC_NUM_RUNS: '30' }, 8 * 60_000);
+  const run = await runPlaywright(
+    ['test', '--config', 'tests/self/mutation.config.ts'],
+    { RSF_REPORTS_DIR: reportsDir, RSF_FC_NUM_RUNS: '30' },
+    8 * 60_000,
+  );
   const seconds = Math.round((Date.now() - started) / 1000);
   const index = JSON.parse(readFileSync(join(reportsDir, 'projects', 'index.json'), 'utf8')) as Record<string, string>;
   const reportOf = (project: string): ConformanceReport => {
     const dir = index[project];
-    if (!dir) throw new Error(`no report for project ${project}; run output:\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`);
+    if (!dir)
+      throw new Error(
+        `no report for project ${project}; run output:\n${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`,
+      );
     return JSON.parse(readFileSync(join(reportsDir, 'projects', dir, 'conformance.json'), 'utf8')) as ConformanceReport;
   };
 
   const modes = MODES.map((mode) => {
     const report = reportOf(modeProject(mode.name));
     const failed = report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
-    const warnings = report.requirements.filter((r) => r.status === 'warning').map((r) => r.id).sort();
-    return { mode: mode.name, verdict: report.summary.verdict, failed, warnings, expected: (EXPECTED_WARNINGS[mode.name] ?? []).slice().sort(), checked: report.requirements.filter((r) => r.tests.some((t) => t.checks.passed > 0)).map((r) => r.id) };
+    const warnings = report.requirements
+      .filter((r) => r.status === 'warning')
+      .map((r) => r.id)
+      .sort();
+    return {
+      mode: mode.name,
+      verdict: report.summary.verdict,
+      failed,
+      warnings,
+      expected: (EXPECTED_WARNINGS[mode.name] ?? []).slice().sort(),
+      checked: report.requirements.filter((r) => r.tests.some((t) => t.checks.passed > 0)).map((r) => r.id),
+    };
   });
 
   const faults: FaultResult[] = FAULTS.map((fault) => {
@@ -67,50 +84,83 @@ test('the suite passes every conforming mode and kills every fault of the refere
     };
   });
 
-  const everFlagged = new Set(FAULTS.flatMap((fault) => reportOf(faultProject(fault.name)).requirements.filter(flagged).map((r) => r.id)));
+  const everFlagged = new Set(
+    FAULTS.flatMap((fault) =>
+      reportOf(faultProject(fault.name))
+        .requirements.filter(flagged)
+        .map((r) => r.id),
+    ),
+  );
   const checked = new Set(modes.flatMap((m) => m.checked));
   const neverFailed = [...checked].filter((id) => !everFlagged.has(id)).sort();
   const withoutFault = requirements().filter((r) => !FAULTS.some((f) => f.breaks === r.id));
   const killed = faults.filter((f) => f.killed).length;
   const summary = `${killed}/${faults.length} faults killed; ${modes.filter((m) => m.verdict === 'PASS' && m.failed.length === 0).length}/${modes.length} conforming modes passed`;
 
-  writeFileSync(MATRIX_PATH, [
-    '# Mutation matrix',
-    '',
-    `The conformance suite against each conforming mode and each fault of the embedded reference server (\`reference/faults.ts\`), ${seconds} s, fast-check numRuns 30. Written by \`npm test\` (tests/self/mutation.spec.ts).`,
-    '',
-    `**${summary}.**`,
-    '',
-    '## Conforming modes',
-    '',
-    '| mode | verdict | MUST failures | warnings | expected warnings |',
-    '|---|---|---|---|---|',
-    ...modes.map((m) => `| ${m.mode} | ${m.verdict} | ${m.failed.join(', ') || '–'} | ${m.warnings.join(', ') || '–'} | ${m.expected.join(', ') || '–'} |`),
-    '',
-    '## Faults',
-    '',
-    '| fault | breaks | level | detected | by tests | also flagged |',
-    '|---|---|---|---|---|---|',
-    ...faults.map((f) => `| ${f.fault} | ${f.breaks} | ${f.level} | ${f.killed ? 'yes' : '**NO**'} | ${f.detectedBy.slice(0, 3).join('<br>')}${f.detectedBy.length > 3 ? `<br>(+${f.detectedBy.length - 3})` : ''} | ${f.alsoFlagged.join(', ') || '–'} |`),
-    '',
-    '## Requirements without a fault',
-    '',
-    ...withoutFault.map((r) => `- ${r.id} (${r.level}): ${r.notObservableBecause ?? '**no reason given: add a fault**'}`),
-    '',
-    `## Checks no fault makes fail`,
-    '',
-    neverFailed.length ? neverFailed.map((id) => `- ${id}`).join('\n') : 'None: every requirement the suite checks is failed by at least one fault.',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    MATRIX_PATH,
+    [
+      '# Mutation matrix',
+      '',
+      `The conformance suite against each conforming mode and each fault of the embedded reference server (\`reference/faults.ts\`), ${seconds} s, fast-check numRuns 30. Written by \`npm test\` (tests/self/mutation.spec.ts).`,
+      '',
+      `**${summary}.**`,
+      '',
+      '## Conforming modes',
+      '',
+      '| mode | verdict | MUST failures | warnings | expected warnings |',
+      '|---|---|---|---|---|',
+      ...modes.map(
+        (m) =>
+          `| ${m.mode} | ${m.verdict} | ${m.failed.join(', ') || '–'} | ${m.warnings.join(', ') || '–'} | ${m.expected.join(', ') || '–'} |`,
+      ),
+      '',
+      '## Faults',
+      '',
+      '| fault | breaks | level | detected | by tests | also flagged |',
+      '|---|---|---|---|---|---|',
+      ...faults.map(
+        (f) =>
+          `| ${f.fault} | ${f.breaks} | ${f.level} | ${f.killed ? 'yes' : '**NO**'} | ${f.detectedBy.slice(0, 3).join('<br>')}${f.detectedBy.length > 3 ? `<br>(+${f.detectedBy.length - 3})` : ''} | ${f.alsoFlagged.join(', ') || '–'} |`,
+      ),
+      '',
+      '## Requirements without a fault',
+      '',
+      ...withoutFault.map(
+        (r) => `- ${r.id} (${r.level}): ${r.notObservableBecause ?? '**no reason given: add a fault**'}`,
+      ),
+      '',
+      `## Checks no fault makes fail`,
+      '',
+      neverFailed.length
+        ? neverFailed.map((id) => `- ${id}`).join('\n')
+        : 'None: every requirement the suite checks is failed by at least one fault.',
+      '',
+    ].join('\n'),
+  );
 
   for (const m of modes) {
     expect.soft(m.failed, `MUST failures in conforming mode "${m.mode}"`).toEqual([]);
     expect.soft(m.warnings, `warnings in conforming mode "${m.mode}"`).toEqual(m.expected);
   }
-  expect.soft(faults.filter((f) => !f.killed).map((f) => `${f.fault} (breaks ${f.breaks})`), 'surviving faults: a check is missing or weak').toEqual([]);
+  expect
+    .soft(
+      faults.filter((f) => !f.killed).map((f) => `${f.fault} (breaks ${f.breaks})`),
+      'surviving faults: a check is missing or weak',
+    )
+    .toEqual([]);
   expect.soft(neverFailed, 'requirements the suite checks that no fault makes fail').toEqual([]);
-  expect.soft(withoutFault.filter((r) => r.observable !== false).map((r) => r.id), 'observable requirements without a fault').toEqual([]);
-  const readmeLine = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').find((line) => line.startsWith('Latest matrix:'));
-  expect.soft(readmeLine, 'README, "How we know the suite works": the latest matrix summary').toBe(`Latest matrix: ${summary}.`);
+  expect
+    .soft(
+      withoutFault.filter((r) => r.observable !== false).map((r) => r.id),
+      'observable requirements without a fault',
+    )
+    .toEqual([]);
+  const readmeLine = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith('Latest matrix:'));
+  expect
+    .soft(readmeLine, 'README, "How we know the suite works": the latest matrix summary')
+    .toBe(`Latest matrix: ${summary}.`);
   expect(run.code, 'the matrix run itself fails, since faults fail it').not.toBe(0);
 });

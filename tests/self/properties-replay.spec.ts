@@ -68,7 +68,8 @@ function run(commandLine: string, env: Record<string, string> = {}): Run {
 /** The tests of the run, once each (a test appears under every requirement it is tagged with). */
 function testsOf(report: ConformanceReport): TestRef[] {
   const byPlace = new Map<string, TestRef>();
-  for (const row of report.requirements) for (const t of row.tests) byPlace.set(`${t.project} ${t.file}:${t.line} ${t.title}`, t);
+  for (const row of report.requirements)
+    for (const t of row.tests) byPlace.set(`${t.project} ${t.file}:${t.line} ${t.title}`, t);
   return [...byPlace.values()];
 }
 
@@ -76,7 +77,13 @@ function testsOf(report: ConformanceReport): TestRef[] {
 const ownTitle = (t: TestRef): string => t.title.split(' › ').at(-1) ?? '';
 
 /** What a failing property prints: the lines of tests/support/property.ts's failure message. */
-function failureOf(output: string): { counterexample: string; seed: string; path: string; replay: string; shrinks: number } {
+function failureOf(output: string): {
+  counterexample: string;
+  seed: string;
+  path: string;
+  replay: string;
+  shrinks: number;
+} {
   const line = (pattern: RegExp): RegExpExecArray => {
     const found = pattern.exec(output);
     if (!found) throw new Error(`no line matching ${pattern} in:\n${output.slice(-4000)}`);
@@ -93,18 +100,35 @@ function failureOf(output: string): { counterexample: string; seed: string; path
 }
 
 test('the replay line names the test by its exact title, quoted for the shell', () => {
-  const info = { file: join(ROOT, SPEC), title: "accepts every utility in [0, 100] on the 'existing' category", project: { name: '' }, config: { configFile: join(ROOT, 'playwright.config.ts') } };
+  const info = {
+    file: join(ROOT, SPEC),
+    title: "accepts every utility in [0, 100] on the 'existing' category",
+    project: { name: '' },
+    config: { configFile: join(ROOT, 'playwright.config.ts') },
+  };
   const command = replayCommand(info as Parameters<typeof replayCommand>[0], 42, '3:1');
   expect(command).toContain(`RSF_FC_SEED=42 RSF_FC_PATH=3:1`);
-  expect(command).toContain(`npx playwright test ${SPEC} -g 'accepts every utility in \\[0, 100\\] on the '\\''existing'\\'' category'`);
+  expect(command).toContain(
+    `npx playwright test ${SPEC} -g 'accepts every utility in \\[0, 100\\] on the '\\''existing'\\'' category'`,
+  );
   expect(command).not.toContain('--config');
-  const grep = new RegExp("accepts every utility in \\[0, 100\\] on the 'existing' category");
+  const grep = /accepts every utility in \[0, 100\] on the 'existing' category/;
   expect(grep.test(info.title)).toBe(true);
-  const projectCommand = replayCommand({ ...info, project: { name: 'fault-x' }, config: { configFile: join(ROOT, 'tests/self/mutation.config.ts') } } as Parameters<typeof replayCommand>[0], 1, '0');
+  const projectCommand = replayCommand(
+    {
+      ...info,
+      project: { name: 'fault-x' },
+      config: { configFile: join(ROOT, 'tests/self/mutation.config.ts') },
+    } as Parameters<typeof replayCommand>[0],
+    1,
+    '0',
+  );
   expect(projectCommand).toContain('--config tests/self/mutation.config.ts --project fault-x');
 });
 
-test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the same counterexample', async ({ bodies }) => {
+test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the same counterexample', async ({
+  bodies,
+}) => {
   const fault = FAULTS.find((f) => f.breaks === 'OP4-UTILITY-MAX');
   test.skip(!fault, 'The reference has no fault that breaks OP4-UTILITY-MAX.');
   test.setTimeout(180_000);
@@ -118,7 +142,11 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   const counterexample = JSON.parse(failure.counterexample) as Record<string, unknown>;
   expect(counterexample.utility as number).toBeGreaterThan(100);
   expect({ ...counterexample, utility: undefined }).toEqual({ ...bodies.categoryUpdate(), utility: undefined });
-  expect(failure.replay).toMatch(new RegExp(`^RSF_FC_SEED=${failure.seed} RSF_FC_PATH=${failure.path} RSF_REFERENCE_FAULT=${fault!.name} npx playwright test ${SPEC} -g `));
+  expect(failure.replay).toMatch(
+    new RegExp(
+      `^RSF_FC_SEED=${failure.seed} RSF_FC_PATH=${failure.path} RSF_REFERENCE_FAULT=${fault!.name} npx playwright test ${SPEC} -g `,
+    ),
+  );
 
   expect(testsOf(first.report).map(ownTitle)).toEqual([UTILITY_TITLE]);
   const row = first.report.requirements.find((r) => r.id === 'OP4-UTILITY-MAX');
@@ -127,7 +155,8 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   expect(tested && ownTitle(tested)).toBe(UTILITY_TITLE);
   expect(tested?.seed).toBe(`seed=${failure.seed} path=${failure.path}`);
   const evidence = row?.evidence.find((e) => e.kind === 'check')?.evidence;
-  if (!evidence) throw new Error(`no evidence of OP4-UTILITY-MAX in the conformance report: ${JSON.stringify(row?.evidence)}`);
+  if (!evidence)
+    throw new Error(`no evidence of OP4-UTILITY-MAX in the conformance report: ${JSON.stringify(row?.evidence)}`);
   expect(evidence.seed).toBe(failure.seed);
   expect(evidence.replay).toBe(failure.replay);
   expect(evidence.exchanges).toHaveLength(1);
@@ -140,7 +169,9 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   expect(replayed.seed).toBe(failure.seed);
   expect(replay.output).toContain(`Property of OP4-UTILITY-MAX failed after 1 run(s)`); // straight to the counterexample
   expect(testsOf(replay.report).map(ownTitle)).toEqual([UTILITY_TITLE]);
-  console.log(`fault ${fault!.name}: counterexample ${failure.counterexample} (shrunk ${failure.shrinks} times), first run ${first.ms} ms, replay ${replay.ms} ms`);
+  console.log(
+    `fault ${fault!.name}: counterexample ${failure.counterexample} (shrunk ${failure.shrinks} times), first run ${first.ms} ms, replay ${replay.ms} ms`,
+  );
 });
 
 test(`the clean reference passes every property at the default numRuns within ${CLEAN_RUN_BOUND_MS / 1000} s`, () => {
@@ -157,7 +188,10 @@ test(`the clean reference passes every property at the default numRuns within ${
   const seeds = new Set(tests.map((t) => t.seed));
   expect([...seeds], 'one seed for the whole run, recorded by every property test').toEqual([`seed=${summary.seed}`]);
   expect(summary.seed).toMatch(/^-?\d+$/);
-  expect(clean.report.requirements.filter((r) => r.status === 'warning').map((r) => r.id), 'SHOULD and INFO warnings').toEqual([]);
+  expect(
+    clean.report.requirements.filter((r) => r.status === 'warning').map((r) => r.id),
+    'SHOULD and INFO warnings',
+  ).toEqual([]);
   expect(clean.ms).toBeLessThan(CLEAN_RUN_BOUND_MS);
   console.log(`clean reference: ${summary.tests.passed} property tests passed in ${clean.ms} ms`);
 });

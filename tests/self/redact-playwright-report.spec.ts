@@ -8,7 +8,8 @@ import { REDACTED, registerSecret } from '../support/redact';
 import { unzip } from './support/artifacts';
 import RedactPlaywrightReport, { readZip, redactFolder, writeZip } from '../support/reporter/redact-playwright-report';
 
-const PREFIX = '<!DOCTYPE html><html><head><script type="module">const report = "no secret here";</script></head><body>';
+const PREFIX =
+  '<!DOCTYPE html><html><head><script type="module">const report = "no secret here";</script></head><body>';
 const TEMPLATE = /<template id="playwrightReportBase64">data:application\/zip;base64,([A-Za-z0-9+/=]*)<\/template>/;
 
 function indexHtml(zip: Buffer, tail = ''): string {
@@ -24,7 +25,11 @@ function embedded(html: string): Buffer {
 /** The compression method of each entry, from the local headers (writeZip puts no data descriptors). */
 function methods(zip: Buffer): number[] {
   const found: number[] = [];
-  for (let p = 0; zip.readUInt32LE(p) === 0x04034b50; p += 30 + zip.readUInt16LE(p + 26) + zip.readUInt16LE(p + 28) + zip.readUInt32LE(p + 18)) {
+  for (
+    let p = 0;
+    zip.readUInt32LE(p) === 0x04034b50;
+    p += 30 + zip.readUInt16LE(p + 26) + zip.readUInt16LE(p + 28) + zip.readUInt32LE(p + 18)
+  ) {
     found.push(zip.readUInt16LE(p + 8));
   }
   return found;
@@ -39,13 +44,17 @@ function secret(): string {
 
 test("writeZip and readZip: stored and deflated entries round-trip, and the self-tests' reader agrees", () => {
   const entries = [
-    { name: 'report.json', data: Buffer.from(JSON.stringify({ files: Array.from({ length: 50 }, (_, i) => ({ title: `test ${i}` })) })) },
+    {
+      name: 'report.json',
+      data: Buffer.from(JSON.stringify({ files: Array.from({ length: 50 }, (_, i) => ({ title: `test ${i}` })) })),
+    },
     { name: 'tiny.txt', data: Buffer.from('xy') },
     { name: 'dir/ünïcode.bin', data: randomBytes(64) },
   ];
   const zip = writeZip(entries);
   expect(methods(zip), 'deflated where smaller, else stored').toEqual([8, 0, 0]);
-  for (const read of [readZip(zip), unzip(zip)]) expect(read.map((e) => [e.name, e.data])).toEqual(entries.map((e) => [e.name, e.data]));
+  for (const read of [readZip(zip), unzip(zip)])
+    expect(read.map((e) => [e.name, e.data])).toEqual(entries.map((e) => [e.name, e.data]));
   // An archive that cannot be read whole is refused rather than passed through unredacted.
   expect(() => readZip(zip.subarray(0, zip.length - 1))).toThrow();
   const resized = Buffer.from(zip);
@@ -59,8 +68,15 @@ test('the report folder is rewritten without secrets; the rest is intact, a bina
   const folder = testInfo.outputPath('report');
   mkdirSync(join(folder, 'data'), { recursive: true });
 
-  const step = { title: 'POST', subtitle: `127.0.0.1:1234/v1/postventa/7001/messageChannel/${encoded}/u-42`, error: `failed: ${token}` };
-  const clean = { fileId: 'b', tests: [{ title: 'nothing secret', steps: [{ title: 'GET', subtitle: '127.0.0.1:1234/v1/products' }] }] };
+  const step = {
+    title: 'POST',
+    subtitle: `127.0.0.1:1234/v1/postventa/7001/messageChannel/${encoded}/u-42`,
+    error: `failed: ${token}`,
+  };
+  const clean = {
+    fileId: 'b',
+    tests: [{ title: 'nothing secret', steps: [{ title: 'GET', subtitle: '127.0.0.1:1234/v1/products' }] }],
+  };
   const original = [
     { name: 'a.json', data: Buffer.from(JSON.stringify({ fileId: 'a', tests: [{ steps: Array(20).fill(step) }] })) },
     { name: 'b.json', data: Buffer.from(JSON.stringify(clean)) },
@@ -70,14 +86,19 @@ test('the report folder is rewritten without secrets; the rest is intact, a bina
   expect(new Set(methods(zip)), 'deflated and stored entries alike').toEqual(new Set([0, 8]));
   writeFileSync(join(folder, 'index.html'), indexHtml(zip, `<p>outside: ${token}</p>`));
   writeFileSync(join(folder, 'data', 'attachment.txt'), `Authorization: Bearer ${token}\n`);
-  const trace = writeZip([{ name: 'test.trace', data: Buffer.from(`{"url":"/messageChannel/${encoded}/u-42"}\n`) }, { name: 'resources/img', data: randomBytes(32) }]);
+  const trace = writeZip([
+    { name: 'test.trace', data: Buffer.from(`{"url":"/messageChannel/${encoded}/u-42"}\n`) },
+    { name: 'resources/img', data: randomBytes(32) },
+  ]);
   writeFileSync(join(folder, 'data', 'trace.zip'), trace);
   const png = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n\0\0', 'latin1'), randomBytes(64)]);
   writeFileSync(join(folder, 'data', 'image.png'), png);
   const leaking = Buffer.concat([Buffer.from([0, 1, 2, 0]), Buffer.from(token)]);
   writeFileSync(join(folder, 'data', 'leak.bin'), leaking);
 
-  expect(redactFolder(folder), 'binary content with a secret is reported, not rewritten').toEqual([join('data', 'leak.bin')]);
+  expect(redactFolder(folder), 'binary content with a secret is reported, not rewritten').toEqual([
+    join('data', 'leak.bin'),
+  ]);
 
   const html = readFileSync(join(folder, 'index.html'), 'utf8');
   expect(html.startsWith(PREFIX)).toBe(true);
@@ -87,7 +108,11 @@ test('the report folder is rewritten without secrets; the rest is intact, a bina
   expect(entries.map((e) => e.name)).toEqual(['a.json', 'b.json', 's.txt']);
   const [a, b, s] = entries.map((e) => e.data.toString('utf8'));
   const redactedStep = JSON.parse(a ?? '').tests[0].steps[0];
-  expect(redactedStep).toEqual({ title: 'POST', subtitle: `127.0.0.1:1234/v1/postventa/7001/messageChannel/${REDACTED}/u-42`, error: `failed: ${REDACTED}` });
+  expect(redactedStep).toEqual({
+    title: 'POST',
+    subtitle: `127.0.0.1:1234/v1/postventa/7001/messageChannel/${REDACTED}/u-42`,
+    error: `failed: ${REDACTED}`,
+  });
   expect(JSON.parse(b ?? '')).toEqual(clean);
   expect(s).toBe(REDACTED);
   for (const text of [html, ...entries.map((e) => e.data.toString('latin1'))]) {
@@ -105,7 +130,10 @@ test('the report folder is rewritten without secrets; the rest is intact, a bina
 
   // The reporter fails the run over the leak, naming the file but not the secret.
   const reporter = new RedactPlaywrightReport({ folder: 'report', configDir: testInfo.outputPath() });
-  const error = await reporter.onEnd().then(() => undefined, (e: Error) => e.message);
+  const error = await reporter.onEnd().then(
+    () => undefined,
+    (e: Error) => e.message,
+  );
   expect(error).toContain(join('data', 'leak.bin'));
   expect(error).not.toContain(token);
 });

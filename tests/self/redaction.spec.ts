@@ -11,7 +11,6 @@ import { fakeSecrets, readReport, runPlaywright } from './support/child-run';
 
 const BROKEN = 'OP15-SUCCESS-SHAPE';
 
-
 test('no form of a secret appears in any report, result, archive or console output', async ({}, testInfo) => {
   const fault = FAULTS.find((f) => f.breaks === BROKEN)?.name;
   expect(fault, `a fault of reference/faults.ts breaks ${BROKEN}`).toBeDefined();
@@ -19,37 +18,59 @@ test('no form of a secret appears in any report, result, archive or console outp
 
   const secrets = fakeSecrets();
   const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
-  const runs = await Promise.all(['clean', 'fault'].map(async (name) => {
-    const dir = testInfo.outputPath(name);
-    const run = await runPlaywright(['test', '--output', join(dir, 'results')], {
-      RSF_BEARER_TOKEN: secrets.bearer,
-      RSF_CHANNEL_TOKEN: secrets.channel,
-      RSF_REPORTS_DIR: join(dir, 'reports'),
-      RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
-      RSF_REFERENCE_FAULT: name === 'fault' ? fault : undefined,
-    }, 8 * 60_000);
-    return { name, dir, run };
-  }));
+  const runs = await Promise.all(
+    ['clean', 'fault'].map(async (name) => {
+      const dir = testInfo.outputPath(name);
+      const run = await runPlaywright(
+        ['test', '--output', join(dir, 'results')],
+        {
+          RSF_BEARER_TOKEN: secrets.bearer,
+          RSF_CHANNEL_TOKEN: secrets.channel,
+          RSF_REPORTS_DIR: join(dir, 'reports'),
+          RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
+          RSF_REFERENCE_FAULT: name === 'fault' ? fault : undefined,
+        },
+        8 * 60_000,
+      );
+      return { name, dir, run };
+    }),
+  );
 
   for (const { name, dir, run } of runs) {
     expect(run.code, `${name} run was killed:\n${run.stderr}`).not.toBeNull();
     const reports = join(dir, 'reports');
-    expect(existsSync(join(reports, 'conformance.json')), `${name}: no conformance.json; is the conformance reporter configured?\n${run.stdout}\n${run.stderr}`).toBe(true);
+    expect(
+      existsSync(join(reports, 'conformance.json')),
+      `${name}: no conformance.json; is the conformance reporter configured?\n${run.stdout}\n${run.stderr}`,
+    ).toBe(true);
     const report = readReport(reports);
     expect(report.requirements).toHaveLength(requirements().length);
     expect(report.summary.tests.total).toBeGreaterThan(0);
 
-    const artifacts = [...readArtifacts(dir), { name: `${name} stdout`, text: run.stdout }, { name: `${name} stderr`, text: run.stderr }];
+    const artifacts = [
+      ...readArtifacts(dir),
+      { name: `${name} stdout`, text: run.stdout },
+      { name: `${name} stderr`, text: run.stderr },
+    ];
     // The search really looked inside Playwright's HTML report, whose data is an embedded zip.
-    expect(artifacts.some((a) => a.name.includes('playwright') && a.name.includes('#base64-zip')), `${name}: the HTML report's data was not found`).toBe(true);
+    expect(
+      artifacts.some((a) => a.name.includes('playwright') && a.name.includes('#base64-zip')),
+      `${name}: the HTML report's data was not found`,
+    ).toBe(true);
     // Redacted, not dropped: the report still shows operation 15's requests, whose step subtitle is the URL.
-    expect(artifacts.some((a) => a.name.includes('#base64-zip') && a.text.includes('/messageChannel/[REDACTED]/')), `${name}: operation 15's request in the HTML report`).toBe(true);
+    expect(
+      artifacts.some((a) => a.name.includes('#base64-zip') && a.text.includes('/messageChannel/[REDACTED]/')),
+      `${name}: operation 15's request in the HTML report`,
+    ).toBe(true);
     const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
     expect(leaks, `${name} run`).toEqual([]);
   }
 
   // The fault made an operation-15 check fail, so its evidence shows the URL that carries the channel token.
   const failed = readReport(join(runs[1]!.dir, 'reports')).requirements.filter((r) => r.status === 'failed');
-  expect(failed.map((r) => r.id).filter((id) => id.startsWith('OP15-')), `the fault ${fault} fails an operation-15 requirement`).not.toEqual([]);
+  expect(
+    failed.map((r) => r.id).filter((id) => id.startsWith('OP15-')),
+    `the fault ${fault} fails an operation-15 requirement`,
+  ).not.toEqual([]);
   expect(JSON.stringify(failed.map((r) => r.evidence))).toContain('/messageChannel/');
 });

@@ -23,14 +23,44 @@ test.afterAll(async () => {
 
 /** The operations with a request body, at a concrete path, with their documented error shape. */
 const BODY_OPS: { op: number; method: string; path: string; errorShape: (v: unknown) => void }[] = [
-  { op: 1, method: 'PATCH', path: '/client', errorShape: (v) => expect(v).toMatchObject({ status: 'error', message: expect.any(String) }) },
-  { op: 2, method: 'POST', path: '/miCuenta/shippingAddress', errorShape: (v) => expect(v).toMatchObject({ success: 'error', msg: expect.any(String) }) },
-  { op: 3, method: 'PATCH', path: '/miCuenta/shippingAddress', errorShape: (v) => expect(v).toMatchObject({ success: 'error', msg: expect.any(String) }) },
-  { op: 4, method: 'PATCH', path: '/miCuenta/misCategorias', errorShape: (v) => expect(v).toMatchObject({ success: false, msg: expect.any(String) }) },
+  {
+    op: 1,
+    method: 'PATCH',
+    path: '/client',
+    errorShape: (v) => expect(v).toMatchObject({ status: 'error', message: expect.any(String) }),
+  },
+  {
+    op: 2,
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    errorShape: (v) => expect(v).toMatchObject({ success: 'error', msg: expect.any(String) }),
+  },
+  {
+    op: 3,
+    method: 'PATCH',
+    path: '/miCuenta/shippingAddress',
+    errorShape: (v) => expect(v).toMatchObject({ success: 'error', msg: expect.any(String) }),
+  },
+  {
+    op: 4,
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    errorShape: (v) => expect(v).toMatchObject({ success: false, msg: expect.any(String) }),
+  },
   { op: 5, method: 'POST', path: '/carrito/item', errorShape: (v) => expect(v).toMatch(/^Error: /) },
-  { op: 6, method: 'POST', path: '/carrito/processPreferenceProvider', errorShape: (v) => expect(v).toMatchObject({ error_message: expect.any(String) }) },
+  {
+    op: 6,
+    method: 'POST',
+    path: '/carrito/processPreferenceProvider',
+    errorShape: (v) => expect(v).toMatchObject({ error_message: expect.any(String) }),
+  },
   { op: 13, method: 'POST', path: '/postventa', errorShape: (v) => expect(typeof v).toBe('string') },
-  { op: 15, method: 'POST', path: '/postventa/7001/messageChannel/reference-channel-token/u-42', errorShape: (v) => expect(v).toMatchObject({ success: 'error' }) },
+  {
+    op: 15,
+    method: 'POST',
+    path: '/postventa/7001/messageChannel/reference-channel-token/u-42',
+    errorShape: (v) => expect(v).toMatchObject({ success: 'error' }),
+  },
 ];
 
 const alive = async () => expect((await send(server.url, '/v1/prices', { headers: AUTH })).status).toBe(200);
@@ -42,27 +72,44 @@ for (const mode of MODES) {
   test.describe(`mode ${mode.name}`, () => {
     for (const { op, method, path, errorShape } of BODY_OPS) {
       test(`op${op} rejects malformed JSON in its error shape`, async () => {
-        const res = await send(server.url, `${base}${path}`, { method, headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"unterminated": ' });
+        const res = await send(server.url, `${base}${path}`, {
+          method,
+          headers: { ...AUTH, 'content-type': 'application/json' },
+          body: '{"unterminated": ',
+        });
         expect(res.status).toBe(documentedStatus(400));
         errorShape(res.value);
       });
 
       test(`op${op} answers 415 to a body that is not JSON`, async () => {
-        const res = await send(server.url, `${base}${path}`, { method, headers: { ...AUTH, 'content-type': 'text/plain' }, body: 'hello' });
+        const res = await send(server.url, `${base}${path}`, {
+          method,
+          headers: { ...AUTH, 'content-type': 'text/plain' },
+          body: 'hello',
+        });
         expect(res.status).toBe(415);
         errorShape(res.value);
       });
     }
 
     test('an empty body is rejected, not crashed on', async () => {
-      const res = await send(server.url, `${base}/client`, { method: 'PATCH', headers: { ...AUTH, 'content-type': 'application/json' }, body: '' });
+      const res = await send(server.url, `${base}/client`, {
+        method: 'PATCH',
+        headers: { ...AUTH, 'content-type': 'application/json' },
+        body: '',
+      });
       expect(res.status).toBe(documentedStatus(400));
     });
 
     test('a body over 1 MB is answered 413, with or without Content-Length', async () => {
       const big = `[${'1,'.repeat(600 * 1024)}1]`;
       for (const chunked of [false, true]) {
-        const res = await send(server.url, `${base}/carrito/item`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: big, chunked });
+        const res = await send(server.url, `${base}/carrito/item`, {
+          method: 'POST',
+          headers: { ...AUTH, 'content-type': 'application/json' },
+          body: big,
+          chunked,
+        });
         expect(res.status, `chunked: ${chunked}`).toBe(413);
       }
       await alive();
@@ -75,14 +122,31 @@ for (const mode of MODES) {
       expect(over.value).toContain('nested deeper than 64');
       const atLimit = await send(server.url, `${base}/postventa`, { method: 'POST', headers: AUTH, body: nested(64) });
       expect(atLimit.value).not.toContain('nested deeper');
-      const huge = await send(server.url, `${base}/postventa`, { method: 'POST', headers: AUTH, body: nested(400_000) });
+      const huge = await send(server.url, `${base}/postventa`, {
+        method: 'POST',
+        headers: AUTH,
+        body: nested(400_000),
+      });
       expect(huge.status).toBe(documentedStatus(400));
-      const braces = await send(server.url, `${base}/postventa`, { method: 'POST', headers: AUTH, body: `{"a":"[[[[",${'{"b":'.repeat(70)}1${'}'.repeat(70)}}` });
+      const braces = await send(server.url, `${base}/postventa`, {
+        method: 'POST',
+        headers: AUTH,
+        body: `{"a":"[[[[",${'{"b":'.repeat(70)}1${'}'.repeat(70)}}`,
+      });
       expect(braces.value).toContain('nested deeper than 64');
     });
 
     test('an unknown route is 404 with a plain string', async () => {
-      for (const path of [`${base}/nothing`, `${base}`, `${base}/item`, `${base}/item/1/extra`, '/v2/prices', '/', '/_modes/nope/v1/prices', '/_faults/nope/v1/prices']) {
+      for (const path of [
+        `${base}/nothing`,
+        `${base}`,
+        `${base}/item`,
+        `${base}/item/1/extra`,
+        '/v2/prices',
+        '/',
+        '/_modes/nope/v1/prices',
+        '/_faults/nope/v1/prices',
+      ]) {
         const res = await send(server.url, path, { headers: AUTH });
         expect(res.status, path).toBe(404);
         expect(typeof res.value, path).toBe('string');
@@ -105,11 +169,14 @@ for (const mode of MODES) {
       expect(Number(res.headers['content-length'])).toBeGreaterThan(0);
     });
 
-    test('invalid percent-encoding in a path parameter is rejected in the op\'s shape', async () => {
+    test("invalid percent-encoding in a path parameter is rejected in the op's shape", async () => {
       const product = await send(server.url, `${base}/item/%E0%A4%A`, { headers: AUTH });
       expect(product.status).toBe(documentedStatus(400));
       expect(product.value).toBe('invalid percent-encoding in the path');
-      const channel = await send(server.url, `${base}/postventa/7001/messageChannel/%ZZ/u-42`, { method: 'POST', body: { message: 'x' } });
+      const channel = await send(server.url, `${base}/postventa/7001/messageChannel/%ZZ/u-42`, {
+        method: 'POST',
+        body: { message: 'x' },
+      });
       expect(channel.status).toBe(documentedStatus(400));
       expect(channel.value).toMatchObject({ success: 'error' });
     });
@@ -132,19 +199,34 @@ test('a request line the HTTP parser refuses gets 400, and the server stays up',
 
 test('fuzz: 300 random byte bodies and 300 random JSON values never get a 5xx', async () => {
   test.info().annotations.push({ type: 'fast-check-seed', description: `seed=${FUZZ_SEED}` });
-  const profiles = ['', profilePath({ mode: 'deployment' }), profilePath({ mode: 'nulls' }), ...FAULTS.map((f) => profilePath({ fault: f.name }))];
-  const segment = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('1001', '7001', '0001-00012345', '..', '-', 'reference-channel-token', 'u-42', ...RAW_SEGMENTS));
+  const profiles = [
+    '',
+    profilePath({ mode: 'deployment' }),
+    profilePath({ mode: 'nulls' }),
+    ...FAULTS.map((f) => profilePath({ fault: f.name })),
+  ];
+  const segment = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('1001', '7001', '0001-00012345', '..', '-', 'reference-channel-token', 'u-42', ...RAW_SEGMENTS),
+  );
   const request = fc.record({
     route: fc.constantFrom(...ROUTES),
     method: fc.oneof(fc.constant(''), fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS')),
     profile: fc.constantFrom(...profiles),
     params: fc.array(segment, { minLength: 4, maxLength: 4 }),
-    auth: fc.constantFrom<Record<string, string>>({}, AUTH, { authorization: 'Bearer nope' }, { authorization: '\u00ff' }),
+    auth: fc.constantFrom<Record<string, string>>(
+      {},
+      AUTH,
+      { authorization: 'Bearer nope' },
+      { authorization: '\u00ff' },
+    ),
     contentType: fc.constantFrom('application/json', 'text/plain', 'application/x+json', ''),
   });
   const bodies = [
     ...fc.sample(fc.uint8Array({ maxLength: 256 }), { seed: FUZZ_SEED, numRuns: 300 }).map((b) => Buffer.from(b)),
-    ...fc.sample(fc.jsonValue({ maxDepth: 6 }), { seed: FUZZ_SEED + 1, numRuns: 300 }).map((v) => JSON.stringify(v) ?? 'null'),
+    ...fc
+      .sample(fc.jsonValue({ maxDepth: 6 }), { seed: FUZZ_SEED + 1, numRuns: 300 })
+      .map((v) => JSON.stringify(v) ?? 'null'),
   ];
   const requests = fc.sample(request, { seed: FUZZ_SEED + 2, numRuns: bodies.length });
   const failures: string[] = [];
@@ -164,7 +246,10 @@ test('fuzz: 300 random byte bodies and 300 random JSON values never get a 5xx', 
       failures.push(`#${i} ${r.route.method} ${path}: ${(e as Error).message}`);
       continue;
     }
-    if (res.status >= 500) failures.push(`#${i} ${r.method || r.route.method} ${r.profile}/v1${path}: ${res.status} ${res.text.slice(0, 200)}`);
+    if (res.status >= 500)
+      failures.push(
+        `#${i} ${r.method || r.route.method} ${r.profile}/v1${path}: ${res.status} ${res.text.slice(0, 200)}`,
+      );
   }
   expect(failures).toEqual([]);
   await alive();

@@ -45,95 +45,706 @@ const clientBody = config.clientBody as Obj;
 const preferenceBody = config.paymentPreferenceBody as Obj;
 const address = { ...addressFields, placeId: config.placeId };
 const names = (field: string) => (v: unknown) => expect(v).toContain(field);
-const category = (categoryId: unknown, utility: unknown = 40) => ({ categoryId, utility, description: 'Tools', hide: false });
-const cartItem = (productId: unknown, type: unknown = config.cartAllowedType) => [{ productId, amount: config.cartAmount, type }];
-const channelPath = (token: string, user = config.channelUserId, id: number | string = config.postSaleId) => `/postventa/${id}/messageChannel/${encodeURIComponent(token)}/${user}`;
+const category = (categoryId: unknown, utility: unknown = 40) => ({
+  categoryId,
+  utility,
+  description: 'Tools',
+  hide: false,
+});
+const cartItem = (productId: unknown, type: unknown = config.cartAllowedType) => [
+  { productId, amount: config.cartAmount, type },
+];
+const channelPath = (token: string, user = config.channelUserId, id: number | string = config.postSaleId) =>
+  `/postventa/${id}/messageChannel/${encodeURIComponent(token)}/${user}`;
 
 const CASES: Case[] = [
   // 1 PATCH /client
-  { title: 'op1 updates the client', method: 'PATCH', path: '/client', headers: AUTH, body: config.clientBody, outcome: 'success', status: 200, schema: 'client.response', check: (v) => expect(v).toMatchObject({ status: 'ok', message: 'Client updated' }) },
-  { title: 'op1 accepts the optional fields', method: 'PATCH', path: '/client', headers: AUTH, body: { ...clientBody, secondaryPhone: '+54 1', clientWebsite: config.clientWebsite }, outcome: 'success', status: 200, schema: 'client.response' },
-  { title: 'op1 rejects a missing field', method: 'PATCH', path: '/client', headers: AUTH, body: { ...clientBody, fiscalName: undefined }, outcome: 'invalid', status: 400, schema: 'client.error', check: (v) => expect(v).toMatchObject({ status: 'error', message: 'fiscalName is mandatory' }) },
-  { title: 'op1 rejects a field of the wrong type', method: 'PATCH', path: '/client', headers: AUTH, body: { ...clientBody, clientPostalCode: '2000' }, outcome: 'invalid', status: 400, schema: 'client.error' },
-  { title: 'op1 rejects a clientWebsite that is not a URI', method: 'PATCH', path: '/client', headers: AUTH, body: { ...clientBody, clientWebsite: 'not a uri' }, outcome: 'invalid', status: 400, schema: 'client.error' },
-  { title: 'op1 cannot update a client of an unknown province', method: 'PATCH', path: '/client', headers: AUTH, body: { ...clientBody, clientProvinceId: 999 }, outcome: 'rule', status: 422, schema: 'client.error' },
-  { title: 'op1 requires credentials', method: 'PATCH', path: '/client', body: config.clientBody, outcome: 'auth', status: 401, schema: 'client.error' },
+  {
+    title: 'op1 updates the client',
+    method: 'PATCH',
+    path: '/client',
+    headers: AUTH,
+    body: config.clientBody,
+    outcome: 'success',
+    status: 200,
+    schema: 'client.response',
+    check: (v) => expect(v).toMatchObject({ status: 'ok', message: 'Client updated' }),
+  },
+  {
+    title: 'op1 accepts the optional fields',
+    method: 'PATCH',
+    path: '/client',
+    headers: AUTH,
+    body: { ...clientBody, secondaryPhone: '+54 1', clientWebsite: config.clientWebsite },
+    outcome: 'success',
+    status: 200,
+    schema: 'client.response',
+  },
+  {
+    title: 'op1 rejects a missing field',
+    method: 'PATCH',
+    path: '/client',
+    headers: AUTH,
+    body: { ...clientBody, fiscalName: undefined },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'client.error',
+    check: (v) => expect(v).toMatchObject({ status: 'error', message: 'fiscalName is mandatory' }),
+  },
+  {
+    title: 'op1 rejects a field of the wrong type',
+    method: 'PATCH',
+    path: '/client',
+    headers: AUTH,
+    body: { ...clientBody, clientPostalCode: '2000' },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'client.error',
+  },
+  {
+    title: 'op1 rejects a clientWebsite that is not a URI',
+    method: 'PATCH',
+    path: '/client',
+    headers: AUTH,
+    body: { ...clientBody, clientWebsite: 'not a uri' },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'client.error',
+  },
+  {
+    title: 'op1 cannot update a client of an unknown province',
+    method: 'PATCH',
+    path: '/client',
+    headers: AUTH,
+    body: { ...clientBody, clientProvinceId: 999 },
+    outcome: 'rule',
+    status: 422,
+    schema: 'client.error',
+  },
+  {
+    title: 'op1 requires credentials',
+    method: 'PATCH',
+    path: '/client',
+    body: config.clientBody,
+    outcome: 'auth',
+    status: 401,
+    schema: 'client.error',
+  },
   // 2 POST /miCuenta/shippingAddress
-  { title: 'op2 creates an address with placeId', method: 'POST', path: '/miCuenta/shippingAddress', headers: AUTH, body: address, outcome: 'success', status: 201, schema: 'shipping-address-create.response', check: (v) => expect(v).toMatchObject({ success: 'ok', addressId: expect.any(Number) }) },
-  { title: 'op2 creates an address with provinceId and placeString', method: 'POST', path: '/miCuenta/shippingAddress', headers: AUTH, body: { ...addressFields, provinceId: config.provinceId, placeString: config.placeString }, outcome: 'success', status: 201, schema: 'shipping-address-create.response' },
-  { title: 'op2 names a missing placeId in a plain string', method: 'POST', path: '/miCuenta/shippingAddress', headers: AUTH, body: config.addressFields, outcome: 'invalid', status: 400, schema: 'shipping-address-create.error', check: (v) => expect(v).toBe('placeId is mandatory') },
-  { title: 'op2 names a missing placeString', method: 'POST', path: '/miCuenta/shippingAddress', headers: AUTH, body: { ...addressFields, provinceId: config.provinceId }, outcome: 'invalid', status: 400, schema: 'shipping-address-create.error', check: names('placeString') },
-  { title: 'op2 names a missing direccion', method: 'POST', path: '/miCuenta/shippingAddress', headers: AUTH, body: { ...address, direccion: undefined }, outcome: 'invalid', status: 400, schema: 'shipping-address-create.error', check: names('direccion') },
-  { title: 'op2 rejects a field of the wrong type', method: 'POST', path: '/miCuenta/shippingAddress', headers: AUTH, body: { ...address, telefono: 341 }, outcome: 'invalid', status: 400, schema: 'errors.success-msg', check: (v) => expect(v).toMatchObject({ success: 'error' }) },
-  { title: 'op2 rejects an unknown placeId', method: 'POST', path: '/miCuenta/shippingAddress', headers: AUTH, body: { ...address, placeId: 'PL-0' }, outcome: 'rule', status: 422, schema: 'errors.success-msg' },
-  { title: 'op2 requires credentials', method: 'POST', path: '/miCuenta/shippingAddress', headers: BAD_AUTH, body: address, outcome: 'auth', status: 401, schema: 'errors.success-msg', check: (v) => expect(v).toMatchObject({ success: 'error', msg: 'credentials required' }) },
+  {
+    title: 'op2 creates an address with placeId',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: address,
+    outcome: 'success',
+    status: 201,
+    schema: 'shipping-address-create.response',
+    check: (v) => expect(v).toMatchObject({ success: 'ok', addressId: expect.any(Number) }),
+  },
+  {
+    title: 'op2 creates an address with provinceId and placeString',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: { ...addressFields, provinceId: config.provinceId, placeString: config.placeString },
+    outcome: 'success',
+    status: 201,
+    schema: 'shipping-address-create.response',
+  },
+  {
+    title: 'op2 names a missing placeId in a plain string',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: config.addressFields,
+    outcome: 'invalid',
+    status: 400,
+    schema: 'shipping-address-create.error',
+    check: (v) => expect(v).toBe('placeId is mandatory'),
+  },
+  {
+    title: 'op2 names a missing placeString',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: { ...addressFields, provinceId: config.provinceId },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'shipping-address-create.error',
+    check: names('placeString'),
+  },
+  {
+    title: 'op2 names a missing direccion',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: { ...address, direccion: undefined },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'shipping-address-create.error',
+    check: names('direccion'),
+  },
+  {
+    title: 'op2 rejects a field of the wrong type',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: { ...address, telefono: 341 },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'errors.success-msg',
+    check: (v) => expect(v).toMatchObject({ success: 'error' }),
+  },
+  {
+    title: 'op2 rejects an unknown placeId',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: { ...address, placeId: 'PL-0' },
+    outcome: 'rule',
+    status: 422,
+    schema: 'errors.success-msg',
+  },
+  {
+    title: 'op2 requires credentials',
+    method: 'POST',
+    path: '/miCuenta/shippingAddress',
+    headers: BAD_AUTH,
+    body: address,
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.success-msg',
+    check: (v) => expect(v).toMatchObject({ success: 'error', msg: 'credentials required' }),
+  },
   // 3 PATCH /miCuenta/shippingAddress
-  { title: 'op3 updates an address', method: 'PATCH', path: '/miCuenta/shippingAddress', headers: AUTH, body: { ...address, idDirCli: config.addressId }, outcome: 'success', status: 200, schema: 'shipping-address-update.response', check: (v) => expect(v).toMatchObject({ success: 'ok' }) },
-  { title: 'op3 rejects an unknown address', method: 'PATCH', path: '/miCuenta/shippingAddress', headers: AUTH, body: { ...address, idDirCli: 99999 }, outcome: 'not-found', status: 404, schema: 'shipping-address-update.error' },
-  { title: 'op3 rejects a missing field', method: 'PATCH', path: '/miCuenta/shippingAddress', headers: AUTH, body: address, outcome: 'invalid', status: 400, schema: 'shipping-address-update.error' },
-  { title: 'op3 requires credentials', method: 'PATCH', path: '/miCuenta/shippingAddress', body: { ...address, idDirCli: config.addressId }, outcome: 'auth', status: 401, schema: 'shipping-address-update.error' },
+  {
+    title: 'op3 updates an address',
+    method: 'PATCH',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: { ...address, idDirCli: config.addressId },
+    outcome: 'success',
+    status: 200,
+    schema: 'shipping-address-update.response',
+    check: (v) => expect(v).toMatchObject({ success: 'ok' }),
+  },
+  {
+    title: 'op3 rejects an unknown address',
+    method: 'PATCH',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: { ...address, idDirCli: 99999 },
+    outcome: 'not-found',
+    status: 404,
+    schema: 'shipping-address-update.error',
+  },
+  {
+    title: 'op3 rejects a missing field',
+    method: 'PATCH',
+    path: '/miCuenta/shippingAddress',
+    headers: AUTH,
+    body: address,
+    outcome: 'invalid',
+    status: 400,
+    schema: 'shipping-address-update.error',
+  },
+  {
+    title: 'op3 requires credentials',
+    method: 'PATCH',
+    path: '/miCuenta/shippingAddress',
+    body: { ...address, idDirCli: config.addressId },
+    outcome: 'auth',
+    status: 401,
+    schema: 'shipping-address-update.error',
+  },
   // 4 PATCH /miCuenta/misCategorias
-  { title: 'op4 updates a category (numeric id)', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: category(config.categoryId, 100), outcome: 'success', status: 200, schema: 'category-update.response', check: (v) => expect(v).toMatchObject({ success: true }) },
-  { title: 'op4 updates a category (string id)', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: category('11', 0), outcome: 'success', status: 200, schema: 'category-update.response' },
-  { title: 'op4 rejects utility 100.01', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: category(config.categoryId, 100.01), outcome: 'rule', status: 422, schema: 'category-update.error', check: (v) => expect(v).toMatchObject({ success: false }) },
-  { title: 'op4 rejects utility 1e9', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: category(config.categoryId, 1e9), outcome: 'rule', status: 422, schema: 'category-update.error' },
-  { title: 'op4 rejects an unknown category', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: category(config.missingCategoryId), outcome: 'not-found', status: 404, schema: 'category-update.error' },
-  { title: 'op4 rejects a missing field', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: { categoryId: 10, utility: 5 }, outcome: 'invalid', status: 400, schema: 'category-update.error' },
-  { title: 'op4 rejects a field of the wrong type', method: 'PATCH', path: '/miCuenta/misCategorias', headers: AUTH, body: { ...category(config.categoryId), hide: 'no' }, outcome: 'invalid', status: 400, schema: 'category-update.error' },
-  { title: 'op4 requires credentials', method: 'PATCH', path: '/miCuenta/misCategorias', body: category(config.categoryId), outcome: 'auth', status: 401, schema: 'category-update.error' },
+  {
+    title: 'op4 updates a category (numeric id)',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    headers: AUTH,
+    body: category(config.categoryId, 100),
+    outcome: 'success',
+    status: 200,
+    schema: 'category-update.response',
+    check: (v) => expect(v).toMatchObject({ success: true }),
+  },
+  {
+    title: 'op4 updates a category (string id)',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    headers: AUTH,
+    body: category('11', 0),
+    outcome: 'success',
+    status: 200,
+    schema: 'category-update.response',
+  },
+  {
+    title: 'op4 rejects utility 100.01',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    headers: AUTH,
+    body: category(config.categoryId, 100.01),
+    outcome: 'rule',
+    status: 422,
+    schema: 'category-update.error',
+    check: (v) => expect(v).toMatchObject({ success: false }),
+  },
+  {
+    title: 'op4 rejects utility 1e9',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    headers: AUTH,
+    body: category(config.categoryId, 1e9),
+    outcome: 'rule',
+    status: 422,
+    schema: 'category-update.error',
+  },
+  {
+    title: 'op4 rejects an unknown category',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    headers: AUTH,
+    body: category(config.missingCategoryId),
+    outcome: 'not-found',
+    status: 404,
+    schema: 'category-update.error',
+  },
+  {
+    title: 'op4 rejects a missing field',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    headers: AUTH,
+    body: { categoryId: 10, utility: 5 },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'category-update.error',
+  },
+  {
+    title: 'op4 rejects a field of the wrong type',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    headers: AUTH,
+    body: { ...category(config.categoryId), hide: 'no' },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'category-update.error',
+  },
+  {
+    title: 'op4 requires credentials',
+    method: 'PATCH',
+    path: '/miCuenta/misCategorias',
+    body: category(config.categoryId),
+    outcome: 'auth',
+    status: 401,
+    schema: 'category-update.error',
+  },
   // 5 POST /carrito/item
-  { title: 'op5 adds items to the cart', method: 'POST', path: '/carrito/item', headers: AUTH, body: cartItem(config.cartProductId), outcome: 'success', status: 200, schema: 'cart-items.response', check: (v) => expect(v).toBe('Items added to the cart') },
-  { title: 'op5 rejects an unknown product', method: 'POST', path: '/carrito/item', headers: AUTH, body: cartItem(config.missingProductId), outcome: 'not-found', status: 404, schema: 'errors.plain-string', check: (v) => expect(v).toMatch(/^Error: /) },
-  { title: 'op5 rejects an item type that is not allowed', method: 'POST', path: '/carrito/item', headers: AUTH, body: cartItem(config.cartProductId, config.cartDisallowedType), outcome: 'rule', status: 422, schema: 'errors.plain-string', check: (v) => expect(v).toMatch(/^Error: .*not allowed/) },
-  { title: 'op5 rejects a body that is not an array', method: 'POST', path: '/carrito/item', headers: AUTH, body: cartItem(config.cartProductId)[0], outcome: 'invalid', status: 400, schema: 'errors.plain-string' },
-  { title: 'op5 requires credentials', method: 'POST', path: '/carrito/item', body: cartItem(config.cartProductId), outcome: 'auth', status: 401, schema: 'errors.plain-string' },
+  {
+    title: 'op5 adds items to the cart',
+    method: 'POST',
+    path: '/carrito/item',
+    headers: AUTH,
+    body: cartItem(config.cartProductId),
+    outcome: 'success',
+    status: 200,
+    schema: 'cart-items.response',
+    check: (v) => expect(v).toBe('Items added to the cart'),
+  },
+  {
+    title: 'op5 rejects an unknown product',
+    method: 'POST',
+    path: '/carrito/item',
+    headers: AUTH,
+    body: cartItem(config.missingProductId),
+    outcome: 'not-found',
+    status: 404,
+    schema: 'errors.plain-string',
+    check: (v) => expect(v).toMatch(/^Error: /),
+  },
+  {
+    title: 'op5 rejects an item type that is not allowed',
+    method: 'POST',
+    path: '/carrito/item',
+    headers: AUTH,
+    body: cartItem(config.cartProductId, config.cartDisallowedType),
+    outcome: 'rule',
+    status: 422,
+    schema: 'errors.plain-string',
+    check: (v) => expect(v).toMatch(/^Error: .*not allowed/),
+  },
+  {
+    title: 'op5 rejects a body that is not an array',
+    method: 'POST',
+    path: '/carrito/item',
+    headers: AUTH,
+    body: cartItem(config.cartProductId)[0],
+    outcome: 'invalid',
+    status: 400,
+    schema: 'errors.plain-string',
+  },
+  {
+    title: 'op5 requires credentials',
+    method: 'POST',
+    path: '/carrito/item',
+    body: cartItem(config.cartProductId),
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.plain-string',
+  },
   // 6 POST /carrito/processPreferenceProvider
-  { title: 'op6 creates a payment preference without credentials', method: 'POST', path: '/carrito/processPreferenceProvider', body: config.paymentPreferenceBody, outcome: 'success', status: 201, schema: 'payment-preference.response', check: (v) => expect(v).toMatchObject({ preference_id: expect.any(String) }) },
-  { title: 'op6 ignores an Authorization header', method: 'POST', path: '/carrito/processPreferenceProvider', headers: BAD_AUTH, body: config.paymentPreferenceBody, outcome: 'success', status: 201, schema: 'payment-preference.response' },
-  { title: 'op6 rejects a missing field', method: 'POST', path: '/carrito/processPreferenceProvider', body: { ...preferenceBody, title: undefined }, outcome: 'invalid', status: 400, schema: 'payment-preference.error' },
-  { title: 'op6 accepts quantity as a numeric string', method: 'POST', path: '/carrito/processPreferenceProvider', body: { ...preferenceBody, quantity: '2' }, outcome: 'success', status: 201, schema: 'payment-preference.response' },
-  { title: 'op6 rejects quantity that is not a number', method: 'POST', path: '/carrito/processPreferenceProvider', body: { ...preferenceBody, quantity: 'two' }, outcome: 'invalid', status: 400, schema: 'payment-preference.error' },
+  {
+    title: 'op6 creates a payment preference without credentials',
+    method: 'POST',
+    path: '/carrito/processPreferenceProvider',
+    body: config.paymentPreferenceBody,
+    outcome: 'success',
+    status: 201,
+    schema: 'payment-preference.response',
+    check: (v) => expect(v).toMatchObject({ preference_id: expect.any(String) }),
+  },
+  {
+    title: 'op6 ignores an Authorization header',
+    method: 'POST',
+    path: '/carrito/processPreferenceProvider',
+    headers: BAD_AUTH,
+    body: config.paymentPreferenceBody,
+    outcome: 'success',
+    status: 201,
+    schema: 'payment-preference.response',
+  },
+  {
+    title: 'op6 rejects a missing field',
+    method: 'POST',
+    path: '/carrito/processPreferenceProvider',
+    body: { ...preferenceBody, title: undefined },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'payment-preference.error',
+  },
+  {
+    title: 'op6 accepts quantity as a numeric string',
+    method: 'POST',
+    path: '/carrito/processPreferenceProvider',
+    body: { ...preferenceBody, quantity: '2' },
+    outcome: 'success',
+    status: 201,
+    schema: 'payment-preference.response',
+  },
+  {
+    title: 'op6 rejects quantity that is not a number',
+    method: 'POST',
+    path: '/carrito/processPreferenceProvider',
+    body: { ...preferenceBody, quantity: 'two' },
+    outcome: 'invalid',
+    status: 400,
+    schema: 'payment-preference.error',
+  },
   // 7 GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}
-  { title: 'op7 quotes a valid address', method: 'GET', path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressValid)}`, headers: AUTH, outcome: 'success', status: 200, schema: 'shipping-quote.response' },
-  { title: 'op7 rejects an invalid address', method: 'GET', path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressInvalid)}`, headers: AUTH, outcome: 'rule', status: 422, schema: 'shipping-quote.error', check: (v) => expect(v).toBe('The address format is not valid') },
-  { title: 'op7 requires credentials', method: 'GET', path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressValid)}`, outcome: 'auth', status: 401, schema: 'errors.plain-string' },
+  {
+    title: 'op7 quotes a valid address',
+    method: 'GET',
+    path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressValid)}`,
+    headers: AUTH,
+    outcome: 'success',
+    status: 200,
+    schema: 'shipping-quote.response',
+  },
+  {
+    title: 'op7 rejects an invalid address',
+    method: 'GET',
+    path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressInvalid)}`,
+    headers: AUTH,
+    outcome: 'rule',
+    status: 422,
+    schema: 'shipping-quote.error',
+    check: (v) => expect(v).toBe('The address format is not valid'),
+  },
+  {
+    title: 'op7 requires credentials',
+    method: 'GET',
+    path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressValid)}`,
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.plain-string',
+  },
   // 8 GET /item/{product_id}
-  { title: 'op8 answers an anonymous caller', method: 'GET', path: `/item/${config.productId}`, outcome: 'success', status: 200, schema: 'product.response', check: (v) => expect(v).not.toHaveProperty('availableStock') },
-  { title: 'op8 treats an invalid token as anonymous', method: 'GET', path: `/item/${config.productId}`, headers: BAD_AUTH, outcome: 'success', status: 200, schema: 'product.response', check: (v) => expect(v).not.toHaveProperty('stockDisplayLimit') },
-  { title: 'op8 adds the logged-in fields', method: 'GET', path: `/item/${config.productId}`, headers: AUTH, outcome: 'success', status: 200, schema: 'product.response', check: (v) => expect(v).toHaveProperty('availableStockLabel') },
-  { title: 'op8 rejects an unknown product', method: 'GET', path: `/item/${config.missingProductId}`, headers: AUTH, outcome: 'not-found', status: 404, schema: 'product.error', check: (v) => expect(v).toBe('Internal server error: the product could not be obtained') },
+  {
+    title: 'op8 answers an anonymous caller',
+    method: 'GET',
+    path: `/item/${config.productId}`,
+    outcome: 'success',
+    status: 200,
+    schema: 'product.response',
+    check: (v) => expect(v).not.toHaveProperty('availableStock'),
+  },
+  {
+    title: 'op8 treats an invalid token as anonymous',
+    method: 'GET',
+    path: `/item/${config.productId}`,
+    headers: BAD_AUTH,
+    outcome: 'success',
+    status: 200,
+    schema: 'product.response',
+    check: (v) => expect(v).not.toHaveProperty('stockDisplayLimit'),
+  },
+  {
+    title: 'op8 adds the logged-in fields',
+    method: 'GET',
+    path: `/item/${config.productId}`,
+    headers: AUTH,
+    outcome: 'success',
+    status: 200,
+    schema: 'product.response',
+    check: (v) => expect(v).toHaveProperty('availableStockLabel'),
+  },
+  {
+    title: 'op8 rejects an unknown product',
+    method: 'GET',
+    path: `/item/${config.missingProductId}`,
+    headers: AUTH,
+    outcome: 'not-found',
+    status: 404,
+    schema: 'product.error',
+    check: (v) => expect(v).toBe('Internal server error: the product could not be obtained'),
+  },
   // 9 GET /prices
-  { title: 'op9 lists prices', method: 'GET', path: '/prices', headers: AUTH, outcome: 'success', status: 200, schema: 'prices.response' },
-  { title: 'op9 requires credentials', method: 'GET', path: '/prices', headers: { authorization: `Basic ${config.bearerToken}` }, outcome: 'auth', status: 401, schema: 'prices.error', check: (v) => expect(v).toBe('not authenticated') },
+  {
+    title: 'op9 lists prices',
+    method: 'GET',
+    path: '/prices',
+    headers: AUTH,
+    outcome: 'success',
+    status: 200,
+    schema: 'prices.response',
+  },
+  {
+    title: 'op9 requires credentials',
+    method: 'GET',
+    path: '/prices',
+    headers: { authorization: `Basic ${config.bearerToken}` },
+    outcome: 'auth',
+    status: 401,
+    schema: 'prices.error',
+    check: (v) => expect(v).toBe('not authenticated'),
+  },
   // 10 GET /paymentVoucher/{branch}-{order}
-  { title: 'op10 returns a voucher', method: 'GET', path: `/paymentVoucher/${config.voucherBranch}-${config.voucherOrder}`, headers: AUTH, outcome: 'success', status: 200, schema: 'payment-voucher.response', check: (v) => expect(v).toMatchObject({ branch: config.voucherBranch, order: config.voucherOrder }) },
-  { title: 'op10 rejects an unknown voucher', method: 'GET', path: '/paymentVoucher/0001-1', headers: AUTH, outcome: 'not-found', status: 404, schema: 'errors.plain-string' },
-  { title: 'op10 requires credentials', method: 'GET', path: `/paymentVoucher/${config.voucherBranch}-${config.voucherOrder}`, outcome: 'auth', status: 401, schema: 'errors.plain-string' },
+  {
+    title: 'op10 returns a voucher',
+    method: 'GET',
+    path: `/paymentVoucher/${config.voucherBranch}-${config.voucherOrder}`,
+    headers: AUTH,
+    outcome: 'success',
+    status: 200,
+    schema: 'payment-voucher.response',
+    check: (v) => expect(v).toMatchObject({ branch: config.voucherBranch, order: config.voucherOrder }),
+  },
+  {
+    title: 'op10 rejects an unknown voucher',
+    method: 'GET',
+    path: '/paymentVoucher/0001-1',
+    headers: AUTH,
+    outcome: 'not-found',
+    status: 404,
+    schema: 'errors.plain-string',
+  },
+  {
+    title: 'op10 requires credentials',
+    method: 'GET',
+    path: `/paymentVoucher/${config.voucherBranch}-${config.voucherOrder}`,
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.plain-string',
+  },
   // 11 GET /miCuenta/pedidos/{branch}/{albNumber}
-  { title: 'op11 returns an order', method: 'GET', path: `/miCuenta/pedidos/${config.orderBranch}/${config.orderAlbNumber}`, headers: AUTH, outcome: 'success', status: 200, schema: 'order.response' },
-  { title: 'op11 rejects an unknown order', method: 'GET', path: '/miCuenta/pedidos/1/1', headers: AUTH, outcome: 'not-found', status: 404, schema: 'errors.plain-string' },
-  { title: 'op11 requires credentials', method: 'GET', path: `/miCuenta/pedidos/${config.orderBranch}/${config.orderAlbNumber}`, outcome: 'auth', status: 401, schema: 'errors.plain-string' },
+  {
+    title: 'op11 returns an order',
+    method: 'GET',
+    path: `/miCuenta/pedidos/${config.orderBranch}/${config.orderAlbNumber}`,
+    headers: AUTH,
+    outcome: 'success',
+    status: 200,
+    schema: 'order.response',
+  },
+  {
+    title: 'op11 rejects an unknown order',
+    method: 'GET',
+    path: '/miCuenta/pedidos/1/1',
+    headers: AUTH,
+    outcome: 'not-found',
+    status: 404,
+    schema: 'errors.plain-string',
+  },
+  {
+    title: 'op11 requires credentials',
+    method: 'GET',
+    path: `/miCuenta/pedidos/${config.orderBranch}/${config.orderAlbNumber}`,
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.plain-string',
+  },
   // 12 DELETE /miCuenta/misProductos/{id}
-  { title: 'op12 deletes a product of the account', method: 'DELETE', path: `/miCuenta/misProductos/${config.deleteProductId}`, headers: AUTH, outcome: 'success', status: 204, schema: 'product-delete.response' },
-  { title: 'op12 deletes it again (idempotent)', method: 'DELETE', path: `/miCuenta/misProductos/${config.deleteProductId}`, headers: AUTH, outcome: 'success', status: 204, schema: 'product-delete.response' },
-  { title: 'op12 rejects an unknown product', method: 'DELETE', path: '/miCuenta/misProductos/9999', headers: AUTH, outcome: 'not-found', status: 404, schema: 'errors.plain-string' },
-  { title: 'op12 requires credentials', method: 'DELETE', path: `/miCuenta/misProductos/${config.deleteProductId}`, outcome: 'auth', status: 401, schema: 'errors.plain-string' },
+  {
+    title: 'op12 deletes a product of the account',
+    method: 'DELETE',
+    path: `/miCuenta/misProductos/${config.deleteProductId}`,
+    headers: AUTH,
+    outcome: 'success',
+    status: 204,
+    schema: 'product-delete.response',
+  },
+  {
+    title: 'op12 deletes it again (idempotent)',
+    method: 'DELETE',
+    path: `/miCuenta/misProductos/${config.deleteProductId}`,
+    headers: AUTH,
+    outcome: 'success',
+    status: 204,
+    schema: 'product-delete.response',
+  },
+  {
+    title: 'op12 rejects an unknown product',
+    method: 'DELETE',
+    path: '/miCuenta/misProductos/9999',
+    headers: AUTH,
+    outcome: 'not-found',
+    status: 404,
+    schema: 'errors.plain-string',
+  },
+  {
+    title: 'op12 requires credentials',
+    method: 'DELETE',
+    path: `/miCuenta/misProductos/${config.deleteProductId}`,
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.plain-string',
+  },
   // 13 POST /postventa
-  { title: 'op13 creates a post-sale request', method: 'POST', path: '/postventa', headers: AUTH, body: config.postSaleBody, outcome: 'success', status: 201, schema: 'post-sale.response', check: (v) => expect(v).toMatchObject({ status: 'created' }) },
-  { title: 'op13 rejects a body that is not an object', method: 'POST', path: '/postventa', headers: AUTH, body: [1], outcome: 'invalid', status: 400, schema: 'errors.plain-string' },
-  { title: 'op13 requires credentials', method: 'POST', path: '/postventa', body: config.postSaleBody, outcome: 'auth', status: 401, schema: 'errors.plain-string' },
+  {
+    title: 'op13 creates a post-sale request',
+    method: 'POST',
+    path: '/postventa',
+    headers: AUTH,
+    body: config.postSaleBody,
+    outcome: 'success',
+    status: 201,
+    schema: 'post-sale.response',
+    check: (v) => expect(v).toMatchObject({ status: 'created' }),
+  },
+  {
+    title: 'op13 rejects a body that is not an object',
+    method: 'POST',
+    path: '/postventa',
+    headers: AUTH,
+    body: [1],
+    outcome: 'invalid',
+    status: 400,
+    schema: 'errors.plain-string',
+  },
+  {
+    title: 'op13 requires credentials',
+    method: 'POST',
+    path: '/postventa',
+    body: config.postSaleBody,
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.plain-string',
+  },
   // 14 GET /postventa/{postsaleInboundId}/messageChannel
-  { title: 'op14 returns the messages', method: 'GET', path: `/postventa/${config.postSaleId}/messageChannel`, headers: AUTH, outcome: 'success', status: 200, schema: 'message-channel.response', check: (v) => expect(v).toMatchObject({ messages: expect.any(Array) }) },
-  { title: 'op14 rejects an unknown channel', method: 'GET', path: '/postventa/1/messageChannel', headers: AUTH, outcome: 'not-found', status: 404, schema: 'errors.plain-string' },
-  { title: 'op14 rejects a non-integer id', method: 'GET', path: '/postventa/abc/messageChannel', headers: AUTH, outcome: 'invalid', status: 400, schema: 'errors.plain-string' },
-  { title: 'op14 requires credentials', method: 'GET', path: `/postventa/${config.postSaleId}/messageChannel`, outcome: 'auth', status: 401, schema: 'errors.plain-string' },
+  {
+    title: 'op14 returns the messages',
+    method: 'GET',
+    path: `/postventa/${config.postSaleId}/messageChannel`,
+    headers: AUTH,
+    outcome: 'success',
+    status: 200,
+    schema: 'message-channel.response',
+    check: (v) => expect(v).toMatchObject({ messages: expect.any(Array) }),
+  },
+  {
+    title: 'op14 rejects an unknown channel',
+    method: 'GET',
+    path: '/postventa/1/messageChannel',
+    headers: AUTH,
+    outcome: 'not-found',
+    status: 404,
+    schema: 'errors.plain-string',
+  },
+  {
+    title: 'op14 rejects a non-integer id',
+    method: 'GET',
+    path: '/postventa/abc/messageChannel',
+    headers: AUTH,
+    outcome: 'invalid',
+    status: 400,
+    schema: 'errors.plain-string',
+  },
+  {
+    title: 'op14 requires credentials',
+    method: 'GET',
+    path: `/postventa/${config.postSaleId}/messageChannel`,
+    outcome: 'auth',
+    status: 401,
+    schema: 'errors.plain-string',
+  },
   // 15 POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userId}
-  { title: 'op15 sends a message', method: 'POST', path: channelPath(config.channelToken), body: { message: config.channelMessage }, outcome: 'success', status: 200, schema: 'message-channel-send.response', check: (v) => expect(v).toMatchObject({ success: 'ok' }) },
-  { title: 'op15 ignores an Authorization header', method: 'POST', path: channelPath(config.channelToken), headers: BAD_AUTH, body: { message: 'x' }, outcome: 'success', status: 200, schema: 'message-channel-send.response' },
-  { title: 'op15 rejects a wrong channel token', method: 'POST', path: channelPath('wrong-token'), body: { message: 'x' }, outcome: 'forbidden', status: 403, check: (v) => expect(v).toMatchObject({ success: 'error' }) },
-  { title: 'op15 rejects another user', method: 'POST', path: channelPath(config.channelToken, 'u-1'), body: { message: 'x' }, outcome: 'forbidden', status: 403, check: (v) => expect(v).toMatchObject({ success: 'error' }) },
-  { title: 'op15 rejects a missing message', method: 'POST', path: channelPath(config.channelToken), body: {}, outcome: 'invalid', status: 400, check: (v) => expect(v).toMatchObject({ success: 'error' }) },
-  { title: 'op15 rejects an unknown channel', method: 'POST', path: channelPath(config.channelToken, config.channelUserId, 1), body: { message: 'x' }, outcome: 'not-found', status: 404, check: (v) => expect(v).toMatchObject({ success: 'error' }) },
+  {
+    title: 'op15 sends a message',
+    method: 'POST',
+    path: channelPath(config.channelToken),
+    body: { message: config.channelMessage },
+    outcome: 'success',
+    status: 200,
+    schema: 'message-channel-send.response',
+    check: (v) => expect(v).toMatchObject({ success: 'ok' }),
+  },
+  {
+    title: 'op15 ignores an Authorization header',
+    method: 'POST',
+    path: channelPath(config.channelToken),
+    headers: BAD_AUTH,
+    body: { message: 'x' },
+    outcome: 'success',
+    status: 200,
+    schema: 'message-channel-send.response',
+  },
+  {
+    title: 'op15 rejects a wrong channel token',
+    method: 'POST',
+    path: channelPath('wrong-token'),
+    body: { message: 'x' },
+    outcome: 'forbidden',
+    status: 403,
+    check: (v) => expect(v).toMatchObject({ success: 'error' }),
+  },
+  {
+    title: 'op15 rejects another user',
+    method: 'POST',
+    path: channelPath(config.channelToken, 'u-1'),
+    body: { message: 'x' },
+    outcome: 'forbidden',
+    status: 403,
+    check: (v) => expect(v).toMatchObject({ success: 'error' }),
+  },
+  {
+    title: 'op15 rejects a missing message',
+    method: 'POST',
+    path: channelPath(config.channelToken),
+    body: {},
+    outcome: 'invalid',
+    status: 400,
+    check: (v) => expect(v).toMatchObject({ success: 'error' }),
+  },
+  {
+    title: 'op15 rejects an unknown channel',
+    method: 'POST',
+    path: channelPath(config.channelToken, config.channelUserId, 1),
+    body: { message: 'x' },
+    outcome: 'not-found',
+    status: 404,
+    check: (v) => expect(v).toMatchObject({ success: 'error' }),
+  },
 ];
 
 /** The status a mode answers for a case (the reference status is the case's own). */
@@ -148,7 +759,9 @@ function expectedStatus(c: Case, mode: Mode): number {
 function checkBody(res: RawResponse, c: Case, mode: Mode): unknown {
   const extra = mode.choices.extraField;
   if (typeof res.value === 'string') {
-    expect(res.contentType, 'a plain string goes as the mode says').toMatch(mode.choices.plainStrings === 'raw-text' ? /^text\/plain/ : /^application\/json/);
+    expect(res.contentType, 'a plain string goes as the mode says').toMatch(
+      mode.choices.plainStrings === 'raw-text' ? /^text\/plain/ : /^application\/json/,
+    );
   } else if (res.value !== undefined) {
     expect(res.contentType).toMatch(/^application\/json/);
     const objects = Array.isArray(res.value) ? res.value : [res.value];
@@ -169,7 +782,11 @@ for (const mode of MODES) {
     const base = () => `${profilePath({ mode: mode.name })}/v1`;
     for (const c of CASES) {
       test(c.title, async () => {
-        const res = await send(server.url, `${base()}${c.path}`, { method: c.method, headers: c.headers, body: c.body });
+        const res = await send(server.url, `${base()}${c.path}`, {
+          method: c.method,
+          headers: c.headers,
+          body: c.body,
+        });
         expect(res.status, res.text.slice(0, 300)).toBe(expectedStatus(c, mode));
         const value = checkBody(res, c, mode);
         c.check?.(value);
@@ -200,7 +817,8 @@ for (const mode of MODES) {
           continue;
         }
         expect(view).toMatchObject({ stockDisplayLimit: 100, availableStock: available, availableStockLabel: label });
-        const form = available === 0 ? config.stockLabelNone : available < 100 ? config.stockLabelExact : config.stockLabelAtLeast;
+        const form =
+          available === 0 ? config.stockLabelNone : available < 100 ? config.stockLabelExact : config.stockLabelAtLeast;
         expect(label, 'the label fits the configured pattern').toMatch(form);
       }
     });
@@ -222,10 +840,16 @@ for (const mode of MODES) {
     });
 
     test('writes change this profile only: cart amount shows in product detail', async () => {
-      await send(server.url, `${base()}/carrito/item`, { method: 'POST', headers: AUTH, body: [{ productId: 1002, amount: 3, type: 1 }] });
+      await send(server.url, `${base()}/carrito/item`, {
+        method: 'POST',
+        headers: AUTH,
+        body: [{ productId: 1002, amount: 3, type: 1 }],
+      });
       const mine = await send(server.url, `${base()}/item/1002`, { headers: AUTH });
       expect(mine.value).toMatchObject({ amountInCart: 3 });
-      const other = await send(server.url, `${profilePath({ fault: 'op9-sku-not-string' })}/v1/item/1002`, { headers: AUTH });
+      const other = await send(server.url, `${profilePath({ fault: 'op9-sku-not-string' })}/v1/item/1002`, {
+        headers: AUTH,
+      });
       expect(other.value).toMatchObject({ amountInCart: 0 });
     });
   });
@@ -250,19 +874,33 @@ test('the seed data matches the defaults of tests/support/config.ts', () => {
   expect(seed.ORDERS[`${config.orderBranch}/${config.orderAlbNumber}`]).toBeDefined();
   expect(seed.VOUCHERS[`${config.voucherBranch}-${config.voucherOrder}`]).toBeDefined();
   expect(seed.ACCOUNT_PRODUCT_IDS.has(Number(config.deleteProductId))).toBe(true);
-  expect(store.channels.get(config.postSaleId)).toMatchObject({ token: config.channelToken, userId: config.channelUserId });
+  expect(store.channels.get(config.postSaleId)).toMatchObject({
+    token: config.channelToken,
+    userId: config.channelUserId,
+  });
 });
 
 test('a sent channel message can be read back', async () => {
-  await send(server.url, `/v1${channelPath(config.channelToken)}`, { method: 'POST', body: { message: 'read me back' } });
+  await send(server.url, `/v1${channelPath(config.channelToken)}`, {
+    method: 'POST',
+    body: { message: 'read me back' },
+  });
   const res = await send(server.url, `/v1/postventa/${config.postSaleId}/messageChannel`, { headers: AUTH });
   expect(JSON.stringify(res.value)).toContain('read me back');
 });
 
 test('a created address can be updated', async () => {
-  const created = await send(server.url, '/v1/miCuenta/shippingAddress', { method: 'POST', headers: AUTH, body: address });
+  const created = await send(server.url, '/v1/miCuenta/shippingAddress', {
+    method: 'POST',
+    headers: AUTH,
+    body: address,
+  });
   const { addressId } = created.value as { addressId: number };
-  const updated = await send(server.url, '/v1/miCuenta/shippingAddress', { method: 'PATCH', headers: AUTH, body: { ...address, idDirCli: addressId } });
+  const updated = await send(server.url, '/v1/miCuenta/shippingAddress', {
+    method: 'PATCH',
+    headers: AUTH,
+    body: { ...address, idDirCli: addressId },
+  });
   expect(updated.status).toBe(200);
 });
 
@@ -271,8 +909,13 @@ test('tokens given to startReferenceServer replace the defaults', async () => {
   try {
     expect((await send(other.url, '/v1/prices', { headers: AUTH })).status).toBe(401);
     expect((await send(other.url, '/v1/prices', { headers: bearer('another-token') })).status).toBe(200);
-    expect((await send(other.url, '/v1/prices', { headers: { authorization: 'bEaReR another-token' } })).status).toBe(200);
-    const sent = await send(other.url, `/v1${channelPath('another-channel')}`, { method: 'POST', body: { message: 'x' } });
+    expect((await send(other.url, '/v1/prices', { headers: { authorization: 'bEaReR another-token' } })).status).toBe(
+      200,
+    );
+    const sent = await send(other.url, `/v1${channelPath('another-channel')}`, {
+      method: 'POST',
+      body: { message: 'x' },
+    });
     expect(sent.status).toBe(200);
   } finally {
     await other.close();

@@ -9,7 +9,12 @@ import { startReferenceServer, type ReferenceServer } from '../../reference/serv
 import { expect, test } from '../support/fixtures';
 import { readReport, runPlaywright } from './support/child-run';
 
-interface Seen { method: string; path: string; status: number; at: number }
+interface Seen {
+  method: string;
+  path: string;
+  status: number;
+  at: number;
+}
 
 /** Forwards to `target` and notes every request with the status the target gave. */
 async function recordingProxy(target: string): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
@@ -24,15 +29,23 @@ async function recordingProxy(target: string): Promise<{ url: string; seen: Seen
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 const isWrite = (s: Seen): boolean => s.method !== 'GET';
 const carriedOut = (s: Seen): boolean => isWrite(s) && s.status >= 200 && s.status < 300;
 
 let reference: ReferenceServer;
-test.beforeAll(async () => { reference = await startReferenceServer(); });
-test.afterAll(async () => { await reference.close(); });
+test.beforeAll(async () => {
+  reference = await startReferenceServer();
+});
+test.afterAll(async () => {
+  await reference.close();
+});
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -40,7 +53,15 @@ test.describe.configure({ mode: 'parallel' });
 async function runThroughProxy(env: Record<string, string>, args: string[] = []) {
   const proxy = await recordingProxy(reference.url);
   const out = mkdtempSync(join(tmpdir(), 'rsf-safety-'));
-  const run = await runPlaywright(['test', '--output', join(out, 'results'), ...args], { RSF_REPORTS_DIR: join(out, 'reports'), ...env, RSF_TARGET_URL: env.RSF_TARGET_URL?.replace('{proxy}', proxy.url) ?? proxy.url }, 170_000);
+  const run = await runPlaywright(
+    ['test', '--output', join(out, 'results'), ...args],
+    {
+      RSF_REPORTS_DIR: join(out, 'reports'),
+      ...env,
+      RSF_TARGET_URL: env.RSF_TARGET_URL?.replace('{proxy}', proxy.url) ?? proxy.url,
+    },
+    170_000,
+  );
   await proxy.close();
   expect(run.code, run.stdout.slice(-2000)).toBe(0);
   return { seen: proxy.seen, report: readReport(join(out, 'reports')) };
@@ -49,24 +70,38 @@ async function runThroughProxy(env: Record<string, string>, args: string[] = [])
 test('against an external target, writes are skipped with the reason, and none is carried out', async () => {
   test.setTimeout(180_000);
   const rate = 80;
-  const { seen, report } = await runThroughProxy({ RSF_TARGET_URL: '{proxy}/v1/', RSF_MAX_REQUESTS_PER_SECOND: String(rate), RSF_FC_NUM_RUNS: '10' });
+  const { seen, report } = await runThroughProxy({
+    RSF_TARGET_URL: '{proxy}/v1/',
+    RSF_MAX_REQUESTS_PER_SECOND: String(rate),
+    RSF_FC_NUM_RUNS: '10',
+  });
   expect(report.summary.safetyMode).toBe('read-only');
   expect(report.summary.tests.skipped, 'the writes a conforming target would carry out').toBeGreaterThan(10);
   const skippedRows = report.requirements.filter((r) => r.status === 'skipped');
-  expect(skippedRows.map((r) => r.id)).toEqual(expect.arrayContaining(['OP1-SUCCESS-SHAPE', 'OP12-DELETE-SUCCEEDS', 'OP15-SUCCESS-SHAPE']));
+  expect(skippedRows.map((r) => r.id)).toEqual(
+    expect.arrayContaining(['OP1-SUCCESS-SHAPE', 'OP12-DELETE-SUCCEEDS', 'OP15-SUCCESS-SHAPE']),
+  );
   for (const row of skippedRows) expect(row.reason, row.id).toContain('RSF_ALLOW_WRITES=true');
   expect(seen.filter(isWrite).length, 'refusals are still probed').toBeGreaterThan(50);
-  expect(seen.filter(carriedOut).map((s) => `${s.method} ${s.path} → ${s.status}`), 'writes the target carried out').toEqual([]);
+  expect(
+    seen.filter(carriedOut).map((s) => `${s.method} ${s.path} → ${s.status}`),
+    'writes the target carried out',
+  ).toEqual([]);
 
   // The pace: no one-second window holds more than the configured rate (plus one request per worker in flight).
   const times = seen.map((s) => s.at).sort((a, b) => a - b);
   const busiest = Math.max(...times.map((t, i) => times.filter((u, j) => j >= i && u < t + 1000).length));
-  expect(busiest, `requests in the busiest second, at RSF_MAX_REQUESTS_PER_SECOND=${rate}`).toBeLessThanOrEqual(rate + 2);
+  expect(busiest, `requests in the busiest second, at RSF_MAX_REQUESTS_PER_SECOND=${rate}`).toBeLessThanOrEqual(
+    rate + 2,
+  );
 });
 
 test('with RSF_ALLOW_WRITES=true the writes run, and succeed against a conforming target', async () => {
   test.setTimeout(180_000);
-  const { seen, report } = await runThroughProxy({ RSF_ALLOW_WRITES: 'true', RSF_MAX_REQUESTS_PER_SECOND: '0' }, ['--grep-invert', '@property']);
+  const { seen, report } = await runThroughProxy({ RSF_ALLOW_WRITES: 'true', RSF_MAX_REQUESTS_PER_SECOND: '0' }, [
+    '--grep-invert',
+    '@property',
+  ]);
   expect(report.summary.safetyMode).toBe('writes enabled');
   expect(report.summary.tests.skipped).toBe(0);
   const writes = new Set(seen.filter(carriedOut).map((s) => `${s.method} ${s.path.replace(/\/\d[^/]*/g, '/{id}')}`));

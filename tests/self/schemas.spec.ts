@@ -26,7 +26,9 @@ interface CaseGroup {
 // Read at collection time: titles must be known before the run starts.
 const schemaFiles = readdirSync(SCHEMA_DIR).sort();
 const schemaNames = schemaFiles.filter((f) => f.endsWith(SCHEMA_SUFFIX)).map((f) => f.slice(0, -SCHEMA_SUFFIX.length));
-const caseFiles = readdirSync(CASE_DIR).filter((f) => f.endsWith('.json')).sort();
+const caseFiles = readdirSync(CASE_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const caseGroups: { file: string; group: CaseGroup }[] = caseFiles.flatMap((file) =>
   (JSON.parse(readFileSync(join(CASE_DIR, file), 'utf8')) as CaseGroup[]).map((group) => ({ file, group })),
 );
@@ -46,7 +48,10 @@ function* walk(node: unknown, path = '#'): Generator<[string, string, unknown]> 
 
 test.describe('schema files', () => {
   test('schemas/ holds only *.schema.json files, at least one', () => {
-    expect(schemaFiles.filter((f) => !f.endsWith(SCHEMA_SUFFIX)), 'files the registry would ignore').toEqual([]);
+    expect(
+      schemaFiles.filter((f) => !f.endsWith(SCHEMA_SUFFIX)),
+      'files the registry would ignore',
+    ).toEqual([]);
     expect(schemaNames.length).toBeGreaterThan(0);
   });
 
@@ -66,7 +71,10 @@ test.describe('schema files', () => {
       const banned = [...walk(schema)].filter(
         ([, key, value]) => (key === 'additionalProperties' && value === false) || key === 'unevaluatedProperties',
       );
-      expect(banned.map(([path, key]) => `${path}/${key}`), 'extra properties are allowed everywhere').toEqual([]);
+      expect(
+        banned.map(([path, key]) => `${path}/${key}`),
+        'extra properties are allowed everywhere',
+      ).toEqual([]);
       for (const [path, key, value] of walk(schema)) {
         // A relative $ref names a sibling file; '#...' stays inside the schema.
         if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) {
@@ -124,7 +132,8 @@ test.describe('schema case files', () => {
       if (ACCEPTS_ANYTHING.has(name)) {
         if (invalid > 0) problems.push(`${name}: accepts anything, yet has invalid cases`);
         const { $schema, $id, title, description, ...keywords } = readSchema(name);
-        if (Object.keys(keywords).length > 0) problems.push(`${name}: listed as accepting anything, but has keywords ${Object.keys(keywords).join(', ')}`);
+        if (Object.keys(keywords).length > 0)
+          problems.push(`${name}: listed as accepting anything, but has keywords ${Object.keys(keywords).join(', ')}`);
       } else if (invalid < 2) {
         problems.push(`${name}: ${invalid} invalid instance(s), at least 2 needed`);
       }
@@ -142,7 +151,10 @@ test.describe('schema case files', () => {
         const verdict = schemas().validate(group.schema, instance.data);
         const detail = verdict.errors.length ? `\najv errors:\n  ${verdict.errors.join('\n  ')}` : '';
         expect
-          .soft(verdict.valid, `${group.schema}: "${instance.description}" should be ${instance.valid ? 'valid' : 'invalid'}${detail}`)
+          .soft(
+            verdict.valid,
+            `${group.schema}: "${instance.description}" should be ${instance.valid ? 'valid' : 'invalid'}${detail}`,
+          )
           .toBe(instance.valid);
       }
     });
@@ -150,6 +162,8 @@ test.describe('schema case files', () => {
 });
 
 test('every schema named in specs/requirements.json exists', () => {
-  const missing = requirements().flatMap((r) => (r.schemas ?? []).filter((s) => !schemaNames.includes(s)).map((s) => `${r.id}: ${s}`));
+  const missing = requirements().flatMap((r) =>
+    (r.schemas ?? []).filter((s) => !schemaNames.includes(s)).map((s) => `${r.id}: ${s}`),
+  );
   expect(missing).toEqual([]);
 });

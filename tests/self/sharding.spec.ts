@@ -4,7 +4,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../support/fixtures';
 import { readArtifacts, secretForms } from './support/artifacts';
-import { FAKE_RUN_TIMEOUT_MS, FAKE_SUITE_CONFIG, fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
+import {
+  FAKE_RUN_TIMEOUT_MS,
+  FAKE_SUITE_CONFIG,
+  fakeSecrets,
+  lastLine,
+  readReport,
+  runPlaywright,
+} from './support/child-run';
 
 interface SuiteUnderTest {
   config: string[];
@@ -18,7 +25,9 @@ interface SuiteUnderTest {
 
 /** Timings and dates differ between runs; nothing else may. */
 function comparable(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'date' || key === 'durationMs' ? undefined : v));
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) =>
+    key === 'date' || key === 'durationMs' ? undefined : v,
+  );
 }
 
 async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise<string> {
@@ -33,16 +42,26 @@ async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise
     runTest('single', [], {}),
   ]);
   for (const run of runs) expect(run.code, run.stdout + run.stderr).not.toBeNull();
-  expect(existsSync(join(blobs, 'shard-1-of-2.zip')) && existsSync(join(blobs, 'shard-2-of-2.zip')), runs.map((r) => r.stderr).join('\n')).toBe(true);
+  expect(
+    existsSync(join(blobs, 'shard-1-of-2.zip')) && existsSync(join(blobs, 'shard-2-of-2.zip')),
+    runs.map((r) => r.stderr).join('\n'),
+  ).toBe(true);
 
   const merged = suite.outputs(join(tmp, 'merged'));
-  const merge = await runPlaywright(['merge-reports', '--config', suite.mergeConfig, blobs], merged.env, suite.timeoutMs);
+  const merge = await runPlaywright(
+    ['merge-reports', '--config', suite.mergeConfig, blobs],
+    merged.env,
+    suite.timeoutMs,
+  );
   // The merge exits with the verdict's code (0 PASS, 1 FAIL, 2 ERROR), as the unsharded run does.
   expect(merge.code, merge.stdout + merge.stderr).toBe(runs[2]?.code);
   expect(lastLine(merge.stdout)).toMatch(/^Conformance: (PASS|FAIL) — MUST \d+ failed/);
 
   const single = suite.outputs(join(tmp, 'single')).reportsDir;
-  expect(existsSync(join(single, 'conformance.json')), 'the unsharded run writes conformance.json: is the conformance reporter configured?').toBe(true);
+  expect(
+    existsSync(join(single, 'conformance.json')),
+    'the unsharded run writes conformance.json: is the conformance reporter configured?',
+  ).toBe(true);
   const [one, two] = [readReport(single), readReport(merged.reportsDir)];
   expect(one.summary.tests.total).toBeGreaterThan(0);
   expect(comparable(two)).toEqual(comparable(one));
@@ -54,7 +73,11 @@ test('the fake suite: two shards merged equal one unsharded run', async ({}, tes
     config: ['--config', FAKE_SUITE_CONFIG],
     shard: (n) => [`--shard=${n}/2`, '--reporter=blob'],
     mergeConfig: 'tests/self/fixtures/reporter-suite/merge.config.ts',
-    outputs: (dir) => ({ env: { FAKE_OUT_DIR: dir, RSF_WAIVERS_FILE: join(dir, 'no-waivers.json') }, args: [], reportsDir: join(dir, 'reports') }),
+    outputs: (dir) => ({
+      env: { FAKE_OUT_DIR: dir, RSF_WAIVERS_FILE: join(dir, 'no-waivers.json') },
+      args: [],
+      reportsDir: join(dir, 'reports'),
+    }),
     timeoutMs: FAKE_RUN_TIMEOUT_MS,
   };
   test.setTimeout(4 * FAKE_RUN_TIMEOUT_MS);
@@ -76,7 +99,13 @@ test('the real suite: two shards merged equal one unsharded run', async ({}, tes
     mergeConfig: 'tests/support/reporter/merge.config.ts',
     outputs: (dir) => ({
       // One seed for all three runs, so that the property tests send the same requests.
-      env: { RSF_REPORTS_DIR: join(dir, 'reports'), RSF_FC_SEED: '20240601', RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'), RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel },
+      env: {
+        RSF_REPORTS_DIR: join(dir, 'reports'),
+        RSF_FC_SEED: '20240601',
+        RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
+        RSF_BEARER_TOKEN: secrets.bearer,
+        RSF_CHANNEL_TOKEN: secrets.channel,
+      },
       args: ['--output', join(dir, 'results')],
       reportsDir: join(dir, 'reports'),
     }),
@@ -85,6 +114,8 @@ test('the real suite: two shards merged equal one unsharded run', async ({}, tes
   await shardedAgainstSingle(real, testInfo.outputPath());
   // The blobs are artifacts a CI job uploads: no secret in them either.
   const forms = [...secretForms(secrets.bearer, ['Bearer ']), ...secretForms(secrets.channel)];
-  const leaks = readArtifacts(testInfo.outputPath('blobs')).flatMap((a) => forms.filter((f) => a.text.includes(f)).map(() => a.name));
+  const leaks = readArtifacts(testInfo.outputPath('blobs')).flatMap((a) =>
+    forms.filter((f) => a.text.includes(f)).map(() => a.name),
+  );
   expect(leaks, 'secrets in the shard blobs').toEqual([]);
 });

@@ -7,14 +7,18 @@ import { runPlaywright } from './support/child-run';
 /** Tags that are not requirement IDs. */
 const LABEL_TAGS = new Set(['@property', WRITES_TAG]);
 
-interface ListedSuite { specs?: { title: string; tags: string[] }[]; suites?: ListedSuite[] }
+interface ListedSuite {
+  specs?: { title: string; tags: string[] }[];
+  suites?: ListedSuite[];
+}
 
 async function listedTests(): Promise<{ title: string; tags: string[] }[]> {
   const run = await runPlaywright(['test', '--list', '--reporter=json'], {}, 60_000);
   const report = JSON.parse(run.stdout) as { suites: ListedSuite[] };
   const out: { title: string; tags: string[] }[] = [];
   const walk = (suite: ListedSuite): void => {
-    for (const spec of suite.specs ?? []) out.push({ title: spec.title, tags: spec.tags.map((t) => (t.startsWith('@') ? t : `@${t}`)) });
+    for (const spec of suite.specs ?? [])
+      out.push({ title: spec.title, tags: spec.tags.map((t) => (t.startsWith('@') ? t : `@${t}`)) });
     for (const child of suite.suites ?? []) walk(child);
   };
   report.suites.forEach(walk);
@@ -25,11 +29,15 @@ test('every tag names a requirement of the catalogue, and every observable requi
   const tests = await listedTests();
   expect(tests.length).toBeGreaterThan(100);
   const known = new Set(requirements().map((r) => `@${r.id}`));
-  const unknown = tests.flatMap((t) => t.tags.filter((tag) => !known.has(tag) && !LABEL_TAGS.has(tag)).map((tag) => `${tag} on "${t.title}"`));
+  const unknown = tests.flatMap((t) =>
+    t.tags.filter((tag) => !known.has(tag) && !LABEL_TAGS.has(tag)).map((tag) => `${tag} on "${t.title}"`),
+  );
   expect(unknown, 'tags that name no requirement').toEqual([]);
   const untagged = tests.filter((t) => !t.tags.some((tag) => known.has(tag))).map((t) => t.title);
   expect(untagged, 'tests that check no requirement').toEqual([]);
   const tagged = new Set(tests.flatMap((t) => t.tags));
-  const untested = requirements().filter((r) => r.observable !== false && !tagged.has(`@${r.id}`)).map((r) => `${r.id} (${r.level})`);
+  const untested = requirements()
+    .filter((r) => r.observable !== false && !tagged.has(`@${r.id}`))
+    .map((r) => `${r.id} (${r.level})`);
   expect(untested, 'observable requirements without a test').toEqual([]);
 });

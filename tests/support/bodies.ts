@@ -8,12 +8,25 @@ export function validBodies(config: Config) {
   const address = config.addressFields as Body;
   return {
     client: (): Body => ({ ...(config.clientBody as Body) }),
-    clientWithOptionalFields: (): Body => ({ ...(config.clientBody as Body), secondaryPhone: '+54 341 555 0199', clientWebsite: config.clientWebsite }),
+    clientWithOptionalFields: (): Body => ({
+      ...(config.clientBody as Body),
+      secondaryPhone: '+54 341 555 0199',
+      clientWebsite: config.clientWebsite,
+    }),
     addressWithPlaceId: (): Body => ({ ...address, placeId: config.placeId }),
     addressWithProvince: (): Body => ({ ...address, provinceId: config.provinceId, placeString: config.placeString }),
     addressUpdate: (): Body => ({ ...address, placeId: config.placeId, idDirCli: config.addressId }),
-    categoryUpdate: (utility?: number): Body => ({ categoryId: config.categoryId, ...(config.categoryFields as Body), ...(utility !== undefined ? { utility } : {}) }),
-    cartItem: (overrides: Body = {}): Body => ({ productId: config.cartProductId, amount: config.cartAmount, type: config.cartAllowedType, ...overrides }),
+    categoryUpdate: (utility?: number): Body => ({
+      categoryId: config.categoryId,
+      ...(config.categoryFields as Body),
+      ...(utility !== undefined ? { utility } : {}),
+    }),
+    cartItem: (overrides: Body = {}): Body => ({
+      productId: config.cartProductId,
+      amount: config.cartAmount,
+      type: config.cartAllowedType,
+      ...overrides,
+    }),
     paymentPreference: (): Body => ({ ...(config.paymentPreferenceBody as Body) }),
     postSale: (): Body => ({ ...(config.postSaleBody as Body) }),
     channelMessage: (): Body => ({ message: config.channelMessage }),
@@ -31,11 +44,15 @@ export function without(body: Body, field: string): Body {
 /** A value of another JSON type than the declared one. */
 export function wrongTypeValue(type: string): unknown {
   switch (type) {
-    case 'string': return 12345;
+    case 'string':
+      return 12345;
     case 'integer':
-    case 'number': return 'not-a-number';
-    case 'boolean': return 'not-a-boolean';
-    default: return 'not-an-object';
+    case 'number':
+      return 'not-a-number';
+    case 'boolean':
+      return 'not-a-boolean';
+    default:
+      return 'not-an-object';
   }
 }
 

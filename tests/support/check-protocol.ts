@@ -66,7 +66,11 @@ export interface Evidence {
 }
 
 /** Description: `<ID> <outcome>`, then the reason of an untested check, e.g. `OP8-STOCK-BOUNDS untested no product …`. */
-export function checkAnnotation(id: string, outcome: CheckOutcome, reason?: string): { type: string; description: string } {
+export function checkAnnotation(
+  id: string,
+  outcome: CheckOutcome,
+  reason?: string,
+): { type: string; description: string } {
   return { type: CHECK_ANNOTATION, description: reason ? `${id} ${outcome} ${reason}` : `${id} ${outcome}` };
 }
 

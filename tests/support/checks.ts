@@ -30,6 +30,7 @@ export const isNotApplicable = (value: unknown): value is NotApplicable =>
 /** One requirement's judgement of an exchange: returns, returns NotApplicable, or throws (CheckFailure or expect). */
 export interface Assertion {
   id: string;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a judge that returns nothing passed; callers pass plain `(x) => void` arrows
   judge: (exchange: Exchange, context: CheckContext) => void | NotApplicable | Promise<void | NotApplicable>;
 }
 
@@ -89,7 +90,9 @@ export function jsonContentTypeProblem(exchange: Exchange): CheckFailure | undef
 }
 
 const rejectedOnly = (exchange: Exchange, config: Config): NotApplicable | undefined =>
-  outcomeOf(exchange, config).succeeded ? notApplicable('the target carried the request out: no error to judge') : undefined;
+  outcomeOf(exchange, config).succeeded
+    ? notApplicable('the target carried the request out: no error to judge')
+    : undefined;
 
 const throwIf = (problem: CheckFailure | undefined): void => {
   if (problem) throw problem;
@@ -123,7 +126,11 @@ export function jsonContentType(): Check {
 
 /** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */
 export function succeedsWithJson(id: string): Check {
-  return { name: 'positive_data_acceptance', expects: 'success', assertions: [...succeeds(id).assertions, ...jsonContentType().assertions] };
+  return {
+    name: 'positive_data_acceptance',
+    expects: 'success',
+    assertions: [...succeeds(id).assertions, ...jsonContentType().assertions],
+  };
 }
 
 /** response_schema_conformance: the body matches `schema`. */

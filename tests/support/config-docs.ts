@@ -16,7 +16,10 @@ const settings = (): AnySetting[] => Object.values(SETTINGS) as AnySetting[];
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
 
 export function configTable(): string {
-  const rows = settings().map((s) => `| \`${s.name}\` | ${s.default === '' ? '(empty)' : `\`${cell(s.default)}\``} | ${cell(s.doc)}${s.secret ? ' **Secret: redacted from every output.**' : ''} |`);
+  const rows = settings().map(
+    (s) =>
+      `| \`${s.name}\` | ${s.default === '' ? '(empty)' : `\`${cell(s.default)}\``} | ${cell(s.doc)}${s.secret ? ' **Secret: redacted from every output.**' : ''} |`,
+  );
   return [START, '| variable | default | meaning |', '|---|---|---|', ...rows, END].join('\n');
 }
 

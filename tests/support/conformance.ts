@@ -34,7 +34,9 @@ export function settingHint(config: Config, keys: readonly SettingKey[]): string
   const shown = keys.map((key) => {
     const setting = SETTINGS[key] as { name: string; secret?: boolean };
     const value = config[key as keyof Config];
-    return setting.secret ? `${setting.name} (secret)` : `${setting.name}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
+    return setting.secret
+      ? `${setting.name} (secret)`
+      : `${setting.name}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
   });
   return `A setting may be to blame rather than the target: ${shown.join(', ')}. Check that it names what the target has.`;
 }
@@ -43,7 +45,11 @@ export class Conformance {
   constructor(private readonly config: Config) {}
 
   /** Runs every assertion of `check` over `exchange`, in order. */
-  async check(check: Check, exchange: Exchange, context: Omit<CheckContext, 'config'> & JudgeOptions = {}): Promise<void> {
+  async check(
+    check: Check,
+    exchange: Exchange,
+    context: Omit<CheckContext, 'config'> & JudgeOptions = {},
+  ): Promise<void> {
     const primary = check.assertions[0];
     for (const assertion of check.assertions) {
       // Only the request's own outcome can be a setting's fault, not the shape or content type of the answer.
@@ -74,7 +80,7 @@ export class Conformance {
     }
     // The test's own line: Playwright knows it, and a boxed step reports its failures there.
     const location = { file: info.file, line: info.line, column: info.column };
-    let outcome: Awaited<ReturnType<Assertion['judge']>> = undefined;
+    let outcome: Awaited<ReturnType<Assertion['judge']>> | undefined;
     try {
       await test.step(
         `${id} · ${req.level} · ${sectionLabel(req.section)}`,
@@ -88,7 +94,10 @@ export class Conformance {
       if (isUnjudged()) throw e; // skipped as inconclusive or not run: not this requirement's failure
       const evidence = this.evidenceOf(id, e, exchanges, options);
       info.annotations.push(checkAnnotation(id, 'failed'));
-      await info.attach(`${EVIDENCE_ATTACHMENT_PREFIX}${id}`, { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
+      await info.attach(`${EVIDENCE_ATTACHMENT_PREFIX}${id}`, {
+        body: JSON.stringify(evidence, null, 2),
+        contentType: 'application/json',
+      });
       if (failsTheTest(req.level)) throw new RequirementFailure(evidence);
       const firstLines = evidence.message.split('\n').slice(0, 2).join(' ');
       info.annotations.push({ type: 'warning', description: `${id} (${req.level}) not met: ${firstLines}` });

@@ -26,7 +26,12 @@ export class CheckFailure extends Error {
 }
 
 /** A CheckFailure of title and "expected / received", the common case. */
-export function failure(title: string, expected: string, received: string, schemaErrors: readonly string[] = []): CheckFailure {
+export function failure(
+  title: string,
+  expected: string,
+  received: string,
+  schemaErrors: readonly string[] = [],
+): CheckFailure {
   return new CheckFailure({ title, detail: expectedReceived(expected, received), schemaErrors });
 }
 

@@ -74,7 +74,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   expectedFailure: [
     async ({ failingChecksExpected }, use, testInfo) => {
       await use();
-      if (failingChecksExpected && testInfo.status === 'failed') testInfo.fail(true, 'a fault of the reference, as intended');
+      if (failingChecksExpected && testInfo.status === 'failed')
+        testInfo.fail(true, 'a fault of the reference, as intended');
     },
     { auto: true },
   ],

@@ -12,9 +12,13 @@ function report(state: ExpectMatcherState, name: string, exchange: Exchange, pro
     pass,
     name,
     message: () => {
-      if (!problem) return `${state.isNot ? 'expected not' : 'expected'} ${name}, and it held\n${describeExchange(exchange, config())}`;
+      if (!problem)
+        return `${state.isNot ? 'expected not' : 'expected'} ${name}, and it held\n${describeExchange(exchange, config())}`;
       const errors = problem.data.schemaErrors ?? [];
-      const lines = [problem.data.detail, ...(errors.length ? ['schema errors:', ...errors.map((e) => `  - ${e}`)] : [])];
+      const lines = [
+        problem.data.detail,
+        ...(errors.length ? ['schema errors:', ...errors.map((e) => `  - ${e}`)] : []),
+      ];
       return [...lines, 'exchange:', describeExchange(exchange, config())].join('\n');
     },
   };

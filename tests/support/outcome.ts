@@ -27,7 +27,8 @@ const saysSomething = (v: unknown): boolean => (typeof v === 'string' && v.trim(
 export function errorMarker(value: unknown): string | undefined {
   if (!isObject(value)) return undefined;
   if (saysSomething(value.error_message)) return 'it has an error_message (§7.1)';
-  if (value.success === false || value.success === 'error') return `its success is ${JSON.stringify(value.success)} (§7.1)`;
+  if (value.success === false || value.success === 'error')
+    return `its success is ${JSON.stringify(value.success)} (§7.1)`;
   if (saysSomething(value.error)) return 'it has an error member';
   return undefined;
 }
@@ -45,10 +46,14 @@ function successValue(exchange: Exchange, config: Config): string | undefined {
     case 'success-true':
       return object.success === true ? undefined : `success is ${JSON.stringify(object.success)}, not true`;
     case 'success-string':
-      return ERROR_WORD.test(String(object.success)) ? `success is ${JSON.stringify(object.success)}, an error word` : undefined;
+      return ERROR_WORD.test(String(object.success))
+        ? `success is ${JSON.stringify(object.success)}, an error word`
+        : undefined;
     case 'plain-string': {
       const text = plainString(exchange.body) ?? '';
-      return config.rejectionText.test(text) ? `the text matches RSF_REJECTION_TEXT ${config.rejectionText}` : undefined;
+      return config.rejectionText.test(text)
+        ? `the text matches RSF_REJECTION_TEXT ${config.rejectionText}`
+        : undefined;
     }
     case 'object':
     case 'array':
@@ -70,13 +75,25 @@ export function outcomeOf(exchange: Exchange, config: Config): Outcome {
   }
   // Not read whole, so not judged a success: a plain-string or unspecified body would otherwise pass unseen.
   if (exchange.truncated) {
-    return { succeeded: false, reason: `HTTP ${exchange.status}, but the ${tooLargeMessage(exchange.truncated.limitBytes)}`, schemaErrors: [] };
+    return {
+      succeeded: false,
+      reason: `HTTP ${exchange.status}, but the ${tooLargeMessage(exchange.truncated.limitBytes)}`,
+      schemaErrors: [],
+    };
   }
   const verdict = schemas().validate(exchange.operation.successSchema, schemaInput(exchange.body));
   if (!verdict.valid) {
-    return { succeeded: false, reason: `HTTP ${exchange.status}, but the body does not match ${exchange.operation.successSchema}`, schemaErrors: verdict.errors };
+    return {
+      succeeded: false,
+      reason: `HTTP ${exchange.status}, but the body does not match ${exchange.operation.successSchema}`,
+      schemaErrors: verdict.errors,
+    };
   }
   const notSuccess = successValue(exchange, config);
   if (notSuccess) return { succeeded: false, reason: `HTTP ${exchange.status}, but ${notSuccess}`, schemaErrors: [] };
-  return { succeeded: true, reason: `HTTP ${exchange.status} with a ${exchange.operation.successSchema} body`, schemaErrors: [] };
+  return {
+    succeeded: true,
+    reason: `HTTP ${exchange.status} with a ${exchange.operation.successSchema} body`,
+    schemaErrors: [],
+  };
 }

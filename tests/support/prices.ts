@@ -16,7 +16,6 @@ export function expectedFinalPrice(value: number, iva: number): number {
   return value * (1 + iva / 100);
 }
 
-
 /** Why a price entry's finalPrice disagrees with value and iva, or undefined (also when a field is not a number: OP9-SUCCESS-SHAPE judges that). */
 export function finalPriceProblem(entry: unknown): string | undefined {
   if (!isObject(entry)) return undefined;

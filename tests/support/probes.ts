@@ -39,7 +39,10 @@ export function declaredTags(operation: OperationName, checks: readonly Check[],
 }
 
 /** Sends the probe's request and judges the exchange with each of its checks. */
-export async function runProbe(spec: ProbeSpec, { api, conformance, bodies, config }: ProbeFixtures): Promise<Exchange> {
+export async function runProbe(
+  spec: ProbeSpec,
+  { api, conformance, bodies, config }: ProbeFixtures,
+): Promise<Exchange> {
   const request = spec.request({ bodies, config });
   const exchange = await api.call(spec.operation, request);
   const resend = (credentials: Credentials) => api.call(spec.operation, { ...request, credentials });
@@ -53,7 +56,11 @@ export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   const details: TestDetails = { tag: declaredTags(spec.operation, spec.checks) };
   if (spec.annotation) details.annotation = spec.annotation;
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
-  return [title, details, async ({ api, conformance, bodies, config }) => void (await runProbe(spec, { api, conformance, bodies, config }))];
+  return [
+    title,
+    details,
+    async ({ api, conformance, bodies, config }) => void (await runProbe(spec, { api, conformance, bodies, config })),
+  ];
 }
 
 export { CREDENTIALS_ANNOTATION };

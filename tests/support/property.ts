@@ -75,8 +75,12 @@ let fallbackSeed: number | undefined;
 /** RSF_FC_SEED (set once per run by playwright.config.ts), or one random seed for this process. */
 export function propertySeed(config: Config): number {
   const raw = config.fcSeed.trim();
-  if (raw === '') return (fallbackSeed ??= randomInt(2 ** 31 - 1));
-  if (!/^-?\d+$/.test(raw) || Math.abs(Number(raw)) > 2 ** 31) throw new Error(`RSF_FC_SEED must be a 32-bit integer, got "${raw}"`);
+  if (raw === '') {
+    fallbackSeed ??= randomInt(2 ** 31 - 1);
+    return fallbackSeed;
+  }
+  if (!/^-?\d+$/.test(raw) || Math.abs(Number(raw)) > 2 ** 31)
+    throw new Error(`RSF_FC_SEED must be a 32-bit integer, got "${raw}"`);
   return Number(raw);
 }
 
@@ -94,14 +98,19 @@ function deadline(info: TestInfo): number {
 
 function recordSeed(info: TestInfo, seed: number, path?: string): void {
   const existing = info.annotations.find((a) => a.type === SEED_ANNOTATION);
-  if (!existing) info.annotations.push({ type: SEED_ANNOTATION, description: path ? `seed=${seed} path=${path}` : `seed=${seed}` });
+  if (!existing)
+    info.annotations.push({ type: SEED_ANNOTATION, description: path ? `seed=${seed} path=${path}` : `seed=${seed}` });
   else if (path && !existing.description?.includes('path=')) existing.description = `seed=${seed} path=${path}`;
 }
 
 const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** The command line that reruns exactly this test on the counterexample (seed + path, fast-check stops at it). */
-export function replayCommand(info: Pick<TestInfo, 'file' | 'title' | 'project' | 'config'>, seed: number, path: string): string {
+export function replayCommand(
+  info: Pick<TestInfo, 'file' | 'title' | 'project' | 'config'>,
+  seed: number,
+  path: string,
+): string {
   const env = [`RSF_FC_SEED=${seed}`, `RSF_FC_PATH=${path}`];
   for (const name of ['RSF_REFERENCE_FAULT', 'RSF_REFERENCE_MODE']) {
     const value = process.env[name];
@@ -109,7 +118,8 @@ export function replayCommand(info: Pick<TestInfo, 'file' | 'title' | 'project' 
   }
   const args = ['npx', 'playwright', 'test', relative(ROOT, info.file)];
   const configFile = info.config.configFile;
-  if (configFile && resolve(configFile) !== resolve(ROOT, 'playwright.config.ts')) args.push('--config', relative(ROOT, configFile));
+  if (configFile && resolve(configFile) !== resolve(ROOT, 'playwright.config.ts'))
+    args.push('--config', relative(ROOT, configFile));
   if (info.project.name) args.push('--project', info.project.name);
   args.push('-g', escapeRegex(info.title));
   return [...env, ...args].map(shellWord).join(' ');
@@ -156,9 +166,13 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
   // Outside any check: a target that does not answer fails the test as a transport error, not as a requirement.
   // When replaying a path, fast-check runs the one counterexample: nothing to send ahead.
   if (!path) {
-    const relevant = [...examples, ...fc.sample(arbitrary, { seed, numRuns })].filter((v) => checks.some((c) => !c.when || c.when(v)));
+    const relevant = [...examples, ...fc.sample(arbitrary, { seed, numRuns })].filter((v) =>
+      checks.some((c) => !c.when || c.when(v)),
+    );
     // Past the deadline the rest is left to the checks, which fast-check interrupts.
-    await inPool(relevant, options.concurrency ?? PREFETCH_CONCURRENCY, async (v) => (Date.now() < stopAt ? sendCached(v) : undefined));
+    await inPool(relevant, options.concurrency ?? PREFETCH_CONCURRENCY, async (v) =>
+      Date.now() < stopAt ? sendCached(v) : undefined,
+    );
   }
   const prefetched = misses;
 
@@ -168,7 +182,15 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
     const first = cache.values().next().value;
     const evidence: Exchange[] = first ? [await first] : [];
     const before = misses;
-    const result: CheckResult = { id: assertion.id, runs: 0, judged: 0, shrinks: 0, requests: 0, failed: false, interrupted: false };
+    const result: CheckResult = {
+      id: assertion.id,
+      runs: 0,
+      judged: 0,
+      shrinks: 0,
+      requests: 0,
+      failed: false,
+      interrupted: false,
+    };
     results.push(result);
     try {
       await conformance.verify(assertion.id, evidence, async (context) => {
@@ -199,7 +221,12 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
             ...(path ? { path, endOnFailure: true } : {}),
           },
         );
-        Object.assign(result, { runs: details.numRuns, shrinks: details.numShrinks, failed: details.failed, interrupted: details.interrupted });
+        Object.assign(result, {
+          runs: details.numRuns,
+          shrinks: details.numShrinks,
+          failed: details.failed,
+          interrupted: details.interrupted,
+        });
         if (details.failed) resumeSkip(); // a request the transport stopped: not the requirement's failure
         if (details.failed) throw propertyFailure(assertion.id, details, info, result, failing);
         // No run could judge it: a vacuous pass would vouch for nothing.

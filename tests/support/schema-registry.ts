@@ -24,15 +24,25 @@ function createAjv(): Ajv2020 {
   // OpenAPI formats: they document the wire type, and constrain nothing beyond "type".
   ajv.addFormat('float', { type: 'number', validate: () => true });
   ajv.addFormat('double', { type: 'number', validate: () => true });
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat('password', { type: 'string', validate: () => true });
   return ajv;
 }
 
 function loadSchemaFiles(): Map<SchemaName, object> {
-  const files = readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(SCHEMA_SUFFIX)).sort();
-  return new Map(files.map((f) => [f.slice(0, -SCHEMA_SUFFIX.length), JSON.parse(readFileSync(join(SCHEMA_DIR, f), 'utf8')) as object]));
+  const files = readdirSync(SCHEMA_DIR)
+    .filter((f) => f.endsWith(SCHEMA_SUFFIX))
+    .sort();
+  return new Map(
+    files.map((f) => [
+      f.slice(0, -SCHEMA_SUFFIX.length),
+      JSON.parse(readFileSync(join(SCHEMA_DIR, f), 'utf8')) as object,
+    ]),
+  );
 }
 
 export function schemaId(name: SchemaName): string {
@@ -73,9 +83,10 @@ class SchemaRegistry {
 export function formatErrors(errors: ErrorObject[]): string[] {
   return errors.map((e) => {
     const where = e.instancePath === '' ? '(root)' : e.instancePath;
-    const params = e.keyword === 'additionalProperties' || e.keyword === 'required' || e.keyword === 'enum' || e.keyword === 'const'
-      ? ` ${JSON.stringify(e.params)}`
-      : '';
+    const params =
+      e.keyword === 'additionalProperties' || e.keyword === 'required' || e.keyword === 'enum' || e.keyword === 'const'
+        ? ` ${JSON.stringify(e.params)}`
+        : '';
     return `${where} ${e.message ?? e.keyword}${params}`;
   });
 }

@@ -13,7 +13,6 @@ export function loggedInDataIn(product: Product): string[] {
   return LOGGED_IN_FIELDS.filter((f) => product[f] !== undefined && product[f] !== null);
 }
 
-
 /** Why availableStock is out of [0, stockDisplayLimit], or undefined when it is within (or a bound is null). */
 export function stockBoundsProblem(product: Product): string | undefined {
   const { availableStock: stock, stockDisplayLimit: limit } = product;
@@ -44,13 +43,21 @@ export function stockLabelProblem(product: Product, config: Config): string | un
   if (typeof label !== 'string') return undefined;
   const shown = JSON.stringify(label);
   const form = labelForm(label, config);
-  if (!form) return `availableStockLabel ${shown} has none of the three forms of §2.6 (RSF_STOCK_LABEL_NONE, RSF_STOCK_LABEL_EXACT, RSF_STOCK_LABEL_AT_LEAST)`;
+  if (!form)
+    return `availableStockLabel ${shown} has none of the three forms of §2.6 (RSF_STOCK_LABEL_NONE, RSF_STOCK_LABEL_EXACT, RSF_STOCK_LABEL_AT_LEAST)`;
   if (!isFiniteNumber(stock)) return undefined;
   const says = `availableStockLabel ${shown} with availableStock ${stock} and stockDisplayLimit ${String(limit)}`;
-  if (stock <= 0) return form.form === 'none' || (form.form === 'exact' && form.n === 0) ? undefined : `${says}: no stock must read as the "no stock" label`;
+  if (stock <= 0)
+    return form.form === 'none' || (form.form === 'exact' && form.n === 0)
+      ? undefined
+      : `${says}: no stock must read as the "no stock" label`;
   if (form.form === 'none') return `${says}: the "no stock" label while stock is available`;
   const atLimit = isFiniteNumber(limit) ? stock >= limit : false;
-  if (form.form === 'exact') return form.n === stock ? undefined : `${says}: the label's number ${form.n} is not availableStock`;
-  if (!isFiniteNumber(limit)) return form.n === stock ? undefined : `${says}: "X units or more" with X other than availableStock`;
-  return atLimit && form.n === limit ? undefined : `${says}: "X units or more" is for stock at the limit, with X = stockDisplayLimit`;
+  if (form.form === 'exact')
+    return form.n === stock ? undefined : `${says}: the label's number ${form.n} is not availableStock`;
+  if (!isFiniteNumber(limit))
+    return form.n === stock ? undefined : `${says}: "X units or more" with X other than availableStock`;
+  return atLimit && form.n === limit
+    ? undefined
+    : `${says}: "X units or more" is for stock at the limit, with X = stockDisplayLimit`;
 }

@@ -19,7 +19,10 @@ export function referenceProfilePath(config: Config): string {
 export function apiBase(config: Config, profile = referenceProfilePath(config)): string {
   if (!config.embedded) return `${normalizeTargetUrl(config.targetUrl)}/v1`;
   const root = process.env[EMBEDDED_URL_ENV];
-  if (!root) throw new Error(`${EMBEDDED_URL_ENV} is not set: the embedded reference is started by the global setup of playwright.config.ts`);
+  if (!root)
+    throw new Error(
+      `${EMBEDDED_URL_ENV} is not set: the embedded reference is started by the global setup of playwright.config.ts`,
+    );
   return `${root}${profile}/v1`;
 }
 

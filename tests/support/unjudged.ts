@@ -29,6 +29,8 @@ export function stopAsNotRun(reason: string): never {
 export function resumeSkip(): void {
   if (!isUnjudged()) return;
   const info = test.info();
-  const reason = info.annotations.filter((a) => a.type === INCONCLUSIVE_ANNOTATION || a.type === NOT_RUN_ANNOTATION).at(-1);
+  const reason = info.annotations
+    .filter((a) => a.type === INCONCLUSIVE_ANNOTATION || a.type === NOT_RUN_ANNOTATION)
+    .at(-1);
   test.skip(true, reason?.description ?? 'not judged');
 }

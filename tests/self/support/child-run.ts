@@ -24,7 +24,8 @@ export interface ChildRun {
  */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(PW_|PWTEST_|PLAYWRIGHT_|TEST_|RSF_|FAKE_|FORCE_COLOR$|GITHUB_STEP_SUMMARY$)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^(PW_|PWTEST_|PLAYWRIGHT_|TEST_|RSF_|FAKE_|FORCE_COLOR$|GITHUB_STEP_SUMMARY$)/.test(k)) env[k] = v;
   for (const setting of Object.values(SETTINGS)) env[setting.name] = '';
   env.FORCE_COLOR = '0';
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
@@ -32,9 +33,18 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
 }
 
 /** `npx playwright <args>` from the repository root; the whole process group is killed after timeoutMs. */
-export function runPlaywright(args: string[], extraEnv: Record<string, string | undefined>, timeoutMs: number): Promise<ChildRun> {
+export function runPlaywright(
+  args: string[],
+  extraEnv: Record<string, string | undefined>,
+  timeoutMs: number,
+): Promise<ChildRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: childEnv(extraEnv), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: REPO_ROOT,
+      env: childEnv(extraEnv),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -82,7 +92,10 @@ export interface FakeRun extends ChildRun {
  * Runs the fake reporter-suite with its outputs under outDir. Unless env says otherwise: no waivers, and fresh
  * secrets (which the fake checks put, unredacted, in their evidence).
  */
-export async function runFakeSuite(outDir: string, opts: { env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<FakeRun> {
+export async function runFakeSuite(
+  outDir: string,
+  opts: { env?: Record<string, string | undefined>; args?: string[] } = {},
+): Promise<FakeRun> {
   const secrets = fakeSecrets();
   const env = {
     RSF_WAIVERS_FILE: join(outDir, 'no-waivers.json'),
@@ -91,10 +104,20 @@ export async function runFakeSuite(outDir: string, opts: { env?: Record<string, 
     ...opts.env,
     FAKE_OUT_DIR: outDir,
   };
-  const run = await runPlaywright(['test', '--config', FAKE_SUITE_CONFIG, ...(opts.args ?? [])], env, FAKE_RUN_TIMEOUT_MS);
+  const run = await runPlaywright(
+    ['test', '--config', FAKE_SUITE_CONFIG, ...(opts.args ?? [])],
+    env,
+    FAKE_RUN_TIMEOUT_MS,
+  );
   const reportsDir = join(outDir, 'reports');
-  if (!existsSync(join(reportsDir, 'conformance.json'))) throw new Error(`the fake suite wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-  return { ...run, reportsDir, report: () => readReport(reportsDir), file: (name) => readFileSync(join(reportsDir, name), 'utf8') };
+  if (!existsSync(join(reportsDir, 'conformance.json')))
+    throw new Error(`the fake suite wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  return {
+    ...run,
+    reportsDir,
+    report: () => readReport(reportsDir),
+    file: (name) => readFileSync(join(reportsDir, name), 'utf8'),
+  };
 }
 
 /**

@@ -28,8 +28,18 @@ export function addressRule(p: Presence): AddressVerdict {
   const missingStreet = STREET_FIELDS.filter((f) => !p[f]);
   const placeStringRule = !p.provinceId || p.placeString;
   const placeIdRule = p.provinceId || p.placeId;
-  const missing: AddressField[] = [...missingStreet, ...(placeStringRule ? [] : ['placeString' as const]), ...(placeIdRule ? [] : ['placeId' as const])];
-  return { streetComplete: missingStreet.length === 0, placeStringRule, placeIdRule, accepted: missing.length === 0, missing };
+  const missing: AddressField[] = [
+    ...missingStreet,
+    ...(placeStringRule ? [] : ['placeString' as const]),
+    ...(placeIdRule ? [] : ['placeId' as const]),
+  ];
+  return {
+    streetComplete: missingStreet.length === 0,
+    placeStringRule,
+    placeIdRule,
+    accepted: missing.length === 0,
+    missing,
+  };
 }
 
 /** The body with exactly the present fields, their values taken from `full` (all six, from configuration). */
@@ -69,8 +79,9 @@ export function addressCase(full: Body, { refusedOnly = false } = {}): fc.Arbitr
 
 /** All 64 subsets (or the refused ones), fewest fields first: the property's examples, so none is left to chance. */
 export function everyAddressCase(full: Body, { refusedOnly = false } = {}): AddressCase[] {
-  const presences = Array.from({ length: 2 ** ADDRESS_FIELDS.length }, (_, bits) =>
-    Object.fromEntries(ADDRESS_FIELDS.map((f, i) => [f, (bits & (1 << i)) !== 0])) as Presence,
+  const presences = Array.from(
+    { length: 2 ** ADDRESS_FIELDS.length },
+    (_, bits) => Object.fromEntries(ADDRESS_FIELDS.map((f, i) => [f, (bits & (1 << i)) !== 0])) as Presence,
   );
   const count = (p: Presence): number => ADDRESS_FIELDS.filter((f) => p[f]).length;
   return presences
@@ -81,6 +92,10 @@ export function everyAddressCase(full: Body, { refusedOnly = false } = {}): Addr
 
 /** Whether an error text names a field: "placeId", "place_id" and "Place ID" all do; case and accents do not matter. */
 export function namesField(text: string, field: string): boolean {
-  const comparable = (s: string): string => s.normalize('NFD').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  const comparable = (s: string): string =>
+    s
+      .normalize('NFD')
+      .replace(/[^\p{L}\p{N}]/gu, '')
+      .toLowerCase();
   return comparable(text).includes(comparable(field));
 }

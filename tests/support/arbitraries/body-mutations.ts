@@ -17,7 +17,9 @@ export interface FieldMutation {
  */
 const COERCIBLE_WORDS = /^(nan|inf|infinity|true|false|yes|no|on|off|y|n|t|f|null|none|undefined|nil)$/i;
 /** Letters only: no digit, sign, dot or space, so it is no number ("123", " ", "1e5", "0x1f" cannot come up). */
-const WORD = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 12 }).filter((s) => !COERCIBLE_WORDS.test(s));
+const WORD = fc
+  .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 12 })
+  .filter((s) => !COERCIBLE_WORDS.test(s));
 const INTEGER = fc.integer();
 const FRACTION = fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n));
 const BOOLEAN = fc.boolean();
@@ -34,13 +36,19 @@ const OBJECT = fc.record({ value: fc.integer() });
  */
 export function valueNotOfType(type: string): fc.Arbitrary<unknown> {
   switch (type) {
-    case 'string': return fc.oneof(INTEGER, FRACTION, BOOLEAN, ARRAY, OBJECT);
+    case 'string':
+      return fc.oneof(INTEGER, FRACTION, BOOLEAN, ARRAY, OBJECT);
     case 'integer':
-    case 'number': return fc.oneof(WORD, BOOLEAN, ARRAY, OBJECT);
-    case 'boolean': return fc.oneof(WORD, ARRAY, OBJECT);
-    case 'array': return fc.oneof(WORD, INTEGER, BOOLEAN, OBJECT);
-    case 'object': return fc.oneof(WORD, INTEGER, BOOLEAN, ARRAY);
-    default: throw new Error(`valueNotOfType: no wrong-type values for JSON Schema type "${type}"`);
+    case 'number':
+      return fc.oneof(WORD, BOOLEAN, ARRAY, OBJECT);
+    case 'boolean':
+      return fc.oneof(WORD, ARRAY, OBJECT);
+    case 'array':
+      return fc.oneof(WORD, INTEGER, BOOLEAN, OBJECT);
+    case 'object':
+      return fc.oneof(WORD, INTEGER, BOOLEAN, ARRAY);
+    default:
+      throw new Error(`valueNotOfType: no wrong-type values for JSON Schema type "${type}"`);
   }
 }
 
@@ -49,7 +57,9 @@ function names(fields: { name: string }[], schema: string, what: string): string
   return fields.map((f) => f.name);
 }
 
-const dropped = (base: Body) => (field: string): FieldMutation => ({ field, mutation: 'dropped', body: without(base, field) });
+const dropped =
+  (base: Body) =>
+  (field: string): FieldMutation => ({ field, mutation: 'dropped', body: without(base, field) });
 
 /** `base` without one of the schema's required fields. */
 export function bodyWithFieldDropped(schema: string, base: Body): fc.Arbitrary<FieldMutation> {
@@ -68,7 +78,11 @@ export function everyFieldDropped(schema: string, base: Body): FieldMutation[] {
 export function bodyWithFieldRetyped(schema: string, base: Body): fc.Arbitrary<FieldMutation> {
   const fields = typedFields(schema);
   names(fields, schema, 'typed');
-  return fc
-    .constantFrom(...fields)
-    .chain((f) => valueNotOfType(f.type ?? '').map((value) => ({ field: f.name, mutation: 'retyped' as const, body: { ...base, [f.name]: value } })));
+  return fc.constantFrom(...fields).chain((f) =>
+    valueNotOfType(f.type ?? '').map((value) => ({
+      field: f.name,
+      mutation: 'retyped' as const,
+      body: { ...base, [f.name]: value },
+    })),
+  );
 }

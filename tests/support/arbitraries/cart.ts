@@ -27,7 +27,9 @@ export const CART_DEFECTS: readonly CartDefect[] = ['unknown-product', 'disallow
 
 /** `validItem` made bad in one way only: the other fields stay those of the configured valid item. */
 export function badCartItem(validItem: Body, data: CartData, defect: CartDefect): Body {
-  return defect === 'unknown-product' ? { ...validItem, productId: data.missingProductId } : { ...validItem, type: data.disallowedType };
+  return defect === 'unknown-product'
+    ? { ...validItem, productId: data.missingProductId }
+    : { ...validItem, type: data.disallowedType };
 }
 
 /** Arrays of 1 to 3 items, every one of them bad; shrinks towards one item with an unknown product. */

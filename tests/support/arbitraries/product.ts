@@ -7,12 +7,17 @@ export interface StockProbe {
 }
 
 export function stockProbe(productIds: readonly string[]): fc.Arbitrary<StockProbe> {
-  return fc.record({ productId: elementOf(productIds), credentials: fc.constantFrom('valid' as const, 'none' as const) });
+  return fc.record({
+    productId: elementOf(productIds),
+    credentials: fc.constantFrom('valid' as const, 'none' as const),
+  });
 }
 
 /** Every product with the token and without it, in configuration order. */
 export function everyStockProbe(productIds: readonly string[]): StockProbe[] {
-  return productIds.flatMap((productId) => (['valid', 'none'] as const).map((credentials) => ({ productId, credentials })));
+  return productIds.flatMap((productId) =>
+    (['valid', 'none'] as const).map((credentials) => ({ productId, credentials })),
+  );
 }
 
 /** One element of a list known only at run time (configuration, or a response); shrinks towards the first. */

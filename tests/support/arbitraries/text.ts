@@ -21,5 +21,7 @@ export function storefrontText(maxLength = 40): fc.Arbitrary<string> {
  * All of it in the Basic Multilingual Plane, precomposed (NFC), so it is the same text however it is normalised.
  */
 export function messageText(maxLength = 60): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...MESSAGE_CHARACTERS), minLength: 1, maxLength }).filter((s) => s.trim() !== '');
+  return fc
+    .string({ unit: fc.constantFrom(...MESSAGE_CHARACTERS), minLength: 1, maxLength })
+    .filter((s) => s.trim() !== '');
 }

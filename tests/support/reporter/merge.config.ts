@@ -21,7 +21,8 @@ loadEnvFile();
 const repoRoot = resolve(__dirname, '../../..');
 const reportsDir = resolve(repoRoot, process.env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default);
 // As Playwright does, its environment variable wins for the html report's folder; the redaction must follow it.
-const htmlDir = process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || resolve(reportsDir, 'playwright');
+const htmlDir =
+  process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || resolve(reportsDir, 'playwright');
 
 export default defineConfig({
   // merge-reports resolves test locations against testDir: it must be the testDir of playwright.config.ts.
