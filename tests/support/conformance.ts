@@ -6,7 +6,7 @@ import { requirement, sectionLabel } from './catalogue';
 import { EVIDENCE_ATTACHMENT_PREFIX, type Evidence, checkAnnotation } from './check-protocol';
 import { type Assertion, type Check, type CheckContext, isNotApplicable } from './checks';
 import { type Config, SETTINGS } from './config';
-import { CheckFailure, RequirementFailure } from './failure';
+import { CheckFailure, RequirementFailure, atLocation } from './failure';
 import { type Exchange, describeExchange, recordOf } from './http';
 import { operationLabel } from './operations';
 import { redact } from './redact';
@@ -78,7 +78,8 @@ export class Conformance {
     if (!info.tags.includes(`@${id}`)) {
       throw new Error(`This test checks ${id} but is not tagged @${id}: derive its tags from its checks (tagsOf).`);
     }
-    // The test's own line: Playwright knows it, and a boxed step reports its failures there.
+    // The test's own line: Playwright knows it, and the step reports its failures there (a boxed step would too, at
+    // the cost of capturing a source-mapped stack per check).
     const location = { file: info.file, line: info.line, column: info.column };
     let outcome: Awaited<ReturnType<Assertion['judge']>> | undefined;
     try {
@@ -86,9 +87,13 @@ export class Conformance {
         `${id} · ${req.level} · ${sectionLabel(req.section)}`,
         async () => {
           const context = { config: this.config, ...(options.resend && { resend: options.resend }) };
-          outcome = await judge(options.chain ? { ...context, chain: options.chain } : context);
+          try {
+            outcome = await judge(options.chain ? { ...context, chain: options.chain } : context);
+          } catch (e) {
+            throw atLocation(e, location);
+          }
         },
-        { box: true, location },
+        { location },
       );
     } catch (e) {
       if (isUnjudged()) throw e; // skipped as inconclusive or not run: not this requirement's failure

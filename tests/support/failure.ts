@@ -46,6 +46,16 @@ export class RequirementFailure extends Error {
   }
 }
 
+/**
+ * `error` as a boxed step shows it: located at `location` (the test's line), without the check machinery's frames.
+ */
+export function atLocation(error: unknown, location: { file: string; line: number; column: number }): unknown {
+  if (!(error instanceof Error)) return error;
+  const header = (error.stack ?? `${error.name}: ${error.message}`).split('\n    at ')[0];
+  error.stack = `${header}\n    at ${location.file}:${location.line}:${location.column}`;
+  return error;
+}
+
 /** "expected: … / received: …", the way Playwright's matchers say it. */
 export function expectedReceived(expected: string, received: string): string {
   return `expected: ${expected}\nreceived: ${received}`;

@@ -30,7 +30,12 @@ interface TestFixtures {
   writeSafety: void;
   /** Applies failingChecksExpected after the test. */
   expectedFailure: void;
+  _setupArtifacts: void;
+  _setupContextOptions: void;
 }
+
+/** Playwright's own options for the two fixtures replaced below; an override must keep their `auto` mode. */
+const PLAYWRIGHT_PLUMBING = { auto: 'all-hooks-included' as unknown as true, box: 'self' } as const;
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   referenceProfile: ['', { option: true, scope: 'worker' }],
@@ -39,37 +44,51 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({}, use) => {
       await use(loadedConfig());
     },
-    { scope: 'worker' },
+    { scope: 'worker', box: 'self' },
   ],
   transport: [
     async ({ config, referenceProfile }, use, workerInfo) => {
       const base = apiBase(config, referenceProfile || referenceProfilePath(config));
       await use(new Transport(config, base, workerInfo.config.workers));
     },
-    { scope: 'worker' },
+    { scope: 'worker', box: 'self' },
   ],
-  api: async ({ transport }, use, testInfo) => {
-    const api = new ApiClient(transport);
-    await use(api);
-    const counts: [string, number][] = [
-      [REQUESTS_ANNOTATION, api.exchanges.length],
-      [REQUEST_CHAIN_ANNOTATION, api.chainLength],
-      [RETRIES_ANNOTATION, api.retried],
-    ];
-    for (const [type, count] of counts) testInfo.annotations.push({ type, description: String(count) });
-  },
-  conformance: async ({ config }, use) => {
-    await use(new Conformance(config));
-  },
-  bodies: async ({ config }, use) => {
-    await use(validBodies(config));
-  },
+  api: [
+    async ({ transport }, use, testInfo) => {
+      const api = new ApiClient(transport);
+      await use(api);
+      const counts: [string, number][] = [
+        [REQUESTS_ANNOTATION, api.exchanges.length],
+        [REQUEST_CHAIN_ANNOTATION, api.chainLength],
+        [RETRIES_ANNOTATION, api.retried],
+      ];
+      for (const [type, count] of counts) testInfo.annotations.push({ type, description: String(count) });
+    },
+    { box: 'self' },
+  ],
+  conformance: [
+    async ({ config }, use) => {
+      await use(new Conformance(config));
+    },
+    { box: 'self' },
+  ],
+  bodies: [
+    async ({ config }, use) => {
+      await use(validBodies(config));
+    },
+    { box: 'self' },
+  ],
+  // Playwright's browser plumbing (trace recording, context options), set up and torn down around every test as
+  // steps that each capture a source-mapped stack: a quarter of a worker's CPU. This suite opens no browser
+  // context and refuses --trace (global-setup.ts), so they do nothing here.
+  _setupArtifacts: [async ({}, use) => use(), PLAYWRIGHT_PLUMBING],
+  _setupContextOptions: [async ({}, use) => use(), PLAYWRIGHT_PLUMBING],
   writeSafety: [
     async ({ config }, use, testInfo) => {
       testInfo.skip(!config.writesEnabled && testInfo.tags.includes(WRITES_TAG), WRITES_OFF);
       await use();
     },
-    { auto: true },
+    { auto: true, box: 'self' },
   ],
   expectedFailure: [
     async ({ failingChecksExpected }, use, testInfo) => {
@@ -77,7 +96,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (failingChecksExpected && testInfo.status === 'failed')
         testInfo.fail(true, 'a fault of the reference, as intended');
     },
-    { auto: true },
+    { auto: true, box: 'self' },
   ],
 });
 
