@@ -20,8 +20,10 @@ interface Seen {
 async function recordingProxy(target: string): Promise<{ url: string; seen: Seen[]; close: () => Promise<void> }> {
   const seen: Seen[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // When the request arrived: the pace is the sender's, and answers may come back bunched.
+    const at = Date.now();
     const upstream = request(`${target}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (answer) => {
-      seen.push({ method: req.method ?? '', path: req.url ?? '', status: answer.statusCode ?? 0, at: Date.now() });
+      seen.push({ method: req.method ?? '', path: req.url ?? '', status: answer.statusCode ?? 0, at });
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });

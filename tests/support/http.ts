@@ -142,6 +142,7 @@ export class Transport {
   /** When this worker's recent requests were answered without throttling, oldest first. */
   private readonly recentAnswers: number[] = [];
   private firstSendAt: number | undefined;
+  private lastSendAt: number | undefined;
 
   constructor(
     readonly config: Config,
@@ -172,8 +173,21 @@ export class Transport {
       const wait = this.nextSlot - now;
       this.nextSlot = Math.max(now, this.nextSlot) + intervalMs;
       if (wait > 0) await sleep(wait);
+      // From when this request really leaves: a timer that fired late must not shorten the next gap.
+      this.nextSlot = Math.max(this.nextSlot, Date.now() + intervalMs);
     }
     this.firstSendAt ??= Date.now();
+    this.lastSendAt = Date.now();
+  }
+
+  /**
+   * Under a rate, waits until a second has passed since this transport's last request, so that whoever sends next
+   * (the workers, after the preflight) starts a window of its own: the cap holds over the whole run.
+   */
+  async settle(): Promise<void> {
+    if (this.runRate() === undefined || this.lastSendAt === undefined) return;
+    const wait = this.lastSendAt + 1000 - Date.now();
+    if (wait > 0) await sleep(wait);
   }
 
   private answeredUnthrottled(at: number): void {
@@ -422,7 +436,9 @@ export class ApiClient {
     const deliver = () => this.transport.deliver(request, timeLeft);
     // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
-    const delivery = this.owner ? await test.step(title, deliver, { box: true }) : await deliver();
+    // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
+    const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
+    const delivery = location ? await test.step(title, deliver, { location }) : await deliver();
     if (delivery.attempts.length > 0) this.retried++;
     if (delivery.kind !== 'answer') this.refuseIfStopped(label);
     switch (delivery.kind) {

@@ -227,4 +227,5 @@ export async function preflight(config: Config, base = apiBase(config), resource
   const transport = new Transport(config, base, 1);
   await checkPrices(transport, config, base);
   await checkResources(transport, config, resourceBase);
+  await transport.settle();
 }
