@@ -84,7 +84,8 @@ export default defineConfig({
   reporter: sharded
     ? [
         ['list'],
-        // A shard's results are merged later (README, "Sharding"); its blob records API steps with their URLs, so it is redacted too.
+        // A shard's results are merged later (README, "Sharding"); its blob records API steps with their URLs,
+        // so it is redacted too.
         ['blob', { outputDir: blobDir }],
         ['./tests/support/reporter/redact-playwright-report.ts', { folder: blobDir }],
       ]

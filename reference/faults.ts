@@ -97,7 +97,8 @@ const schemaRuleIgnored = (op: OperationNumber, keyword: SchemaKeyword, breaks: 
   return fault(
     `op${op}-${keyword === 'required' ? 'required-fields' : 'field-types'}-ignored`,
     breaks,
-    `Operation ${op} accepts ${what}${fields ? ` (${fields.join(', ')})` : ''}: those ajv "${keyword}" errors of ${routeOf(op).requestSchema} are ignored.`,
+    `Operation ${op} accepts ${what}${fields ? ` (${fields.join(', ')})` : ''}: ` +
+      `those ajv "${keyword}" errors of ${routeOf(op).requestSchema} are ignored.`,
     { ignoresRequestError: (o, e) => o === op && e.keyword === keyword && (!fields || fields.includes(fieldOf(e))) },
   );
 };
@@ -398,7 +399,8 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     RULE_ERRORS,
     'op4-error-shape-wrong',
     'OP4-ERROR-SHAPE',
-    'An update of a category that does not exist, or with utility above 100, is refused with {error: "..."} instead of {success: false, msg} (same status; a missing or mistyped field keeps its body).',
+    'An update of a category that does not exist, or with utility above 100, is refused with {error: "..."} ' +
+      'instead of {success: false, msg} (same status; a missing or mistyped field keeps its body).',
     (m) => json({ error: m }),
   ),
   errorBecomes(
@@ -406,7 +408,9 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     FIELD_ERRORS,
     'op4-invalid-body-error-unlisted-shape',
     'OP4-INVALID-BODY-ERROR-SHAPE',
-    'A category update with a missing or mistyped field is refused with {error_message}, a shape §7.1 does not list for operations 2 to 4 (same status; unknown-category and utility refusals keep their body).',
+    'A category update with a missing or mistyped field is refused with {error_message}, ' +
+      'a shape §7.1 does not list for operations 2 to 4 ' +
+      '(same status; unknown-category and utility refusals keep their body).',
     (m) => json({ error_message: m }),
   ),
   errorBecomes(
@@ -672,7 +676,10 @@ export function faultNamed(name: string): FaultDefinition | undefined {
   return FAULT_DEFINITIONS.find((f) => f.name === name);
 }
 
-/** Path prefix of a profile: '' (clean reference), '/_modes/<mode>' or '/_faults/<fault>'. Faults run in the reference mode. */
+/**
+ * Path prefix of a profile: '' (clean reference), '/_modes/<mode>' or '/_faults/<fault>'.
+ * Faults run in the reference mode.
+ */
 export function profilePath({ mode, fault: faultName }: { mode?: string; fault?: string } = {}): string {
   if (mode !== undefined && faultName !== undefined && mode !== 'reference')
     throw new Error('a profile has a mode or a fault, not both');

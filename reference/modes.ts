@@ -38,13 +38,16 @@ export const MODES: readonly Mode[] = [
   {
     name: 'reference',
     description:
-      'The default at /v1: 4xx errors, 201 on creation, 204 on deletion, plain strings as JSON strings, English labels, no extra fields, nullable fields filled.',
+      'The default at /v1: 4xx errors, 201 on creation, 204 on deletion, plain strings as JSON strings, ' +
+      'English labels, no extra fields, nullable fields filled.',
     choices: REFERENCE_CHOICES,
   },
   {
     name: 'deployment',
     description:
-      'As real deployments answer: documented errors with HTTP 200, an extra "requestId" member, Spanish stock labels, plain strings as raw text/plain, creations and DELETE answer 200 (DELETE with a JSON object).',
+      'As real deployments answer: documented errors with HTTP 200, an extra "requestId" member, ' +
+      'Spanish stock labels, plain strings as raw text/plain, ' +
+      'creations and DELETE answer 200 (DELETE with a JSON object).',
     choices: {
       errorStatus: '200',
       plainStrings: 'raw-text',

@@ -10,7 +10,10 @@ export type ErrorFilter = (error: ErrorObject) => boolean;
 const COMBINATORS = new Set(['anyOf', 'oneOf', 'if']);
 const RANGE_KEYWORDS = new Set(['maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum']);
 
-/** Schema-path prefixes of the branches of a combinator error (ajv reports `if` at .../if, its branches at .../then and .../else). */
+/**
+ * Schema-path prefixes of the branches of a combinator error
+ * (ajv reports `if` at .../if, its branches at .../then and .../else).
+ */
 function branchPrefixes(c: ErrorObject): string[] {
   if (c.keyword === 'if') {
     const parent = c.schemaPath.slice(0, -'/if'.length);

@@ -195,7 +195,8 @@ async function measureThroughput(reportsDir: string, timingsFile: string): Promi
     const suiteRequestsPerSecond = requests / (suiteMs / 1000);
     const rawRequestsPerSecond = requests / (raw.elapsedMs / 1000);
     log(
-      `throughput: suite ${suiteRequestsPerSecond.toFixed(0)} req/s, raw fetch ${rawRequestsPerSecond.toFixed(0)} req/s`,
+      `throughput: suite ${suiteRequestsPerSecond.toFixed(0)} req/s, ` +
+        `raw fetch ${rawRequestsPerSecond.toFixed(0)} req/s`,
     );
     return {
       workers: timings.workers,
@@ -272,7 +273,8 @@ async function measureNpmTest(): Promise<NpmTest> {
       .slice(0, 8),
   };
   log(
-    `npm test: ${seconds(result.durationMs)} (typecheck exit ${typecheck.exitCode}; self-tests ${result.selfTests.counts})`,
+    `npm test: ${seconds(result.durationMs)} ` +
+      `(typecheck exit ${typecheck.exitCode}; self-tests ${result.selfTests.counts})`,
   );
   return result;
 }
@@ -327,7 +329,8 @@ function npmTestRows(npm: BenchResult['npmTest']): string[] {
   if ('skipped' in npm) return ['| d. `npm test` | skipped | |'];
   const slowest = npm.slowestFiles.slice(0, 4).map((f) => `${f.file.replace(/^tests\/self\//, '')} ${seconds(f.ms)}`);
   return [
-    `| d. \`npm test\`: typecheck + self-tests | ${seconds(npm.durationMs)} | ${seconds(npm.typecheck.durationMs)} + ${seconds(npm.selfTests.durationMs)} |`,
+    `| d. \`npm test\`: typecheck + self-tests | ${seconds(npm.durationMs)} ` +
+      `| ${seconds(npm.typecheck.durationMs)} + ${seconds(npm.selfTests.durationMs)} |`,
     `| d. slowest self-test files (sum of their tests' durations) | | ${slowest.join('; ')} |`,
   ];
 }
@@ -340,18 +343,25 @@ export function benchTable(r: BenchResult): string {
   const samples = (s: Samples) => s.samplesMs.map((ms) => (ms / 1000).toFixed(2)).join(', ');
   const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**missed**');
   return [
-    `Measured ${r.date} at ${r.commit}: ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, load average ${load(r.machine.loadAverageAtStart)} at start and ${load(r.machine.loadAverageAtEnd)} at end; medians of ${r.runs}.`,
+    `Measured ${r.date} at ${r.commit}: ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, ` +
+      `load average ${load(r.machine.loadAverageAtStart)} at start and ${load(r.machine.loadAverageAtEnd)} at end; ` +
+      `medians of ${r.runs}.`,
     '',
     '| measure | value | samples (s) |',
     '|---|---|---|',
     `| a. \`npx playwright test --list\` (the startup floor) | ${seconds(r.floor.medianMs)} | ${samples(r.floor)} |`,
     `| a. full embedded run, command start to verdict line | ${seconds(r.full.medianMs)} | ${samples(r.full)} |`,
-    `| b. suite against a reference process (${t.workers} workers, ${t.requests} requests) | ${t.suiteRequestsPerSecond.toFixed(0)} req/s | |`,
-    `| b. raw \`fetch\`, same process, same number of requests, ${t.rawConcurrency} at a time | ${t.rawRequestsPerSecond.toFixed(0)} req/s | |`,
+    `| b. suite against a reference process (${t.workers} workers, ${t.requests} requests) ` +
+      `| ${t.suiteRequestsPerSecond.toFixed(0)} req/s | |`,
+    `| b. raw \`fetch\`, same process, same number of requests, ${t.rawConcurrency} at a time ` +
+      `| ${t.rawRequestsPerSecond.toFixed(0)} req/s | |`,
     `| b. suite ÷ raw fetch | ${t.ratio.toFixed(3)} | |`,
-    `| c. embedded run without latency (${l.withoutLatency.workers} workers) | ${seconds(l.withoutLatency.medianMs)} | ${samples(l.withoutLatency)} |`,
-    `| c. embedded run, \`RSF_REFERENCE_LATENCY_MS=${l.latencyMs}\` (${l.withLatency.workers} workers) | ${seconds(l.withLatency.medianMs)} | ${samples(l.withLatency)} |`,
-    `| c. critical path: longest chain ${l.longestChain} (${l.chainSource}) × ${l.latencyMs} ms | ${seconds(l.criticalPathMs)} | |`,
+    `| c. embedded run without latency (${l.withoutLatency.workers} workers) ` +
+      `| ${seconds(l.withoutLatency.medianMs)} | ${samples(l.withoutLatency)} |`,
+    `| c. embedded run, \`RSF_REFERENCE_LATENCY_MS=${l.latencyMs}\` (${l.withLatency.workers} workers) ` +
+      `| ${seconds(l.withLatency.medianMs)} | ${samples(l.withLatency)} |`,
+    `| c. critical path: longest chain ${l.longestChain} (${l.chainSource}) × ${l.latencyMs} ms ` +
+      `| ${seconds(l.criticalPathMs)} | |`,
     ...npmTestRows(r.npmTest),
     '',
     '| goal | measured | limit | |',

@@ -164,7 +164,10 @@ export interface TestDuration {
 
 const OUTCOMES: Record<string, TestDuration['outcome']> = { '✓': 'passed', '✘': 'failed', '-': 'skipped' };
 
-/** Durations of the tests as Playwright's list reporter prints them: `  ✓  12 [project] › file:3:1 › title (1.2s)`. */
+/**
+ * Durations of the tests as Playwright's list reporter prints them:
+ * `  ✓  12 [project] › file:3:1 › title (1.2s)`.
+ */
 export function listedDurations(output: string): TestDuration[] {
   // Two spaces: the run's own lines; a child run's, quoted in a failure message, are indented further.
   const line = /^ {2}(✓|✘|-)\s+\d+\s+(?:\[[^\]]*\] › )?(\S+?):\d+:\d+ › (.*) \((\d+(?:\.\d+)?)(ms|s|m)\)\s*$/;

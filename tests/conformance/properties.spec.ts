@@ -195,7 +195,8 @@ test.describe('§4.5 and §4.15 · cart items and channel messages · properties
     });
   });
 
-  // §8 shows no limits: an empty message or exotic characters may be refused, so only ordinary, non-empty text is sent.
+  // §8 shows no limits: an empty message or exotic characters may be refused,
+  // so only ordinary, non-empty text is sent.
   test('operation 15: accepts every non-empty message of ordinary text, accented letters and punctuation included', {
     tag: propertyTags('sendChannelMessage', messageAccepted),
   }, async ({ api, conformance, bodies, config }) => {
@@ -234,7 +235,8 @@ const stockChecks = {
 };
 
 test.describe('§2.6 and §8 · product stock · properties', () => {
-  test('keeps availableStock within [0, stockDisplayLimit], labels it consistently, and shows it to logged-in callers only, for every configured product', {
+  test('keeps availableStock within [0, stockDisplayLimit], labels it consistently, ' +
+    'and shows it to logged-in callers only, for every configured product', {
     tag: propertyTags('getProduct', ...Object.values(stockChecks)),
   }, async ({ api, conformance, config }) => {
     await checkProperty({

@@ -2,7 +2,9 @@ import { negativeDataRejection, succeedsWithJson } from '../support/checks';
 import { test } from '../support/fixtures';
 import { credentialProbes, probe } from '../support/probes';
 
-test.describe('GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta} · operation 7 · §4.7', () => {
+const OPERATION_7 = 'GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta} · operation 7 · §4.7';
+
+test.describe(OPERATION_7, () => {
   test(
     ...probe('quotes the shipping to a valid full address', {
       operation: 'quoteShipping',

@@ -159,25 +159,30 @@ test.describe('a required field dropped or retyped (operations 1, 3, 4, 6)', () 
     });
   }
 
-  test('fields whose type the spec leaves open are never retyped (categoryId, placeId of operation 3, quantity of operation 6)', async ({
-    bodies,
-  }) => {
-    const fields = (schema: string, base: Record<string, unknown>) =>
-      new Set(fc.sample(bodyWithFieldRetyped(schema, base), { seed: 7, numRuns: 500 }).map((m) => m.field));
-    expect(fields('category-update.request', bodies.categoryUpdate()).has('categoryId')).toBe(false);
-    expect(fields('shipping-address-update.request', bodies.addressUpdate()).has('placeId')).toBe(false);
-    // quantity is a number or a numeric string (anyOf): no one declared type, so it is neither typed nor retyped.
-    expect(fieldsOf('payment-preference.request').find((f) => f.name === 'quantity')).toEqual({
-      name: 'quantity',
-      required: true,
-    });
-    const preference = fields('payment-preference.request', bodies.paymentPreference());
-    expect(preference.has('quantity')).toBe(false);
-    expect([...preference].sort()).toEqual(['branch', 'clientId', 'orderId', 'title', 'unit_price']);
-  });
+  test(
+    'fields whose type the spec leaves open are never retyped ' +
+      '(categoryId, placeId of operation 3, quantity of operation 6)',
+    async ({ bodies }) => {
+      const fields = (schema: string, base: Record<string, unknown>) =>
+        new Set(fc.sample(bodyWithFieldRetyped(schema, base), { seed: 7, numRuns: 500 }).map((m) => m.field));
+      expect(fields('category-update.request', bodies.categoryUpdate()).has('categoryId')).toBe(false);
+      expect(fields('shipping-address-update.request', bodies.addressUpdate()).has('placeId')).toBe(false);
+      // quantity is a number or a numeric string (anyOf): no one declared type, so it is neither typed nor retyped.
+      expect(fieldsOf('payment-preference.request').find((f) => f.name === 'quantity')).toEqual({
+        name: 'quantity',
+        required: true,
+      });
+      const preference = fields('payment-preference.request', bodies.paymentPreference());
+      expect(preference.has('quantity')).toBe(false);
+      expect([...preference].sort()).toEqual(['branch', 'clientId', 'orderId', 'title', 'unit_price']);
+    },
+  );
 });
 
-/** Whether a lax server could read `value` as a `type`: a numeric or blank string, a boolean word, null, a fraction for an integer, a one-element or empty array. */
+/**
+ * Whether a lax server could read `value` as a `type`: a numeric or blank string, a boolean word, null,
+ * a fraction for an integer, a one-element or empty array.
+ */
 function coercibleTo(type: string, value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (Array.isArray(value)) return value.length < 2;
@@ -209,19 +214,23 @@ test.describe('wrong-type values (valueNotOfType)', () => {
     });
   }
 
-  test('no numeric string for a number or an integer field ("123" is the likeliest slip, and coercible); no null anywhere', () => {
-    for (const type of ['integer', 'number']) {
-      const values = fc.sample(valueNotOfType(type), { seed: 5, numRuns: 2000 });
-      expect(values.filter((v) => typeof v === 'string' && /\d/.test(v))).toEqual([]);
-      expect(values.some((v) => typeof v === 'string')).toBe(true); // non-numeric strings do come up
-      expect(values.some((v) => typeof v === 'boolean')).toBe(true);
-    }
-    for (const type of ['string', 'integer', 'number', 'boolean'])
-      expect(fc.sample(valueNotOfType(type), { seed: 6, numRuns: 1000 })).not.toContain(null);
-    expect(fc.sample(valueNotOfType('string'), { seed: 7, numRuns: 500 }).some((v) => typeof v === 'number')).toBe(
-      true,
-    ); // numbers are fine for a string
-  });
+  test(
+    'no numeric string for a number or an integer field ("123" is the likeliest slip, and coercible); ' +
+      'no null anywhere',
+    () => {
+      for (const type of ['integer', 'number']) {
+        const values = fc.sample(valueNotOfType(type), { seed: 5, numRuns: 2000 });
+        expect(values.filter((v) => typeof v === 'string' && /\d/.test(v))).toEqual([]);
+        expect(values.some((v) => typeof v === 'string')).toBe(true); // non-numeric strings do come up
+        expect(values.some((v) => typeof v === 'boolean')).toBe(true);
+      }
+      for (const type of ['string', 'integer', 'number', 'boolean'])
+        expect(fc.sample(valueNotOfType(type), { seed: 6, numRuns: 1000 })).not.toContain(null);
+      expect(fc.sample(valueNotOfType('string'), { seed: 7, numRuns: 500 }).some((v) => typeof v === 'number')).toBe(
+        true,
+      ); // numbers are fine for a string
+    },
+  );
 
   test('the client update (operation 1, OP1-FIELD-TYPES is a MUST) is only ever retyped with such values', async ({
     bodies,
@@ -243,36 +252,39 @@ test.describe('wrong-type values (valueNotOfType)', () => {
 });
 
 test.describe('cart items (§4.5) and channel messages (§4.15)', () => {
-  test('a cart array is 1 to 3 items, every one bad (an unknown product or a disallowed type), and schema-valid: its invalidity is semantic', async ({
-    bodies,
-    config,
-  }) => {
-    const item = bodies.cartItem();
-    const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
-    fc.assert(
-      fc.property(badCartItems(item, data), ({ items, itemDefects, defects }) => {
-        expect(verdict('cart-items.request', items).errors).toEqual([]);
-        expect(items.length).toBeGreaterThanOrEqual(1);
-        expect(items.length).toBeLessThanOrEqual(3);
-        expect(itemDefects).toHaveLength(items.length);
-        items.forEach((bad, i) => {
-          // No valid item: each is the configured one with exactly its one defect.
-          const expected =
-            itemDefects[i] === 'unknown-product'
-              ? { ...item, productId: data.missingProductId }
-              : { ...item, type: data.disallowedType };
-          expect(bad).toEqual(expected);
-          expect(bad.productId === data.missingProductId || bad.type === data.disallowedType).toBe(true);
-        });
-        expect(defects).toEqual(['unknown-product', 'disallowed-type'].filter((d) => itemDefects.includes(d as never)));
-      }),
-      RUNS,
-    );
-    const kinds = new Set(
-      fc.sample(badCartItems(item, data), { seed: 2, numRuns: 200 }).map((c) => c.defects.join('+')),
-    );
-    expect([...kinds].sort()).toEqual(['disallowed-type', 'unknown-product', 'unknown-product+disallowed-type']);
-  });
+  test(
+    'a cart array is 1 to 3 items, every one bad (an unknown product or a disallowed type), ' +
+      'and schema-valid: its invalidity is semantic',
+    async ({ bodies, config }) => {
+      const item = bodies.cartItem();
+      const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
+      fc.assert(
+        fc.property(badCartItems(item, data), ({ items, itemDefects, defects }) => {
+          expect(verdict('cart-items.request', items).errors).toEqual([]);
+          expect(items.length).toBeGreaterThanOrEqual(1);
+          expect(items.length).toBeLessThanOrEqual(3);
+          expect(itemDefects).toHaveLength(items.length);
+          items.forEach((bad, i) => {
+            // No valid item: each is the configured one with exactly its one defect.
+            const expected =
+              itemDefects[i] === 'unknown-product'
+                ? { ...item, productId: data.missingProductId }
+                : { ...item, type: data.disallowedType };
+            expect(bad).toEqual(expected);
+            expect(bad.productId === data.missingProductId || bad.type === data.disallowedType).toBe(true);
+          });
+          expect(defects).toEqual(
+            ['unknown-product', 'disallowed-type'].filter((d) => itemDefects.includes(d as never)),
+          );
+        }),
+        RUNS,
+      );
+      const kinds = new Set(
+        fc.sample(badCartItems(item, data), { seed: 2, numRuns: 200 }).map((c) => c.defects.join('+')),
+      );
+      expect([...kinds].sort()).toEqual(['disallowed-type', 'unknown-product', 'unknown-product+disallowed-type']);
+    },
+  );
 
   test('cart arrays shrink to one bad item (built with map, so fast-check can shrink them)', async ({
     bodies,
@@ -295,33 +307,37 @@ test.describe('cart items (§4.5) and channel messages (§4.15)', () => {
     expect(any.counterexample?.[0].items).toEqual([{ ...bodies.cartItem(), productId: config.missingProductId }]);
   });
 
-  test('every channel message validates, and is non-empty ordinary text: no blank message, no astral-plane, control or other-script characters', async ({
-    bodies,
-  }) => {
-    const ordinary = /^[A-Za-z0-9áéíóúñüÁÉÍÓÚÑÜàèçâêôÀÈÇ .,;:!?¿¡()'\-/]+$/u;
-    fc.assert(
-      fc.property(channelMessageBody(bodies.channelMessage()), (body) => {
-        const message = body.message as string;
-        expect(verdict('message-channel-send.request', body).valid).toBe(true);
-        expect(message.trim()).not.toBe('');
-        expect(message, JSON.stringify(message)).toMatch(ordinary);
-        expect(message.normalize('NFC')).toBe(message);
-        expect([...message].every((c) => c.codePointAt(0)! <= 0xffff)).toBe(true);
-      }),
-      RUNS,
-    );
-    const messages = fc
-      .sample(channelMessageBody(bodies.channelMessage()), { seed: 11, numRuns: 300 })
-      .map((b) => String(b.message));
-    expect(messages).not.toContain('');
-    expect(messages).toContain(bodies.channelMessage().message); // the configured one comes up, and is where shrinking ends
-    expect(messages.some((m) => [...m].some((c) => (c.codePointAt(0) ?? 0) > 0x7f))).toBe(true); // accented letters do come up
-    expect(messages.some((m) => /[.,;:!?]/.test(m))).toBe(true);
-    fc.assert(
-      fc.property(messageText(), (m) => m.length >= 1 && m.length <= 60 && m.trim() !== ''),
-      RUNS,
-    );
-  });
+  test(
+    'every channel message validates, and is non-empty ordinary text: ' +
+      'no blank message, no astral-plane, control or other-script characters',
+    async ({ bodies }) => {
+      const ordinary = /^[A-Za-z0-9áéíóúñüÁÉÍÓÚÑÜàèçâêôÀÈÇ .,;:!?¿¡()'\-/]+$/u;
+      fc.assert(
+        fc.property(channelMessageBody(bodies.channelMessage()), (body) => {
+          const message = body.message as string;
+          expect(verdict('message-channel-send.request', body).valid).toBe(true);
+          expect(message.trim()).not.toBe('');
+          expect(message, JSON.stringify(message)).toMatch(ordinary);
+          expect(message.normalize('NFC')).toBe(message);
+          expect([...message].every((c) => c.codePointAt(0)! <= 0xffff)).toBe(true);
+        }),
+        RUNS,
+      );
+      const messages = fc
+        .sample(channelMessageBody(bodies.channelMessage()), { seed: 11, numRuns: 300 })
+        .map((b) => String(b.message));
+      expect(messages).not.toContain('');
+      // the configured one comes up, and is where shrinking ends
+      expect(messages).toContain(bodies.channelMessage().message);
+      // accented letters do come up
+      expect(messages.some((m) => [...m].some((c) => (c.codePointAt(0) ?? 0) > 0x7f))).toBe(true);
+      expect(messages.some((m) => /[.,;:!?]/.test(m))).toBe(true);
+      fc.assert(
+        fc.property(messageText(), (m) => m.length >= 1 && m.length <= 60 && m.trim() !== ''),
+        RUNS,
+      );
+    },
+  );
 });
 
 test.describe('the property runner relies on fast-check drawing the same values', () => {
@@ -374,6 +390,7 @@ test.describe('§2.7 finalPrice tolerance', () => {
     expect(finalPriceProblem({ value: 100, iva: 21, finalPrice: 121.6 })).toBeUndefined(); // 0.6 ≤ 0.01 + 0.605
     expect(finalPriceProblem({ value: 100, iva: 21, finalPrice: 121.7 })).toMatch(/finalPrice 121.7/);
     expect(finalPriceProblem({ value: 100, iva: 21, finalPrice: 100 })).toMatch(/tolerance/);
-    expect(finalPriceProblem({ value: '100', iva: 21, finalPrice: 100 })).toBeUndefined(); // a type error is OP9-SUCCESS-SHAPE's
+    // a type error is OP9-SUCCESS-SHAPE's
+    expect(finalPriceProblem({ value: '100', iva: 21, finalPrice: 100 })).toBeUndefined();
   });
 });

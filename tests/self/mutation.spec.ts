@@ -95,14 +95,17 @@ test('the suite passes every conforming mode and kills every fault of the refere
   const neverFailed = [...checked].filter((id) => !everFlagged.has(id)).sort();
   const withoutFault = requirements().filter((r) => !FAULTS.some((f) => f.breaks === r.id));
   const killed = faults.filter((f) => f.killed).length;
-  const summary = `${killed}/${faults.length} faults killed; ${modes.filter((m) => m.verdict === 'PASS' && m.failed.length === 0).length}/${modes.length} conforming modes passed`;
+  const passedModes = modes.filter((m) => m.verdict === 'PASS' && m.failed.length === 0).length;
+  const summary = `${killed}/${faults.length} faults killed; ${passedModes}/${modes.length} conforming modes passed`;
 
   writeFileSync(
     MATRIX_PATH,
     [
       '# Mutation matrix',
       '',
-      `The conformance suite against each conforming mode and each fault of the embedded reference server (\`reference/faults.ts\`), ${seconds} s, fast-check numRuns 30. Written by \`npm test\` (tests/self/mutation.spec.ts).`,
+      'The conformance suite against each conforming mode and each fault of the embedded reference server ' +
+        `(\`reference/faults.ts\`), ${seconds} s, fast-check numRuns 30. ` +
+        'Written by `npm test` (tests/self/mutation.spec.ts).',
       '',
       `**${summary}.**`,
       '',
@@ -112,7 +115,8 @@ test('the suite passes every conforming mode and kills every fault of the refere
       '|---|---|---|---|---|',
       ...modes.map(
         (m) =>
-          `| ${m.mode} | ${m.verdict} | ${m.failed.join(', ') || '–'} | ${m.warnings.join(', ') || '–'} | ${m.expected.join(', ') || '–'} |`,
+          `| ${m.mode} | ${m.verdict} | ${m.failed.join(', ') || '–'} ` +
+          `| ${m.warnings.join(', ') || '–'} | ${m.expected.join(', ') || '–'} |`,
       ),
       '',
       '## Faults',
@@ -121,7 +125,10 @@ test('the suite passes every conforming mode and kills every fault of the refere
       '|---|---|---|---|---|---|',
       ...faults.map(
         (f) =>
-          `| ${f.fault} | ${f.breaks} | ${f.level} | ${f.killed ? 'yes' : '**NO**'} | ${f.detectedBy.slice(0, 3).join('<br>')}${f.detectedBy.length > 3 ? `<br>(+${f.detectedBy.length - 3})` : ''} | ${f.alsoFlagged.join(', ') || '–'} |`,
+          `| ${f.fault} | ${f.breaks} | ${f.level} | ${f.killed ? 'yes' : '**NO**'} ` +
+          `| ${f.detectedBy.slice(0, 3).join('<br>')}` +
+          `${f.detectedBy.length > 3 ? `<br>(+${f.detectedBy.length - 3})` : ''} ` +
+          `| ${f.alsoFlagged.join(', ') || '–'} |`,
       ),
       '',
       '## Requirements without a fault',

@@ -196,7 +196,8 @@ for (const expected of OPERATIONS) {
     ).toEqual([]);
     expect(
       [...listed].sort(),
-      `x-requirements of ${expected.operationId} in specs/openapi.yaml must list the catalogue entries whose operations include ${expected.n}`,
+      `x-requirements of ${expected.operationId} in specs/openapi.yaml ` +
+        `must list the catalogue entries whose operations include ${expected.n}`,
     ).toEqual(
       requirements()
         .filter((r) => r.operations.includes(expected.n))

@@ -144,7 +144,8 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   expect({ ...counterexample, utility: undefined }).toEqual({ ...bodies.categoryUpdate(), utility: undefined });
   expect(failure.replay).toMatch(
     new RegExp(
-      `^RSF_FC_SEED=${failure.seed} RSF_FC_PATH=${failure.path} RSF_REFERENCE_FAULT=${fault!.name} npx playwright test ${SPEC} -g `,
+      `^RSF_FC_SEED=${failure.seed} RSF_FC_PATH=${failure.path} ` +
+        `RSF_REFERENCE_FAULT=${fault!.name} npx playwright test ${SPEC} -g `,
     ),
   );
 
@@ -160,17 +161,20 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   expect(evidence.seed).toBe(failure.seed);
   expect(evidence.replay).toBe(failure.replay);
   expect(evidence.exchanges).toHaveLength(1);
-  expect(JSON.parse(evidence.exchanges[0]?.request.body ?? 'null')).toEqual(counterexample); // the counterexample's own exchange
+  // the counterexample's own exchange
+  expect(JSON.parse(evidence.exchanges[0]?.request.body ?? 'null')).toEqual(counterexample);
 
   const replay = run(failure.replay, env);
   expect(replay.status, replay.output.slice(-3000)).not.toBe(0);
   const replayed = failureOf(replay.output);
   expect(replayed.counterexample).toBe(failure.counterexample);
   expect(replayed.seed).toBe(failure.seed);
-  expect(replay.output).toContain(`Property of OP4-UTILITY-MAX failed after 1 run(s)`); // straight to the counterexample
+  // straight to the counterexample
+  expect(replay.output).toContain(`Property of OP4-UTILITY-MAX failed after 1 run(s)`);
   expect(testsOf(replay.report).map(ownTitle)).toEqual([UTILITY_TITLE]);
   console.log(
-    `fault ${fault!.name}: counterexample ${failure.counterexample} (shrunk ${failure.shrinks} times), first run ${first.ms} ms, replay ${replay.ms} ms`,
+    `fault ${fault!.name}: counterexample ${failure.counterexample} (shrunk ${failure.shrinks} times), ` +
+      `first run ${first.ms} ms, replay ${replay.ms} ms`,
   );
 });
 

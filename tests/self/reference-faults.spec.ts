@@ -311,61 +311,68 @@ const OPS_2_TO_4_SHAPES: ShapeDemo[] = [
 ];
 
 for (const demo of OPS_2_TO_4_SHAPES) {
-  test(`fault ${demo.fault} answers ${demo.title} in a shape ${demo.breaks} does not allow, with the clean status`, async () => {
-    expect(FAULTS.find((f) => f.name === demo.fault)?.breaks).toBe(demo.breaks);
-    const conforms = hasShapeOf(demo.breaks);
-    const clean = await send(server.url, `/v1${demo.path}`, demo.request);
-    expect(rejected(clean), `clean: ${clean.status} ${clean.text.slice(0, 200)}`).toBe(true);
-    expect(conforms(clean), `clean: ${clean.text.slice(0, 200)}`).toBe(true);
-    const broken = await send(server.url, `${profilePath({ fault: demo.fault })}/v1${demo.path}`, demo.request);
-    expect(broken.status).toBe(clean.status);
-    expect(conforms(broken), `${demo.fault}: ${broken.text.slice(0, 200)}`).toBe(false);
-  });
+  test(
+    `fault ${demo.fault} answers ${demo.title} ` + `in a shape ${demo.breaks} does not allow, with the clean status`,
+    async () => {
+      expect(FAULTS.find((f) => f.name === demo.fault)?.breaks).toBe(demo.breaks);
+      const conforms = hasShapeOf(demo.breaks);
+      const clean = await send(server.url, `/v1${demo.path}`, demo.request);
+      expect(rejected(clean), `clean: ${clean.status} ${clean.text.slice(0, 200)}`).toBe(true);
+      expect(conforms(clean), `clean: ${clean.text.slice(0, 200)}`).toBe(true);
+      const broken = await send(server.url, `${profilePath({ fault: demo.fault })}/v1${demo.path}`, demo.request);
+      expect(broken.status).toBe(clean.status);
+      expect(conforms(broken), `${demo.fault}: ${broken.text.slice(0, 200)}`).toBe(false);
+    },
+  );
 }
 
-test('the two error-shape faults of operation 4 split its refusals: field errors on one side, unknown category and utility on the other', async () => {
-  const refusals: { what: string; request: RawRequest; reshapedBy: string | undefined }[] = [
-    {
-      what: 'missing hide',
-      request: { method: 'PATCH', headers: AUTH, body: { categoryId: 10, utility: 30, description: 'x' } },
-      reshapedBy: 'op4-invalid-body-error-unlisted-shape',
-    },
-    {
-      what: 'hide not a boolean',
-      request: { method: 'PATCH', headers: AUTH, body: category({ hide: 'no' }) },
-      reshapedBy: 'op4-invalid-body-error-unlisted-shape',
-    },
-    {
-      what: 'a body that is not an object',
-      request: { method: 'PATCH', headers: AUTH, body: [1] },
-      reshapedBy: 'op4-invalid-body-error-unlisted-shape',
-    },
-    {
-      what: 'an unknown category',
-      request: { method: 'PATCH', headers: AUTH, body: category({ categoryId: 99999 }) },
-      reshapedBy: 'op4-error-shape-wrong',
-    },
-    {
-      what: 'utility 1e9',
-      request: { method: 'PATCH', headers: AUTH, body: category({ utility: 1e9 }) },
-      reshapedBy: 'op4-error-shape-wrong',
-    },
-    {
-      what: 'malformed JSON',
-      request: { method: 'PATCH', headers: JSON_TYPE, body: '{"truncated": ' },
-      reshapedBy: undefined,
-    },
-    { what: 'no credentials', request: { method: 'PATCH', body: category() }, reshapedBy: undefined },
-  ];
-  for (const { what, request, reshapedBy } of refusals) {
-    const clean = await send(server.url, '/v1/miCuenta/misCategorias', request);
-    expect(clean.value, what).toMatchObject({ success: false, msg: expect.any(String) });
-    for (const name of ['op4-error-shape-wrong', 'op4-invalid-body-error-unlisted-shape']) {
-      const faulty = await send(server.url, `${profilePath({ fault: name })}/v1/miCuenta/misCategorias`, request);
-      expect(faulty.status, `${name}, ${what}`).toBe(clean.status);
-      if (name === reshapedBy)
-        expect(faulty.value, `${name}, ${what}`).not.toMatchObject({ success: expect.anything() });
-      else expect(faulty.value, `${name}, ${what}`).toEqual(clean.value);
+test(
+  'the two error-shape faults of operation 4 split its refusals: ' +
+    'field errors on one side, unknown category and utility on the other',
+  async () => {
+    const refusals: { what: string; request: RawRequest; reshapedBy: string | undefined }[] = [
+      {
+        what: 'missing hide',
+        request: { method: 'PATCH', headers: AUTH, body: { categoryId: 10, utility: 30, description: 'x' } },
+        reshapedBy: 'op4-invalid-body-error-unlisted-shape',
+      },
+      {
+        what: 'hide not a boolean',
+        request: { method: 'PATCH', headers: AUTH, body: category({ hide: 'no' }) },
+        reshapedBy: 'op4-invalid-body-error-unlisted-shape',
+      },
+      {
+        what: 'a body that is not an object',
+        request: { method: 'PATCH', headers: AUTH, body: [1] },
+        reshapedBy: 'op4-invalid-body-error-unlisted-shape',
+      },
+      {
+        what: 'an unknown category',
+        request: { method: 'PATCH', headers: AUTH, body: category({ categoryId: 99999 }) },
+        reshapedBy: 'op4-error-shape-wrong',
+      },
+      {
+        what: 'utility 1e9',
+        request: { method: 'PATCH', headers: AUTH, body: category({ utility: 1e9 }) },
+        reshapedBy: 'op4-error-shape-wrong',
+      },
+      {
+        what: 'malformed JSON',
+        request: { method: 'PATCH', headers: JSON_TYPE, body: '{"truncated": ' },
+        reshapedBy: undefined,
+      },
+      { what: 'no credentials', request: { method: 'PATCH', body: category() }, reshapedBy: undefined },
+    ];
+    for (const { what, request, reshapedBy } of refusals) {
+      const clean = await send(server.url, '/v1/miCuenta/misCategorias', request);
+      expect(clean.value, what).toMatchObject({ success: false, msg: expect.any(String) });
+      for (const name of ['op4-error-shape-wrong', 'op4-invalid-body-error-unlisted-shape']) {
+        const faulty = await send(server.url, `${profilePath({ fault: name })}/v1/miCuenta/misCategorias`, request);
+        expect(faulty.status, `${name}, ${what}`).toBe(clean.status);
+        if (name === reshapedBy)
+          expect(faulty.value, `${name}, ${what}`).not.toMatchObject({ success: expect.anything() });
+        else expect(faulty.value, `${name}, ${what}`).toEqual(clean.value);
+      }
     }
-  }
-});
+  },
+);

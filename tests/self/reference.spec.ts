@@ -454,7 +454,9 @@ const CASES: Case[] = [
   {
     title: 'op7 rejects an invalid address',
     method: 'GET',
-    path: `/carrito/calcularEnvioPara/${config.shippingPostalCode}/${encodeURIComponent(config.shippingAddressInvalid)}`,
+    path:
+      `/carrito/calcularEnvioPara/${config.shippingPostalCode}/` +
+      `${encodeURIComponent(config.shippingAddressInvalid)}`,
     headers: AUTH,
     outcome: 'rule',
     status: 422,

@@ -65,7 +65,10 @@ export interface Evidence {
   replay?: string;
 }
 
-/** Description: `<ID> <outcome>`, then the reason of an untested check, e.g. `OP8-STOCK-BOUNDS untested no product …`. */
+/**
+ * Description: `<ID> <outcome>`, then the reason of an untested check,
+ * e.g. `OP8-STOCK-BOUNDS untested no product …`.
+ */
 export function checkAnnotation(
   id: string,
   outcome: CheckOutcome,

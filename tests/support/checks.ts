@@ -30,7 +30,8 @@ export const isNotApplicable = (value: unknown): value is NotApplicable =>
 /** One requirement's judgement of an exchange: returns, returns NotApplicable, or throws (CheckFailure or expect). */
 export interface Assertion {
   id: string;
-  // biome-ignore lint/suspicious/noConfusingVoidType: a judge that returns nothing passed; callers pass plain `(x) => void` arrows
+  /* biome-ignore lint/suspicious/noConfusingVoidType: a judge that returns nothing passed;
+     callers pass plain `(x) => void` arrows */
   judge: (exchange: Exchange, context: CheckContext) => void | NotApplicable | Promise<void | NotApplicable>;
 }
 
@@ -218,7 +219,9 @@ export function worksWithoutCredentials(id: string): Check {
       if (!outcomeOf(withToken, config).succeeded) {
         return notApplicable('the request failed with the token as well, so the missing header is not the reason');
       }
-      const received = `refused without an Authorization header (${outcomeOf(exchange, config).reason}), while the same request with the token succeeds`;
+      const received =
+        `refused without an Authorization header (${outcomeOf(exchange, config).reason}), ` +
+        'while the same request with the token succeeds';
       throw new CheckFailure({
         title: 'Credentials required where the spec takes none',
         detail: expectedReceived('the operation to succeed without an Authorization header', received),

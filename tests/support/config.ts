@@ -185,7 +185,8 @@ export const SETTINGS = {
     'RSF_ALLOW_WRITES',
     'false',
     flag,
-    'Run requests that a conforming target carries out (client update, addresses, categories, cart, payment preference, deletion, post-sale). Always on against the embedded reference.',
+    'Run requests that a conforming target carries out (client update, addresses, categories, cart, ' +
+      'payment preference, deletion, post-sale). Always on against the embedded reference.',
   ),
   requestTimeoutMs: S(
     'RSF_REQUEST_TIMEOUT_MS',
@@ -197,25 +198,29 @@ export const SETTINGS = {
     'RSF_MAX_REQUESTS_PER_SECOND',
     '',
     optional(bounded(0, 10000)),
-    'Upper bound on requests per second, over all workers; 0 means unbounded. Empty: 10 against an external target, unbounded against the embedded reference.',
+    'Upper bound on requests per second, over all workers; 0 means unbounded. ' +
+      'Empty: 10 against an external target, unbounded against the embedded reference.',
   ),
   maxResponseBytes: S(
     'RSF_MAX_RESPONSE_BYTES',
     '4194304',
     bounded(1024, 1073741824),
-    'Response bodies are read up to this many bytes, counted after decompression (1024 to 1073741824); a larger one fails its check with "response larger than N bytes".',
+    'Response bodies are read up to this many bytes, counted after decompression (1024 to 1073741824); ' +
+      'a larger one fails its check with "response larger than N bytes".',
   ),
   maxRetries: S(
     'RSF_MAX_RETRIES',
     '5',
     bounded(0, 20),
-    'Times a request is sent again after HTTP 429, or 503 with Retry-After (0 to 20). A check whose every attempt was throttled is inconclusive, never failed.',
+    'Times a request is sent again after HTTP 429, or 503 with Retry-After (0 to 20). ' +
+      'A check whose every attempt was throttled is inconclusive, never failed.',
   ),
   retryMaxWaitMs: S(
     'RSF_RETRY_MAX_WAIT_MS',
     '30000',
     bounded(0, 600000),
-    'Longest wait before a retry, in milliseconds (0 to 600000): Retry-After is honoured up to it; without one, exponential back-off with jitter.',
+    'Longest wait before a retry, in milliseconds (0 to 600000): Retry-After is honoured up to it; ' +
+      'without one, exponential back-off with jitter.',
   ),
   productId: S('RSF_PRODUCT_ID', '1001', text, 'An existing product, for product detail (operation 8).'),
   missingProductId: S(
@@ -228,7 +233,8 @@ export const SETTINGS = {
     'RSF_STOCK_PRODUCT_IDS',
     '1001,1002,1003,1004,1005',
     list(text),
-    'Products whose logged-in stock fields are checked (§2.6, §8); cover stock above, at and below the display limit, and none.',
+    'Products whose logged-in stock fields are checked (§2.6, §8); ' +
+      'cover stock above, at and below the display limit, and none.',
   ),
   productDetailQuery: S(
     'RSF_PRODUCT_DETAIL_QUERY',
@@ -247,7 +253,8 @@ export const SETTINGS = {
     'RSF_CATEGORY_FIELDS',
     sample(sampleCategoryFields),
     json(),
-    'utility, description and hide sent when updating RSF_CATEGORY_ID, as a JSON object (it is updated for real when writes are allowed).',
+    'utility, description and hide sent when updating RSF_CATEGORY_ID, ' +
+      'as a JSON object (it is updated for real when writes are allowed).',
   ),
   addressId: S(
     'RSF_ADDRESS_ID',
@@ -359,13 +366,17 @@ export const SETTINGS = {
     'RSF_CLIENT_SUCCESS_STATUS',
     '^(ok|success|successful|updated|true|200|[eé]xito|actualizad[oa])$',
     regex,
-    'PATCH /client answers {status, message} for success and failure alike (§4.1): a status matching this pattern means success.',
+    'PATCH /client answers {status, message} for success and failure alike (§4.1): ' +
+      'a status matching this pattern means success.',
   ),
   rejectionText: S(
     'RSF_REJECTION_TEXT',
-    '\\b(error|invalid|inv[aá]lid[oa]?|not (allowed|found|exist|authori[sz]ed|authenticated|valid)|denied|unauthori[sz]ed|forbidden|fail(ed|ure)?|mandatory|required|obligatori[oa]|no existe|no permitid[oa]|no autorizad[oa]|no autenticad[oa])\\b',
+    '\\b(error|invalid|inv[aá]lid[oa]?|not (allowed|found|exist|authori[sz]ed|authenticated|valid)|denied|' +
+      'unauthori[sz]ed|forbidden|fail(ed|ure)?|mandatory|required|obligatori[oa]|no existe|no permitid[oa]|' +
+      'no autorizad[oa]|no autenticad[oa])\\b',
     regex,
-    'Where success is a plain string or an unspecified body (operations 5 and 12), a body matching this pattern is a rejection, so that HTTP 200 errors are recognised.',
+    'Where success is a plain string or an unspecified body (operations 5 and 12), ' +
+      'a body matching this pattern is a rejection, so that HTTP 200 errors are recognised.',
   ),
   stockLabelNone: S(
     'RSF_STOCK_LABEL_NONE',
@@ -407,13 +418,15 @@ export const SETTINGS = {
     'RSF_REFERENCE_MODE',
     '',
     text,
-    'Embedded reference, and the URL `npm run reference` prints: one of its conforming modes (reference, deployment, nulls; see reference/README.md).',
+    'Embedded reference, and the URL `npm run reference` prints: ' +
+      'one of its conforming modes (reference, deployment, nulls; see reference/README.md).',
   ),
   referenceFault: S(
     'RSF_REFERENCE_FAULT',
     '',
     text,
-    'Embedded reference, and the URL `npm run reference` prints: one of its faults (reference/faults.ts), e.g. to see what a failure looks like.',
+    'Embedded reference, and the URL `npm run reference` prints: ' +
+      'one of its faults (reference/faults.ts), e.g. to see what a failure looks like.',
   ),
   referencePort: S(
     'RSF_REFERENCE_PORT',
@@ -425,7 +438,8 @@ export const SETTINGS = {
     'RSF_REFERENCE_LATENCY_MS',
     '0',
     bounded(0, 10000),
-    'Embedded reference and `npm run reference` only: milliseconds each answer waits, as if the target were that far away (0 to 10000; `npm run bench` uses it).',
+    'Embedded reference and `npm run reference` only: milliseconds each answer waits, ' +
+      'as if the target were that far away (0 to 10000; `npm run bench` uses it).',
   ),
   reportsDir: S(
     'RSF_REPORTS_DIR',
@@ -438,19 +452,24 @@ export const SETTINGS = {
     'RSF_WAIVERS_FILE',
     'conformance-waivers.json',
     text,
-    'JSON file of waivers [{"id", "reason", "owner"?, "expires"?: "YYYY-MM-DD"}]; a waived requirement does not fail the run until its waiver expires. Missing file: no waivers.',
+    'JSON file of waivers [{"id", "reason", "owner"?, "expires"?: "YYYY-MM-DD"}]; ' +
+      'a waived requirement does not fail the run until its waiver expires. Missing file: no waivers.',
   ),
   failOn: S(
     'RSF_FAIL_ON',
     '',
     optional(oneOf(FAIL_ON)),
-    'What fails the run (exit code 1): "must", any MUST failure; "regression", only a MUST failure that the baseline (RSF_BASELINE) did not have; "strict", MUST failures and SHOULD warnings. Empty: must, or strict with RSF_STRICT=true.',
+    'What fails the run (exit code 1): "must", any MUST failure; ' +
+      '"regression", only a MUST failure that the baseline (RSF_BASELINE) did not have; ' +
+      '"strict", MUST failures and SHOULD warnings. Empty: must, or strict with RSF_STRICT=true.',
   ),
   baseline: S(
     'RSF_BASELINE',
     '',
     existingFile,
-    'conformance.json of an earlier run: each requirement is compared with it (regressed, fixed, still failing, new, gone), first in every report. Needed by RSF_FAIL_ON=regression; a file that cannot be read is a configuration error.',
+    'conformance.json of an earlier run: each requirement is compared with it ' +
+      '(regressed, fixed, still failing, new, gone), first in every report. ' +
+      'Needed by RSF_FAIL_ON=regression; a file that cannot be read is a configuration error.',
   ),
 } satisfies Record<string, Setting<unknown>>;
 

@@ -38,7 +38,10 @@ export function settingHint(config: Config, keys: readonly SettingKey[]): string
       ? `${setting.name} (secret)`
       : `${setting.name}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
   });
-  return `A setting may be to blame rather than the target: ${shown.join(', ')}. Check that it names what the target has.`;
+  return (
+    `A setting may be to blame rather than the target: ${shown.join(', ')}. ` +
+    'Check that it names what the target has.'
+  );
 }
 
 export class Conformance {

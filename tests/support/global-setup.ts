@@ -23,7 +23,10 @@ function refuseUnredactedReports(fullConfig: FullConfig): void {
   if (recording.length > 0 && !names.some((name) => name.includes(REDACTOR))) {
     throw plain(
       new Error(
-        `The ${recording.join(', ')} reporter would record request URLs, and operation 15's URL holds the channel token. Run with the configured reporters (playwright.config.ts redacts Playwright's reports), or add ./tests/support/reporter/${REDACTOR}.ts after it; reports/conformance.json has every result.`,
+        `The ${recording.join(', ')} reporter would record request URLs, ` +
+          "and operation 15's URL holds the channel token. " +
+          "Run with the configured reporters (playwright.config.ts redacts Playwright's reports), " +
+          `or add ./tests/support/reporter/${REDACTOR}.ts after it; reports/conformance.json has every result.`,
       ),
     );
   }
@@ -48,7 +51,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     if (mode && mode !== 'off')
       throw plain(
         new Error(
-          'Traces record request headers, the Bearer token among them, so this suite does not run with --trace. Use the evidence in reports/ instead.',
+          'Traces record request headers, the Bearer token among them, so this suite does not run with --trace. ' +
+            'Use the evidence in reports/ instead.',
         ),
       );
   }

@@ -1,4 +1,5 @@
-// Custom matchers on an Exchange, for fixtures' `expect`: toMatchSchema, toSucceed, toBeRejected, toHaveJsonContentType.
+// Custom matchers on an Exchange, for fixtures' `expect`:
+// toMatchSchema, toSucceed, toBeRejected, toHaveJsonContentType.
 // They say what the named checks say (checks.ts), so a plain `expect` in a test judges as a check would.
 import type { ExpectMatcherState } from '@playwright/test';
 import { jsonContentTypeProblem, rejectionProblem, schemaProblem, successProblem } from './checks';
@@ -13,7 +14,10 @@ function report(state: ExpectMatcherState, name: string, exchange: Exchange, pro
     name,
     message: () => {
       if (!problem)
-        return `${state.isNot ? 'expected not' : 'expected'} ${name}, and it held\n${describeExchange(exchange, config())}`;
+        return (
+          `${state.isNot ? 'expected not' : 'expected'} ${name}, and it held\n` +
+          `${describeExchange(exchange, config())}`
+        );
       const errors = problem.data.schemaErrors ?? [];
       const lines = [
         problem.data.detail,

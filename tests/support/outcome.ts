@@ -40,7 +40,8 @@ function successValue(exchange: Exchange, config: Config): string | undefined {
     case 'client-status':
       return config.clientSuccessStatus.test(String(object.status))
         ? undefined
-        : `status ${JSON.stringify(object.status)} does not match RSF_CLIENT_SUCCESS_STATUS ${config.clientSuccessStatus} (§4.1 uses {status, message} for failures too)`;
+        : `status ${JSON.stringify(object.status)} does not match ` +
+            `RSF_CLIENT_SUCCESS_STATUS ${config.clientSuccessStatus} (§4.1 uses {status, message} for failures too)`;
     case 'success-ok':
       return object.success === 'ok' ? undefined : `success is ${JSON.stringify(object.success)}, not "ok"`;
     case 'success-true':

@@ -16,7 +16,10 @@ export function expectedFinalPrice(value: number, iva: number): number {
   return value * (1 + iva / 100);
 }
 
-/** Why a price entry's finalPrice disagrees with value and iva, or undefined (also when a field is not a number: OP9-SUCCESS-SHAPE judges that). */
+/**
+ * Why a price entry's finalPrice disagrees with value and iva, or undefined
+ * (also when a field is not a number: OP9-SUCCESS-SHAPE judges that).
+ */
 export function finalPriceProblem(entry: unknown): string | undefined {
   if (!isObject(entry)) return undefined;
   const { value, iva, finalPrice } = entry;
@@ -26,5 +29,7 @@ export function finalPriceProblem(entry: unknown): string | undefined {
   const off = Math.abs(finalPrice - expected);
   return off <= tolerance
     ? undefined
-    : `finalPrice ${finalPrice} is ${off.toFixed(4)} away from value × (1 + iva/100) = ${value} × ${1 + iva / 100} = ${expected.toFixed(4)}; the tolerance is ${tolerance.toFixed(4)}`;
+    : `finalPrice ${finalPrice} is ${off.toFixed(4)} away from ` +
+        `value × (1 + iva/100) = ${value} × ${1 + iva / 100} = ${expected.toFixed(4)}; ` +
+        `the tolerance is ${tolerance.toFixed(4)}`;
 }

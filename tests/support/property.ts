@@ -236,7 +236,10 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
       result.requests = misses - before;
       info.annotations.push({
         type: PROPERTY_ANNOTATION,
-        description: `${assertion.id}: ${result.runs} runs (${result.judged} judged), ${result.shrinks} shrinks, ${result.requests} inputs sent while checking, ${prefetched} sent ahead${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
+        description:
+          `${assertion.id}: ${result.runs} runs (${result.judged} judged), ${result.shrinks} shrinks, ` +
+          `${result.requests} inputs sent while checking, ${prefetched} sent ahead` +
+          `${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
       });
     }
   }
@@ -253,7 +256,8 @@ function propertyFailure<T>(
   const report = fc.defaultReportMessage(details) ?? '';
   const exchanges = failing ? [failing] : [];
   if (details.counterexample === null || details.counterexamplePath === null) {
-    const detail = `Property of ${id} was interrupted before it could pass a single run (time limit).\n\nfast-check: ${report}`;
+    const detail =
+      `Property of ${id} was interrupted before it could pass a single run (time limit).\n\n` + `fast-check: ${report}`;
     return new CheckFailure({ title: 'Property interrupted', detail, exchanges, seed: String(details.seed) });
   }
   const seed = details.seed;

@@ -44,7 +44,10 @@ export function stockLabelProblem(product: Product, config: Config): string | un
   const shown = JSON.stringify(label);
   const form = labelForm(label, config);
   if (!form)
-    return `availableStockLabel ${shown} has none of the three forms of §2.6 (RSF_STOCK_LABEL_NONE, RSF_STOCK_LABEL_EXACT, RSF_STOCK_LABEL_AT_LEAST)`;
+    return (
+      `availableStockLabel ${shown} has none of the three forms of §2.6 ` +
+      '(RSF_STOCK_LABEL_NONE, RSF_STOCK_LABEL_EXACT, RSF_STOCK_LABEL_AT_LEAST)'
+    );
   if (!isFiniteNumber(stock)) return undefined;
   const says = `availableStockLabel ${shown} with availableStock ${stock} and stockDisplayLimit ${String(limit)}`;
   if (stock <= 0)

@@ -10,7 +10,10 @@ export function normalizeTargetUrl(url: string): string {
   return url.replace(/\/+$/, '').replace(/\/v1$/i, '').replace(/\/+$/, '');
 }
 
-/** The embedded reference's profile chosen by RSF_REFERENCE_MODE or RSF_REFERENCE_FAULT: '' (clean), or its path prefix. */
+/**
+ * The embedded reference's profile chosen by RSF_REFERENCE_MODE or RSF_REFERENCE_FAULT:
+ * '' (clean), or its path prefix.
+ */
 export function referenceProfilePath(config: Config): string {
   return profilePath({ mode: config.referenceMode || undefined, fault: config.referenceFault || undefined });
 }

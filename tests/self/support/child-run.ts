@@ -19,7 +19,8 @@ export interface ChildRun {
 
 /**
  * The parent's environment without what would leak into the child run: Playwright's worker variables, every
- * RSF_ / FAKE_ setting, and GitHub's job summary file (each child's report would be appended to it). Each setting is also set empty, which dotenv does not override, so that a developer's .env
+ * RSF_ / FAKE_ setting, and GitHub's job summary file (each child's report would be appended to it). Each setting
+ * is also set empty, which dotenv does not override, so that a developer's .env
  * (a real RSF_TARGET_URL, say) never reaches a self-test's child run: it gets the defaults, and what `extra` says.
  */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
@@ -127,7 +128,8 @@ export async function runFakeSuite(
 export function fakeSuiteCounts(): Record<'MUST' | 'SHOULD' | 'INFO', { total: number; untested: number }> {
   const total = (level: string): number => requirements().filter((r) => r.level === level).length;
   const notObservable = requirements().filter((r) => r.level === 'MUST' && r.observable === false).length;
-  // The fake suite touches 8 MUST (3 failed, 1 skipped, 4 passed), 3 SHOULD (2 warnings, 1 passed) and 1 INFO requirement.
+  // The fake suite touches 8 MUST (3 failed, 1 skipped, 4 passed), 3 SHOULD (2 warnings, 1 passed)
+  // and 1 INFO requirement.
   return {
     MUST: { total: total('MUST'), untested: total('MUST') - 8 - notObservable },
     SHOULD: { total: total('SHOULD'), untested: total('SHOULD') - 3 },
