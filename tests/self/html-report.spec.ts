@@ -42,6 +42,71 @@ test('with no failed MUST, the banner names the warnings instead', () => {
   expect(clean).toContain('No MUST requirement failed, and nothing to warn about.');
 });
 
+test('with a baseline, the banner names the regression first, and the comparison and waiver states follow', () => {
+  const [regressing, known, waived] = requirements().filter((r) => r.level === 'MUST');
+  if (!regressing || !known || !waived) throw new Error('the catalogue has fewer than three MUST requirements');
+  const failing = (id: string, line: number) => ({
+    title: `fails ${id}`,
+    file: 'tests/conformance/x.spec.ts',
+    line,
+    project: '',
+    tags: [id],
+    status: 'failed' as const,
+    flaky: false,
+    durationMs: 1,
+    checks: [{ id, outcome: 'failed' as const }],
+    evidence: [],
+    errors: [`${id} failed`],
+  });
+  const baseline = {
+    file: 'last-green/conformance.json',
+    date: '2026-11-01T00:00:00.000Z',
+    target: 'https://staging.example.test',
+    suiteVersion: '0.1.0',
+    verdict: 'FAIL',
+    requirements: new Map([
+      [regressing.id, { level: 'MUST', status: 'passed' }],
+      [known.id, { level: 'MUST', status: 'failed' }],
+      ['OP99-GONE', { level: 'MUST', status: 'passed' }],
+    ]),
+  };
+  const report = buildReport({
+    catalogue: requirements(),
+    tests: [failing(regressing.id, 1), failing(known.id, 2), failing(waived.id, 3)],
+    metadata: {},
+    failOn: 'regression',
+    waivers: [
+      { id: waived.id, reason: 'gateway answers for it', owner: 'team-api', expires: '2999-12-31' },
+      { id: 'OP1-SUCCESS-SHAPE', reason: 'fixed long ago', owner: 'team-web' },
+    ],
+    baseline,
+    errors: [],
+    startTime: new Date(0),
+    durationMs: 1,
+  });
+  const page = renderHtml(report);
+  const banner = /<header id="verdict"[\s\S]*?<\/header>/.exec(page)?.[0] ?? '';
+  expect(banner).toContain(report.summary.headline);
+  const items = [...banner.matchAll(/<li><a href="#([^"]+)">/g)].map((m) => m[1]);
+  expect(items[0], 'the regression comes first').toBe(`fail-${regressing.id}`);
+  expect(banner).toContain('regressed (passed → failed)');
+  const comparison = /<section id="baseline">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+  expect(page.indexOf('id="baseline"'), 'the comparison right under the banner').toBeLessThan(
+    page.indexOf('id="matrix"'),
+  );
+  expect(comparison).toContain('last-green/conformance.json');
+  expect(comparison).toContain(`Regressed (1)</strong>: ${regressing.id}`);
+  expect(comparison).toContain(`Still failing (1)</strong>: ${known.id}`);
+  expect(comparison).toContain('Gone from the catalogue (1)</strong>: OP99-GONE');
+  expect(comparison).toContain(
+    `Known failures (in the baseline, so they do not fail this run): <code>${known.id}</code>`,
+  );
+  const waivers = /<section id="waivers">[\s\S]*?<\/section>/.exec(page)?.[0] ?? '';
+  expect(waivers).toContain('2 open (1 waiving a failure, 1 stale), 0 expired.');
+  expect(waivers).toContain('<td>team-api</td><td>2999-12-31</td>');
+  expect(waivers).toMatch(/<td>stale: /);
+});
+
 test.describe('conformance.html', () => {
   test.skip(!chromiumAvailable(), `${CHROMIUM} is not installed (Debian: apt-get install -y chromium)`);
   // One fake run and one browser for all the tests below, in order, in one worker.

@@ -4,10 +4,11 @@
 // that forbids loading anything, so it works offline and cannot leak. Dark mode follows the system setting.
 import { LEVELS, type Requirement, requirements, sectionLabel } from '../catalogue';
 import { CREDENTIAL_VARIANTS, MATRIX_COLUMNS } from './check-kinds';
-import { evidenceText, runFacts } from './format';
+import { baselineLines, evidenceText, runFacts } from './format';
 import { type MatrixCell, type MatrixRow, buildMatrix } from './matrix';
 import { STATUSES } from './model';
 import type { ConformanceReport, EvidenceEntry, RequirementRow } from './model';
+import { knownFailures } from './verdict';
 
 export function html(text: string): string {
   return text
@@ -205,9 +206,14 @@ ${STATUSES.map(
 }
 `;
 
-/** By string, so that statuses the model adds later (regressed, inconclusive) can be named before they exist. */
+/** By string, so that statuses the model adds later can be named before they exist. */
 function hasStatus(r: RequirementRow, status: string): boolean {
   return r.status === status;
+}
+
+/** Failing now, passing in the baseline (RSF_BASELINE): a regression is a change, whatever the status now. */
+function regressed(r: RequirementRow): boolean {
+  return r.change === 'regressed';
 }
 
 function badge(status: string): string {
@@ -245,15 +251,20 @@ function operationsOf(r: RequirementRow, byId: ReadonlyMap<string, Requirement>)
 
 function banner(report: ConformanceReport, byId: ReadonlyMap<string, Requirement>): string {
   const s = report.summary;
-  const failed = report.requirements.filter((r) => r.level === 'MUST' && hasStatus(r, 'failed'));
-  const regressed = report.requirements.filter((r) => hasStatus(r, 'regressed'));
+  // Regressions first: under RSF_FAIL_ON=regression they are what fails the run, and a known failure does not.
+  const regressions = report.requirements.filter(regressed);
+  const failed = report.requirements.filter((r) => r.level === 'MUST' && hasStatus(r, 'failed') && !regressed(r));
   const warnings = report.requirements.filter((r) => hasStatus(r, 'warning'));
-  const named = [...failed, ...regressed];
+  const named = [...regressions, ...failed];
   const shown = named.length > 0 ? named : warnings;
   const item = (r: RequirementRow) => {
     const target = ATTENTION.has(r.status) ? `fail-${r.id}` : `req-${r.id}`;
     const where = [sectionLabel(r.section), operationsOf(r, byId)].filter(Boolean).join(', ');
-    const what = r.status === 'failed' ? '' : `${look(r.status).label}: `;
+    const what = regressed(r)
+      ? `regressed (${r.baselineStatus ?? 'passed'} → ${look(r.status).label}): `
+      : r.status === 'failed'
+        ? ''
+        : `${look(r.status).label}: `;
     const link = `<a href="#${html(target)}"><code>${html(r.id)}</code></a>`;
     return `<li>${link} ${html(what + shortText(r.text))} <span class="run">(${html(where)})</span></li>`;
   };
@@ -268,11 +279,13 @@ function banner(report: ConformanceReport, byId: ReadonlyMap<string, Requirement
       : warnings.length > 0
         ? `<p>No MUST requirement failed. ${warnings.length} warning${warnings.length === 1 ? '' : 's'}:</p>`
         : '<p>No MUST requirement failed, and nothing to warn about.</p>';
-  const reasons = s.verdictReasons.length > 0 ? `<p>${s.verdictReasons.map(html).join(' · ')}</p>` : '';
+  const headline = `<p class="headline">${html(s.headline)}</p>`;
+  const more = s.verdictReasons.filter((r) => r !== s.headline);
+  const reasons = more.length > 0 ? `<p>${more.map(html).join(' · ')}</p>` : '';
   const run = `${s.title}${s.project !== undefined ? ` · project ${s.project}` : ''} · ${s.target} · ${s.date}`;
   return `<header id="verdict" class="banner verdict-${html(s.verdict)}">
 <h1>Conformance: ${html(s.verdict)}</h1>
-${reasons}${lead}
+${headline}${reasons}${lead}
 ${list.length > 0 ? `<ul>${list.join('\n')}</ul>` : ''}
 <p class="run">${html(run)}</p>
 </header>`;
@@ -431,6 +444,27 @@ function filters(report: ConformanceReport): string {
   return `<fieldset class="filters"><legend>Show</legend>${all}${each}</fieldset>`;
 }
 
+/** The comparison with RSF_BASELINE, right under the banner (as in every report); empty without a baseline. */
+function baselineSection(report: ConformanceReport): string {
+  const b = report.summary.baseline;
+  if (!b) return '';
+  const lists = baselineLines(b)
+    .map(
+      ({ label, items }) =>
+        `<li><strong>${html(label)}</strong>${items.length ? `: ${items.map(html).join(', ')}` : ''}</li>`,
+    )
+    .join('\n');
+  const known = knownFailures(report.summary.failOn, report.requirements);
+  const knownIds = known.map((r) => `<code>${html(r.id)}</code>`).join(', ');
+  const knownLine =
+    known.length === 0 ? '' : `<p>Known failures (in the baseline, so they do not fail this run): ${knownIds}.</p>`;
+  return `<section id="baseline"><h2>Compared with the baseline</h2>
+<p>${html(b.file)}: ${html(b.verdict)}, ${html(b.date)}, target ${html(b.target)}, suite ${html(b.suiteVersion)}.</p>
+<ul>${lists}</ul>
+${knownLine}
+</section>`;
+}
+
 function runDetails(report: ConformanceReport): string {
   const s = report.summary;
   const facts = runFacts(s)
@@ -446,13 +480,16 @@ function runDetails(report: ConformanceReport): string {
       ? ''
       : `<h3>Tags not in the catalogue</h3><p>${s.unknownTags.map((t) => `<code>@${html(t)}</code>`).join(', ')}</p>`;
   const waiverRow = (w: (typeof s.waivers)[number]) =>
-    `<tr><td><code>${html(w.id)}</code></td><td>${html(w.reason)}</td>\
-<td>${w.used ? 'yes' : 'no: the requirement did not fail'}</td></tr>`;
+    `<tr><td><code>${html(w.id)}</code></td><td>${html(w.state)}: ${html(w.note)}</td>\
+<td>${html(w.owner ?? '')}</td><td>${html(w.expires ?? '')}</td><td>${html(w.reason)}</td></tr>`;
+  const w = s.waiverCounts;
   const waivers =
     s.waivers.length === 0
       ? ''
-      : `<section id="waivers"><h3>Waivers</h3><table><thead><tr><th>ID</th><th>Reason</th><th>Used</th></tr></thead>
-<tbody>${s.waivers.map(waiverRow).join('')}</tbody></table></section>`;
+      : `<section id="waivers"><h3>Waivers</h3>
+<p>${w.open} open (${w.waiving} waiving a failure, ${w.stale} stale), ${w.expired} expired.</p>
+<div class="scroll"><table><thead><tr><th>ID</th><th>State</th><th>Owner</th><th>Expires</th><th>Reason</th></tr>\
+</thead><tbody>${s.waivers.map(waiverRow).join('')}</tbody></table></div></section>`;
   return `<section id="run"><h2>About this run</h2>
 <table class="facts"><tbody>
 ${facts}
@@ -482,6 +519,7 @@ export function renderHtml(report: ConformanceReport, catalogue: readonly Requir
 </head>
 <body>
 ${banner(report, byId)}
+${baselineSection(report)}
 ${matrix(buildMatrix(report, catalogue))}
 ${attention(report, byId)}
 <section id="requirements"><h2>Requirements</h2>
