@@ -150,7 +150,7 @@ test('a full run: statuses, counts, evidence, verdict and exit code 1 for a fail
   expect(utility.evidence[0]).toMatchObject({
     kind: 'check',
     message: 'utility 100.5 was accepted',
-    location: 'tests/self/fixtures/reporter-suite/checks.spec.ts:10',
+    location: 'tests/self/fixtures/reporter-suite/checks.spec.ts:14',
   });
   expect(utility.evidence[0]?.evidence?.exchanges[0]?.request.headers.authorization).toBe('Bearer [REDACTED]');
   expect(utility.evidence[0]?.evidence?.replay).toContain('RSF_FC_SEED=4242');
@@ -169,7 +169,7 @@ test('a full run: statuses, counts, evidence, verdict and exit code 1 for a fail
   expect(md).toContain('| GEN-V1-PREFIX | MUST | untested: no test carries @GEN-V1-PREFIX |');
   expect(md).toContain('### OP4-UTILITY-MAX (MUST, §8): failed');
   expect(md).toContain(
-    '<details><summary>utility 100.5 was accepted (tests/self/fixtures/reporter-suite/checks.spec.ts:10)</summary>',
+    '<details><summary>utility 100.5 was accepted (tests/self/fixtures/reporter-suite/checks.spec.ts:14)</summary>',
   );
   expect(md.indexOf('## Failing requirements (6)')).toBeLessThan(md.indexOf('## By operation'));
 
