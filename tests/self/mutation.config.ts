@@ -1,10 +1,15 @@
 // The mutation matrix: the whole conformance suite once per reference mode, and for each reference fault the tests
-// tagged with the requirement it breaks, as projects of one run against one embedded reference server.
-// Used by tests/self/mutation.spec.ts. Only the tagged tests run per fault because Playwright replaces its worker
-// after every failed test: the whole suite per fault costs minutes and proves nothing more about that fault.
+// tagged with the requirement it breaks, against one embedded reference server. Used by tests/self/mutation.spec.ts.
+// Only the tagged tests run per fault because Playwright replaces its worker after every failed test: the whole
+// suite per fault costs minutes and proves nothing more about that fault.
+//
+// Starting a worker costs more CPU than most faults' tests, and a worker serves one project. So faults share
+// projects, in rounds: RSF_MATRIX_ROUNDS lists them (matrix-rounds.ts), such that no test is tagged with the
+// requirements of two faults of one round; each test of a round is sent to the one fault its tags name. Without
+// it, each fault is a round of its own.
 import { defineConfig } from '@playwright/test';
 import base from '../../playwright.config';
-import { FAULTS, MODES, profilePath } from '../../reference/server';
+import { FAULTS, type Fault, MODES, profilePath } from '../../reference/server';
 import { loadConfig } from '../support/config';
 
 // Faults and modes exist only on the embedded reference; never send this matrix anywhere else.
@@ -14,7 +19,7 @@ if (!loadConfig().embedded)
 const reportsDir = process.env.RSF_REPORTS_DIR || '../../reports/mutation-run';
 
 export const modeProject = (mode: string): string => `mode-${mode}`;
-export const faultProject = (fault: string): string => `fault-${fault}`;
+export const roundProject = (round: number): string => `faults-${round + 1}`;
 /** Matches a test tagged @id, and not one tagged @id-SOMETHING. */
 const taggedWith = (id: string): RegExp => new RegExp(`@${id}(\\s|$)`);
 /**
@@ -23,7 +28,24 @@ const taggedWith = (id: string): RegExp => new RegExp(`@${id}(\\s|$)`);
  */
 const PROJECT_WORKERS = 1;
 
-export default defineConfig<object, { referenceProfile: string; failingChecksExpected: boolean }>({
+/** The faults of each round: RSF_MATRIX_ROUNDS (a JSON array of arrays of fault names), or one fault per round. */
+export function configuredRounds(): Fault[][] {
+  const raw = process.env.RSF_MATRIX_ROUNDS;
+  if (!raw) return FAULTS.map((f) => [f]);
+  const names = JSON.parse(raw) as string[][];
+  return names.map((round) =>
+    round.map((name) => {
+      const fault = FAULTS.find((f) => f.name === name);
+      if (!fault) throw new Error(`RSF_MATRIX_ROUNDS names an unknown fault: ${name}`);
+      return fault;
+    }),
+  );
+}
+
+export default defineConfig<
+  { profileByTag: Record<string, string> },
+  { referenceProfile: string; failingChecksExpected: boolean }
+>({
   ...base,
   testDir: '../conformance',
   outputDir: '../../test-results/mutation',
@@ -40,10 +62,13 @@ export default defineConfig<object, { referenceProfile: string; failingChecksExp
       use: { referenceProfile: profilePath({ mode: m.name }) },
       workers: PROJECT_WORKERS,
     })),
-    ...FAULTS.map((f) => ({
-      name: faultProject(f.name),
-      grep: taggedWith(f.breaks),
-      use: { referenceProfile: profilePath({ fault: f.name }), failingChecksExpected: true },
+    ...configuredRounds().map((round, i) => ({
+      name: roundProject(i),
+      grep: round.map((f) => taggedWith(f.breaks)),
+      use: {
+        profileByTag: Object.fromEntries(round.map((f) => [`@${f.breaks}`, profilePath({ fault: f.name })])),
+        failingChecksExpected: true,
+      },
       workers: PROJECT_WORKERS,
     })),
   ],

@@ -7,8 +7,9 @@ import { FAULTS, MODES } from '../../reference/server';
 import { requirements } from '../support/catalogue';
 import { expect, test } from '../support/fixtures';
 import { runPlaywright } from './support/child-run';
-import type { ConformanceReport, RequirementRow } from '../support/reporter/model';
-import { faultProject, modeProject } from './mutation.config';
+import type { ConformanceReport, RequirementRow, TestRef } from '../support/reporter/model';
+import { modeProject, roundProject } from './mutation.config';
+import { type ListedTest, faultRounds, isListed, listConformanceTests, testsOf } from './support/matrix-rounds';
 
 const ROOT = resolve(__dirname, '../..');
 const MATRIX_PATH = join(ROOT, 'reports', 'mutation.md');
@@ -25,6 +26,21 @@ const EXPECTED_WARNINGS: Record<string, string[]> = {
 
 const flagged = (row: RequirementRow): boolean => row.status === 'failed' || row.status === 'warning';
 
+/**
+ * The tests among `own` that gave `row` its failure, as the report model decides (model.ts, failSignals): a
+ * failed check of the requirement, or a failed test that failed no check at all (a crash, a time-out).
+ */
+function failingRefs(row: RequirementRow, own: readonly ListedTest[], rows: readonly RequirementRow[]): TestRef[] {
+  const sameTest = (a: TestRef, b: TestRef) => a.file === b.file && a.line === b.line && a.title === b.title;
+  const failedSomeCheck = (ref: TestRef) =>
+    rows.some((r) => r.tests.some((t) => sameTest(t, ref) && t.checks.failed > 0));
+  return row.tests.filter(
+    (ref) =>
+      own.some((t) => isListed(ref, t)) &&
+      (ref.checks.failed > 0 || (ref.outcome === 'failed' && !failedSomeCheck(ref))),
+  );
+}
+
 interface FaultResult {
   fault: string;
   breaks: string;
@@ -38,9 +54,15 @@ test('the suite passes every conforming mode and kills every fault of the refere
   test.setTimeout(9 * 60_000);
   const reportsDir = mkdtempSync(join(tmpdir(), 'rsf-mutation-'));
   const started = Date.now();
+  const tests = await listConformanceTests();
+  const rounds = faultRounds(FAULTS, tests);
   const run = await runPlaywright(
     ['test', '--config', 'tests/self/mutation.config.ts'],
-    { RSF_REPORTS_DIR: reportsDir, RSF_FC_NUM_RUNS: '30' },
+    {
+      RSF_REPORTS_DIR: reportsDir,
+      RSF_FC_NUM_RUNS: '30',
+      RSF_MATRIX_ROUNDS: JSON.stringify(rounds.map((round) => round.map((f) => f.name))),
+    },
     8 * 60_000,
   );
   const seconds = Math.round((Date.now() - started) / 1000);
@@ -71,26 +93,26 @@ test('the suite passes every conforming mode and kills every fault of the refere
     };
   });
 
-  const faults: FaultResult[] = FAULTS.map((fault) => {
-    const rows = reportOf(faultProject(fault.name)).requirements;
-    const row = rows.find((r) => r.id === fault.breaks);
-    return {
-      fault: fault.name,
-      breaks: fault.breaks,
-      level: row?.level ?? '?',
-      killed: row ? flagged(row) : false,
-      detectedBy: row ? row.tests.filter((t) => t.checks.failed > 0 || t.outcome === 'failed').map((t) => t.title) : [],
-      alsoFlagged: rows.filter((r) => flagged(r) && r.id !== fault.breaks).map((r) => r.id),
-    };
+  // A round's report holds several faults: each requirement it flags is credited to the fault its tests ran against.
+  const faults: FaultResult[] = rounds.flatMap((round, i) => {
+    const rows = reportOf(roundProject(i)).requirements;
+    return round.map((fault) => {
+      const own = testsOf(fault, tests);
+      const flaggedByOwn = (r: RequirementRow) => flagged(r) && failingRefs(r, own, rows).length > 0;
+      const row = rows.find((r) => r.id === fault.breaks);
+      return {
+        fault: fault.name,
+        breaks: fault.breaks,
+        level: row?.level ?? '?',
+        killed: row ? flaggedByOwn(row) : false,
+        detectedBy: row ? failingRefs(row, own, rows).map((t) => t.title) : [],
+        alsoFlagged: rows.filter((r) => r.id !== fault.breaks && flaggedByOwn(r)).map((r) => r.id),
+      };
+    });
   });
+  faults.sort((a, b) => FAULTS.findIndex((f) => f.name === a.fault) - FAULTS.findIndex((f) => f.name === b.fault));
 
-  const everFlagged = new Set(
-    FAULTS.flatMap((fault) =>
-      reportOf(faultProject(fault.name))
-        .requirements.filter(flagged)
-        .map((r) => r.id),
-    ),
-  );
+  const everFlagged = new Set(faults.flatMap((f) => (f.killed ? [f.breaks, ...f.alsoFlagged] : f.alsoFlagged)));
   const checked = new Set(modes.flatMap((m) => m.checked));
   const neverFailed = [...checked].filter((id) => !everFlagged.has(id)).sort();
   const withoutFault = requirements().filter((r) => !FAULTS.some((f) => f.breaks === r.id));
@@ -170,4 +192,23 @@ test('the suite passes every conforming mode and kills every fault of the refere
     .soft(readmeLine, 'README, "How we know the suite works": the latest matrix summary')
     .toBe(`Latest matrix: ${summary}.`);
   expect(run.code, 'the matrix run itself fails, since faults fail it').not.toBe(0);
+});
+
+test('the rounds hold every fault once, and no test of a round is tagged with two of its faults', async () => {
+  const tests = await listConformanceTests();
+  const rounds = faultRounds(FAULTS, tests);
+  expect(
+    rounds
+      .flat()
+      .map((f) => f.name)
+      .sort(),
+  ).toEqual(FAULTS.map((f) => f.name).sort());
+  for (const round of rounds) {
+    expect(new Set(round.map((f) => f.breaks)).size, 'two faults of a round break one requirement').toBe(round.length);
+    for (const t of tests) {
+      const faults = round.filter((f) => t.tags.includes(f.breaks)).map((f) => f.name);
+      expect(faults.length, `${t.file}:${t.line} ${t.title} is in faults ${faults.join(', ')}`).toBeLessThanOrEqual(1);
+    }
+  }
+  expect(rounds.length, 'far fewer projects (workers) than faults').toBeLessThan(FAULTS.length / 4);
 });

@@ -23,6 +23,11 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
+  /**
+   * Set by the mutation matrix, which runs several faults in one project: a test tagged with one of these
+   * requirement tags is sent to that tag's profile (a fault breaking the requirement), instead of referenceProfile.
+   */
+  profileByTag: Record<string, string>;
   api: ApiClient;
   conformance: Conformance;
   bodies: ValidBodies;
@@ -53,9 +58,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker', box: 'self' },
   ],
+  profileByTag: [{}, { option: true }],
   api: [
-    async ({ transport }, use, testInfo) => {
-      const api = new ApiClient(transport);
+    async ({ transport, config, profileByTag }, use, testInfo) => {
+      const profiles = testInfo.tags.flatMap((tag) => profileByTag[tag] ?? []);
+      if (profiles.length > 1) throw new Error(`profileByTag sends this test to ${profiles.length} profiles`);
+      const api = new ApiClient(transport, profiles[0] === undefined ? undefined : apiBase(config, profiles[0]));
       await use(api);
       const counts: [string, number][] = [
         [REQUESTS_ANNOTATION, api.exchanges.length],

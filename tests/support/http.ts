@@ -411,7 +411,11 @@ export class ApiClient {
   /** Set once a request stopped the test unjudged: the test's other requests are not sent. */
   private stoppedBecause: string | undefined;
 
-  constructor(private readonly transport: Transport) {}
+  /** `apiBase`: where this client's requests go, the transport's unless a test is sent to a profile of its own. */
+  constructor(
+    private readonly transport: Transport,
+    private readonly apiBase = transport.apiBase,
+  ) {}
 
   get config(): Config {
     return this.transport.config;
@@ -478,7 +482,7 @@ export class ApiClient {
 
   private requestFor(operation: Operation, options: SendOptions, credentials: Credentials): OutgoingRequest {
     const path = fillPath(operation.path, options.params ?? {});
-    const url = `${this.transport.apiBase}${path}${options.query ? `?${options.query}` : ''}`;
+    const url = `${this.apiBase}${path}${options.query ? `?${options.query}` : ''}`;
     const headers: Record<string, string> = { Accept: 'application/json' };
     const authorization = authorizationHeader(credentials, this.config);
     if (authorization !== undefined) headers.Authorization = authorization;

@@ -1,0 +1,70 @@
+// The mutation matrix's rounds: faults grouped so that one project (one worker) runs many of them, and every test
+// of a round is sent to exactly one fault. See tests/self/mutation.config.ts.
+import { basename } from 'node:path';
+import type { Fault } from '../../../reference/server';
+import type { TestRef } from '../../support/reporter/model';
+import { runPlaywright } from './child-run';
+
+/** A conformance test as `playwright test --list` names it. */
+export interface ListedTest {
+  file: string;
+  line: number;
+  title: string;
+  /** Without the @. */
+  tags: string[];
+}
+
+interface JsonSuite {
+  file?: string;
+  specs?: { title: string; file: string; line: number; tags: string[] }[];
+  suites?: JsonSuite[];
+}
+
+/** Every test of the conformance suite (playwright.config.ts), with its tags. */
+export async function listConformanceTests(): Promise<ListedTest[]> {
+  const run = await runPlaywright(['test', '--list', '--reporter=json'], {}, 60_000);
+  if (run.code !== 0) throw new Error(`playwright test --list failed (exit ${run.code}):\n${run.stderr}`);
+  const tests: ListedTest[] = [];
+  const walk = (suite: JsonSuite): void => {
+    for (const spec of suite.specs ?? []) tests.push({ ...spec, file: basename(spec.file) });
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of (JSON.parse(run.stdout) as { suites: JsonSuite[] }).suites) walk(suite);
+  return tests;
+}
+
+/** The tests that run against `fault`: those tagged with the requirement it breaks. */
+export function testsOf(fault: Fault, tests: readonly ListedTest[]): ListedTest[] {
+  return tests.filter((t) => t.tags.includes(fault.breaks));
+}
+
+/**
+ * Faults in rounds, largest first into the first round that has room (greedy colouring): two faults share a round
+ * only if they break different requirements and no test carries both requirements' tags.
+ */
+export function faultRounds(faults: readonly Fault[], tests: readonly ListedTest[]): Fault[][] {
+  const rounds: Fault[][] = [];
+  const keysOf = new Map(faults.map((f) => [f, new Set(testsOf(f, tests).map(testKey))]));
+  const clash = (a: Fault, b: Fault): boolean =>
+    a.breaks === b.breaks || [...(keysOf.get(a) ?? [])].some((key) => keysOf.get(b)?.has(key));
+  const bySize = [...faults].sort((a, b) => (keysOf.get(b)?.size ?? 0) - (keysOf.get(a)?.size ?? 0));
+  for (const fault of bySize) {
+    const round = rounds.find((r) => r.every((other) => !clash(fault, other)));
+    if (round) round.push(fault);
+    else rounds.push([fault]);
+  }
+  return rounds;
+}
+
+function testKey(t: ListedTest): string {
+  return `${t.file}:${t.line} ${t.title}`;
+}
+
+/** Whether a report's test reference (title path, repository-relative file) is this listed test. */
+export function isListed(ref: TestRef, test: ListedTest): boolean {
+  return (
+    basename(ref.file) === test.file &&
+    ref.line === test.line &&
+    (ref.title === test.title || ref.title.endsWith(` › ${test.title}`))
+  );
+}
