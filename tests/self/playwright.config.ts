@@ -3,6 +3,10 @@ import { defineConfig } from '@playwright/test';
 
 /** The longest self-test by far (it runs the suite against every mode and fault): it goes first, see projects. */
 const MATRIX = 'mutation.spec.ts';
+/** Files of long child runs: they go next, so that the run does not end waiting on one of them. */
+const LONG = ['sharding', 'hostile-targets', 'properties-replay', 'release-gate', 'safety'].map(
+  (f) => `**/${f}.spec.ts`,
+);
 
 export default defineConfig({
   testDir: '.',
@@ -17,10 +21,11 @@ export default defineConfig({
   workers: 4,
   timeout: 60_000,
   reporter: [['list']],
-  // Workers take tests in project order: the matrix starts at once, and the other worker runs everything else
-  // meanwhile, instead of the matrix starting late and running on alone at the end.
+  // Workers take tests in project order: the matrix and the long child runs start at once, and the short tests fill
+  // the gaps, instead of a long one starting late and running on alone at the end.
   projects: [
     { name: 'matrix', testMatch: `**/${MATRIX}` },
-    { name: 'self', testIgnore: ['**/fixtures/**', `**/${MATRIX}`] },
+    { name: 'long', testMatch: LONG },
+    { name: 'self', testIgnore: ['**/fixtures/**', `**/${MATRIX}`, ...LONG] },
   ],
 });
