@@ -64,7 +64,7 @@ function segmentPattern(segment: string): { pattern: RegExp; names: string[] } {
   const source = segment
     .split(SEGMENT_PARAM)
     .map((part, i, all) => {
-      if (i % 2 === 0) return escapeRegex(part);
+      if (i % 2 === 0) return literalPattern(part);
       names.push(part);
       return i === all.length - 2 ? '(.+)' : '(.+?)';
     })
@@ -77,8 +77,10 @@ const COMPILED: CompiledRoute[] = ROUTES.map((route) => ({
   segments: route.path.split('/').slice(1).map(segmentPattern),
 }));
 
-function escapeRegex(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A literal part of a path template: words and hyphens (§4's paths), which stand for themselves in a pattern. */
+function literalPattern(part: string): string {
+  if (!/^[\w-]*$/.test(part)) throw new Error(`path template part "${part}" needs escaping: not a word or hyphen`);
+  return part;
 }
 
 /** Matches raw (still percent-encoded) segments; parameters are decoded later. */

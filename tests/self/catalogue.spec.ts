@@ -3,9 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { test, expect } from '../support/fixtures';
-import { CATALOGUE_PATH, LEVELS, requirements } from '../support/catalogue';
+import { CATALOGUE_PATH, LEVELS, REQUIREMENT_ID, requirements } from '../support/catalogue';
 
-const ID_FORMAT = /^[A-Z0-9]+(-[A-Z0-9]+)+$/;
 const OPERATION_COUNT = 15;
 
 /** The spec named by the catalogue's `spec` field (a path relative to the catalogue file). */
@@ -40,8 +39,8 @@ test('IDs are unique and well-formed', () => {
     'duplicate IDs',
   ).toEqual([]);
   expect(
-    ids.filter((id) => !ID_FORMAT.test(id)),
-    `IDs not matching ${ID_FORMAT}`,
+    ids.filter((id) => !REQUIREMENT_ID.test(id)),
+    `IDs not matching ${REQUIREMENT_ID}`,
   ).toEqual([]);
 });
 

@@ -65,18 +65,13 @@ function failing(test: TestRecord, id: string): TestRecord {
   };
 }
 
+function reportOf(tests: TestRecord[], catalogue: readonly Requirement[] = requirements()) {
+  const run = { metadata: {}, strict: false, waivers: [], errors: [], startTime: new Date(0), durationMs: 1 };
+  return buildReport({ ...run, catalogue, tests });
+}
+
 function matrixOf(tests: TestRecord[], catalogue: readonly Requirement[] = requirements()): MatrixRow[] {
-  const report = buildReport({
-    catalogue,
-    tests,
-    metadata: {},
-    strict: false,
-    waivers: [],
-    errors: [],
-    startTime: new Date(0),
-    durationMs: 1,
-  });
-  return buildMatrix(report, catalogue);
+  return buildMatrix(reportOf(tests, catalogue), catalogue);
 }
 
 function status(matrix: MatrixRow[], operation: number, column: string): string | undefined {
@@ -139,16 +134,7 @@ test('a refused credential fails only its own variant column, read from the cred
 
 test('evidence that names no test of the requirement fails every cell of it rather than none', () => {
   const test = record('GET /prices · operation 9 · §4.9 › lists prices', ['GEN-V1-PREFIX']);
-  const report = buildReport({
-    catalogue: requirements(),
-    tests: [failing(test, 'GEN-V1-PREFIX')],
-    metadata: {},
-    strict: false,
-    waivers: [],
-    errors: [],
-    startTime: new Date(0),
-    durationMs: 1,
-  });
+  const report = reportOf([failing(test, 'GEN-V1-PREFIX')]);
   const row = report.requirements.find((r) => r.id === 'GEN-V1-PREFIX');
   if (!row?.evidence[0]) throw new Error('GEN-V1-PREFIX has no evidence');
   row.evidence[0] = { ...row.evidence[0], test: 'a test the report does not list' };

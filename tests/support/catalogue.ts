@@ -5,6 +5,9 @@ import { resolve } from 'node:path';
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 export const LEVELS: readonly Level[] = ['MUST', 'SHOULD', 'INFO'];
 
+/** A requirement ID, and so a tag that names one: upper-case words joined by dashes, e.g. OP4-UTILITY-MAX. */
+export const REQUIREMENT_ID = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
+
 export interface Requirement {
   id: string;
   /** Spec section, e.g. "4.4"; "intro" is the paragraph before §1. */

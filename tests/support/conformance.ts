@@ -10,7 +10,7 @@ import { CheckFailure, RequirementFailure, atLocation } from './failure';
 import { type Exchange, describeExchange, recordOf } from './http';
 import { operationLabel } from './operations';
 import { redact } from './redact';
-import { stripAnsi } from './text';
+import { firstLines, stripAnsi } from './text';
 import { isUnjudged } from './unjudged';
 
 /** A setting, by its key in SETTINGS, that a request depends on and the preflight cannot check without writing. */
@@ -107,8 +107,8 @@ export class Conformance {
         contentType: 'application/json',
       });
       if (failsTheTest(req.level)) throw new RequirementFailure(evidence);
-      const firstLines = evidence.message.split('\n').slice(0, 2).join(' ');
-      info.annotations.push({ type: 'warning', description: `${id} (${req.level}) not met: ${firstLines}` });
+      const summary = firstLines(evidence.message, 2);
+      info.annotations.push({ type: 'warning', description: `${id} (${req.level}) not met: ${summary}` });
       return;
     }
     if (isNotApplicable(outcome)) info.annotations.push(checkAnnotation(id, 'untested', outcome.notApplicable));

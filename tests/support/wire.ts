@@ -12,6 +12,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { firstLines } from './text';
 
 export interface WireRequest {
   method: string;
@@ -94,7 +95,7 @@ function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind;
   if (error instanceof DeadlineExceeded)
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
   const code = codeOf(error);
-  const firstLine = String((error as Error)?.message ?? error).split('\n')[0] ?? '';
+  const firstLine = firstLines(String((error as Error)?.message ?? error));
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };
   if (code === 'ECONNRESET' || code === 'EPIPE' || firstLine === 'socket hang up') {
     return { kind: 'reset', message: `connection closed or reset by the target (${code || firstLine})` };

@@ -14,6 +14,7 @@ import {
   parseCheckAnnotation,
 } from '../check-protocol';
 import type { Evidence } from '../check-protocol';
+import { stripAnsi } from '../text';
 import type { TestRecord, TestRunStatus, Unjudged } from './model';
 
 /** Locations in reports are relative to the repository root, whatever the cwd or the config's rootDir. */
@@ -21,11 +22,6 @@ export const REPO_ROOT = resolve(__dirname, '../../..');
 
 export function repoPath(file: string): string {
   return relative(REPO_ROOT, file).split('\\').join('/');
-}
-
-export function stripAnsi(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the colour codes it removes
-  return text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
 }
 
 function attachmentText(a: TestResult['attachments'][number]): string {
@@ -73,7 +69,7 @@ function projectName(test: TestCase): string {
   return test.parent.project()?.name ?? '';
 }
 
-export function recordOf(test: TestCase): TestRecord {
+export function testRecordOf(test: TestCase): TestRecord {
   const result = test.results.at(-1);
   const annotations = result?.annotations ?? test.annotations;
   const of = (type: string) => annotations.filter((a) => a.type === type).map((a) => a.description ?? '');

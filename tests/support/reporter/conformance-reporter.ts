@@ -27,7 +27,8 @@ import { ConfigError, type FailOn, SETTINGS, exitPolicy } from '../config';
 import { printable } from '../printable';
 import { redact, redactValue, registerEnvSecrets } from '../redact';
 import { type Baseline, BaselineError, loadBaseline } from './baseline';
-import { recordOf, stripAnsi } from './collect';
+import { testRecordOf } from './collect';
+import { stripAnsi } from '../text';
 import { verdictLine } from './format';
 import { buildReport } from './model';
 import type { ExitCode, ReportInput, TestRecord } from './model';
@@ -166,7 +167,7 @@ export default class ConformanceReporter implements Reporter {
     const runErrors = [...this.globalErrors];
     if (result.status === 'timedout') runErrors.push('the run was stopped by its global time-out (globalTimeout)');
 
-    const tests = (this.suite?.allTests() ?? []).map(recordOf);
+    const tests = (this.suite?.allTests() ?? []).map(testRecordOf);
     const base: Omit<ReportInput, 'tests'> = {
       catalogue,
       metadata: this.config?.metadata ?? {},

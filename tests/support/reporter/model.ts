@@ -1,7 +1,7 @@
 // The conformance report as data, and the rules that turn test outcomes into requirement statuses.
 // Pure: no Playwright, no files. The reporter feeds it plain TestRecords; self-tests can do the same.
 import type { Level, Requirement } from '../catalogue';
-import { LEVELS } from '../catalogue';
+import { LEVELS, REQUIREMENT_ID } from '../catalogue';
 import type { CheckOutcome, Evidence } from '../check-protocol';
 import type { FailOn } from '../config';
 import { type Baseline, type BaselineComparison, type Change, changeOf, compareWithBaseline } from './baseline';
@@ -208,9 +208,6 @@ export interface ReportInput {
   durationMs: number;
   project?: string;
 }
-
-/** A tag that names a requirement: upper-case words joined by dashes, e.g. OP4-UTILITY-MAX. */
-export const REQUIREMENT_TAG = /^[A-Z][A-Z0-9]*(-[A-Z0-9]+)+$/;
 
 const FAILED_RUN: ReadonlySet<TestRunStatus> = new Set(['failed', 'timedOut']);
 
@@ -419,7 +416,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const unknownTags = unique(
     input.tests
       .flatMap((t) => [...t.tags, ...t.checks.map((c) => c.id)])
-      .filter((id) => REQUIREMENT_TAG.test(id) && !known.has(id)),
+      .filter((id) => REQUIREMENT_ID.test(id) && !known.has(id)),
   ).sort();
 
   const errors = [...input.errors];

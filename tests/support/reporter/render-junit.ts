@@ -9,6 +9,7 @@ import { baselineOneLine, evidenceText, runFacts } from './format';
 import type { ConformanceReport, RequirementRow } from './model';
 import { UNJUDGED_STATUSES } from './model';
 import { enforcedFailures } from './verdict';
+import { firstLines } from '../text';
 
 // Characters XML 1.0 does not allow, even escaped.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
@@ -97,7 +98,7 @@ export function renderJunit(report: ConformanceReport): string {
   const n = runErrors.length;
   if (n > 0) {
     const testcases = runErrors.map((e, i) => {
-      const error = `<error message="${xml(e.split('\n')[0] ?? '')}">${xml(e)}</error>`;
+      const error = `<error message="${xml(firstLines(e))}">${xml(e)}</error>`;
       return `    <testcase classname="run" name="error ${i + 1}" time="0">\n      ${error}\n    </testcase>`;
     });
     suites.push(
