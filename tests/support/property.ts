@@ -253,7 +253,11 @@ function propertyFailure<T>(
   result: CheckResult,
   failing: Exchange | undefined,
 ): CheckFailure {
-  const report = fc.defaultReportMessage(details) ?? '';
+  // fast-check's report, without the stack of the failure it quotes: the evidence shows the check and the exchange.
+  const report = (fc.defaultReportMessage(details) ?? '')
+    .split('\n')
+    .filter((line) => !/^\s+at \S.*:\d+:\d+\)?$/.test(line))
+    .join('\n');
   const exchanges = failing ? [failing] : [];
   if (details.counterexample === null || details.counterexamplePath === null) {
     const detail =

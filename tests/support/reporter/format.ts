@@ -114,7 +114,7 @@ export function requirementHeading(r: ConformanceReport['requirements'][number])
 export function evidenceText(e: EvidenceEntry): string {
   const lines = [
     `Test: ${e.test} (${e.location}${e.project ? `, project ${e.project}` : ''})`,
-    `Message: ${e.message}`,
+    `Message: ${e.evidence ? withoutDetail(e.message) : e.message}`,
   ];
   const ev = e.evidence;
   if (ev) {
@@ -140,4 +140,22 @@ export function evidenceText(e: EvidenceEntry): string {
     if (ev.replay) lines.push(`Replay: ${ev.replay}`);
   }
   return lines.join('\n');
+}
+
+/**
+ * A check's message without the schema errors and exchanges it ends with (conformance.ts, evidenceOf): the
+ * evidence lists those itself, so a report would otherwise show them twice.
+ */
+function withoutDetail(message: string): string {
+  const kept: string[] = [];
+  let inSchemaErrors = false;
+  for (const line of message.split('\n')) {
+    if (line.startsWith('exchange:')) break;
+    if (line === 'schema errors:') inSchemaErrors = true;
+    else if (!inSchemaErrors || !line.startsWith('  - ')) {
+      inSchemaErrors = false;
+      kept.push(line);
+    }
+  }
+  return kept.join('\n');
 }
