@@ -10,6 +10,7 @@ import { type ReferenceServer, startReferenceServer } from '../../reference/serv
 import type { Config } from '../support/config';
 import { loadConfig } from '../support/config';
 import { expect, test } from '../support/fixtures';
+import { rejectionProblem, successProblem } from '../support/checks';
 import { Transport, bodyExcerpt, exchangeOf, retryAfterMs, retryWaitMs } from '../support/http';
 import { OPERATIONS } from '../support/operations';
 import { printable } from '../support/printable';
@@ -523,5 +524,9 @@ test.describe('retries and the breaker', () => {
       value: expect.stringContaining(`response larger than ${CAP} bytes`),
     });
     expect(bodyExcerpt(exchange)).toBe(`{"a":"… (more than ${CAP} bytes; read no further)`);
+    // Neither a success nor a rejection: a check that wants either fails on the size, and says so.
+    const config = loadConfig();
+    expect(successProblem(exchange, config)?.message).toContain(`response larger than ${CAP} bytes`);
+    expect(rejectionProblem(exchange, config)?.message).toContain(`a response larger than ${CAP} bytes`);
   });
 });

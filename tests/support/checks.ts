@@ -66,9 +66,14 @@ export function successProblem(exchange: Exchange, config: Config): CheckFailure
 }
 
 export function rejectionProblem(exchange: Exchange, config: Config): CheckFailure | undefined {
+  const expected = 'the operation to be rejected (a non-2xx status, or a body that is not a success)';
+  // A 2xx body not read whole may be a success: it proves no rejection (§8 bounds no body; the cap is ours).
+  if (exchange.truncated && exchange.status >= 200 && exchange.status <= 299) {
+    const received = `HTTP ${exchange.status} with a response larger than ${exchange.truncated.limitBytes} bytes`;
+    return failure('Response too large to tell a rejection', expected, `${received} (RSF_MAX_RESPONSE_BYTES)`);
+  }
   const outcome = outcomeOf(exchange, config);
   if (!outcome.succeeded) return undefined;
-  const expected = 'the operation to be rejected (a non-2xx status, or a body that is not a success)';
   return failure('The operation was carried out', expected, `a success: ${outcome.reason}`);
 }
 
