@@ -30,6 +30,8 @@ function startCli(env: Record<string, string> = {}): Cli {
     cwd: ROOT,
     env: { ...process.env, ...CLI_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // tsx runs the server in a child process of its own: a group, so that killing it leaves nothing behind.
+    detached: true,
   });
   let output = '';
   const url = new Promise<string>((resolveUrl, reject) => {
@@ -42,6 +44,16 @@ function startCli(env: Record<string, string> = {}): Cli {
     child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
   return { child, output: () => output, url };
+}
+
+/** Kills tsx and the server it started. */
+function killCli(cli: Cli): void {
+  if (cli.child.exitCode !== null || cli.child.pid === undefined) return;
+  try {
+    process.kill(-cli.child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 const exitCode = (child: ChildProcess) => new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -65,7 +77,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       expect(cli.output()).not.toContain(TOKEN);
       expect(cli.output()).not.toContain('reference-channel-token');
     } finally {
-      if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+      killCli(cli);
     }
   });
 }
@@ -84,7 +96,7 @@ test('npm run reference prints the URL of the profile RSF_REFERENCE_FAULT names 
     const prices = await send(root, '/_faults/op9-sku-not-string/v1/prices', { headers: bearer(TOKEN) });
     expect((prices.value as { sku: unknown }[])[0]?.sku, 'the fault is on at that URL').toEqual(expect.any(Number));
   } finally {
-    cli.child.kill('SIGKILL');
+    killCli(cli);
   }
 });
 
