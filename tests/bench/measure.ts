@@ -1,8 +1,8 @@
 // The measuring instruments of `npm run bench`: timed child commands, the reference server as a process of its own,
 // raw fetch at a given concurrency. Every child runs in a process group of its own and is killed after its time-out.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { childEnv } from '../self/support/child-run';
+import { childEnv, killGroup } from '../self/support/child-run';
 
 export const REPO_ROOT = `${__dirname}/../..`;
 
@@ -19,15 +19,6 @@ export interface TimedRun {
   summary: string;
   /** stdout and stderr, interleaved as they came. */
   output: string;
-}
-
-/** Kills the child's whole process group (Playwright's workers and web servers with it). */
-function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid) process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { bearer, send } from '../../reference/test-client';
 import { expect, test } from '../support/fixtures';
+import { killGroup } from './support/child-run';
 
 const ROOT = resolve(__dirname, '../..');
 const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
@@ -46,16 +47,6 @@ function startCli(env: Record<string, string> = {}): Cli {
   return { child, output: () => output, url };
 }
 
-/** Kills tsx and the server it started. */
-function killCli(cli: Cli): void {
-  if (cli.child.exitCode !== null || cli.child.pid === undefined) return;
-  try {
-    process.kill(-cli.child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
 const exitCode = (child: ChildProcess) => new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -77,7 +68,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       expect(cli.output()).not.toContain(TOKEN);
       expect(cli.output()).not.toContain('reference-channel-token');
     } finally {
-      killCli(cli);
+      killGroup(cli.child);
     }
   });
 }
@@ -96,7 +87,7 @@ test('npm run reference prints the URL of the profile RSF_REFERENCE_FAULT names 
     const prices = await send(root, '/_faults/op9-sku-not-string/v1/prices', { headers: bearer(TOKEN) });
     expect((prices.value as { sku: unknown }[])[0]?.sku, 'the fault is on at that URL').toEqual(expect.any(Number));
   } finally {
-    killCli(cli);
+    killGroup(cli.child);
   }
 });
 

@@ -1,5 +1,5 @@
 // Self-test helpers: run Playwright in a child process, the way Playwright tests its own reporters.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +33,16 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
   return env;
 }
 
+/** Kills a child spawned with `detached: true` and its whole process group (Playwright's workers, tsx's server). */
+export function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 /** `npx playwright <args>` from the repository root; the whole process group is killed after timeoutMs. */
 export function runPlaywright(
   args: string[],
@@ -52,11 +62,7 @@ export function runPlaywright(
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     const timer = setTimeout(() => {
       stderr += `\n[child-run] killed after ${timeoutMs} ms\n`;
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      killGroup(child);
     }, timeoutMs);
     child.on('error', (e) => {
       clearTimeout(timer);
