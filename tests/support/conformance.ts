@@ -1,4 +1,4 @@
-// The judge: runs a check's assertions as boxed steps at the test's own location, records each outcome for the
+// The judge: runs a check's assertions as steps at the test's own location, records each outcome for the
 // conformance reporter, and turns a failure into typed Evidence. MUST failures fail the test; SHOULD and INFO failures
 // are recorded as warnings and the test goes on (the reporter applies the exit policy).
 import { test } from '@playwright/test';

@@ -41,7 +41,7 @@ export class RequirementFailure extends Error {
 
   constructor(readonly evidence: Evidence) {
     super(evidence.message);
-    // The location is the test's (a boxed step); the machinery's frames would only hide it.
+    // The location is the test's (the check's step is located there); the machinery's frames would only hide it.
     this.stack = `${this.name}: ${this.message}`;
   }
 }
