@@ -1,5 +1,5 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -104,6 +104,23 @@ test('an invalid setting stops the run with a message naming it', async () => {
         /[\s\S]*RSF_PLACE_ID: not valid JSON/.source,
     ),
   );
+  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+});
+
+test('a baseline or waivers file that cannot be used stops the run before any test, said once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rsf-files-'));
+  writeFileSync(join(dir, 'baseline.json'), '{not json');
+  writeFileSync(join(dir, 'waivers.json'), '[{"id": "OP4-UTILITY-MAX"}]');
+  const run = await suiteAgainst({
+    RSF_BASELINE: join(dir, 'baseline.json'),
+    RSF_FAIL_ON: 'regression',
+    RSF_WAIVERS_FILE: join(dir, 'waivers.json'),
+  });
+  expect(run.code, run.output).toBe(2);
+  expect(lastLine(run.stdout)).toMatch(/^Conformance: ERROR — the configuration is invalid: .*\(and 1 more problem\)/);
+  const rest = run.output.replace(lastLine(run.stdout), '');
+  expect(rest.match(/RSF_BASELINE: \S+baseline\.json cannot be read as JSON/g) ?? [], 'said once').toHaveLength(1);
+  expect(rest.match(/waivers\.json, entry 1 \(OP4-UTILITY-MAX\): a reason is required/g) ?? []).toHaveLength(1);
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
 });
 

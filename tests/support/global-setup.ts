@@ -1,8 +1,12 @@
 // Before any test: check the configuration, start the embedded reference if no target is set, run the preflight.
+import { resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startReferenceServer } from '../../reference/server';
 import { type Config, ConfigError, loadConfig } from './config';
+import { requirements } from './catalogue';
 import { preflight } from './preflight';
+import { BaselineError, loadBaseline } from './reporter/baseline';
+import { loadWaivers } from './reporter/waivers';
 import { createRunStateDir } from './run-state';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from './target';
 
@@ -32,6 +36,20 @@ function refuseUnredactedReports(fullConfig: FullConfig): void {
   }
 }
 
+/** What is wrong with RSF_WAIVERS_FILE and RSF_BASELINE, in the words the conformance reporter uses. */
+function reportFileProblems(config: Config): string[] {
+  const ids = new Set(requirements().map((r) => r.id));
+  const problems = [...loadWaivers(resolve(config.waiversFile), ids).problems];
+  if (config.baseline !== '') {
+    try {
+      loadBaseline(config.baseline);
+    } catch (e) {
+      problems.push(e instanceof BaselineError ? e.message : `RSF_BASELINE: ${(e as Error).message}`);
+    }
+  }
+  return problems;
+}
+
 export default async function globalSetup(fullConfig: FullConfig): Promise<() => Promise<void>> {
   let config: Config;
   try {
@@ -45,6 +63,9 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
         : new ConfigError([`RSF_REFERENCE_MODE / RSF_REFERENCE_FAULT: ${(e as Error).message}`]),
     );
   }
+  // The reporter reads them at the end; a file it cannot use is known now, before a single request.
+  const fileProblems = reportFileProblems(config);
+  if (fileProblems.length > 0) throw plain(new ConfigError(fileProblems));
   for (const project of fullConfig.projects) {
     const trace = project.use.trace;
     const mode = typeof trace === 'string' ? trace : trace?.mode;

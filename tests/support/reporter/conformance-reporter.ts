@@ -162,9 +162,12 @@ export default class ConformanceReporter implements Reporter {
     const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
     const { baseline, problem: baselineProblem } = baselineOf(settings.baselineFile);
     const configErrors = [...settings.problems, ...loaded.problems, ...(baselineProblem ? [baselineProblem] : [])];
-    // Printed once, here; the reports list them too.
-    for (const problem of configErrors) process.stderr.write(`Conformance reporter: ${printable(redact(problem))}\n`);
-    const runErrors = [...this.globalErrors];
+    // The global setup refuses a waivers file or baseline it cannot use, and Playwright prints that: such a problem is
+    // a configuration error, not also a run error, and is printed once.
+    const inSetupError = (problem: string) => this.globalErrors.some((e) => e.includes(problem));
+    for (const problem of configErrors.filter((p) => !inSetupError(p)))
+      process.stderr.write(`Conformance reporter: ${printable(redact(problem))}\n`);
+    const runErrors = this.globalErrors.filter((e) => !configErrors.some((problem) => e.includes(problem)));
     if (result.status === 'timedout') runErrors.push('the run was stopped by its global time-out (globalTimeout)');
 
     const tests = (this.suite?.allTests() ?? []).map(testRecordOf);
