@@ -2,7 +2,7 @@
 // raw fetch at a given concurrency. Every child runs in a process group of its own and is killed after its time-out.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { childEnv, killGroup } from '../self/support/child-run';
+import { childEnv, killGroup, runInGroup } from '../self/support/child-run';
 
 export const REPO_ROOT = `${__dirname}/../..`;
 
@@ -25,56 +25,27 @@ export interface TimedRun {
  * Runs `command args` from the repository root, as a fresh clone would: every RSF_ setting empty (no developer .env
  * reaches it), then `env`. Resolves when it exits or, killed, after timeoutMs.
  */
-export function timedRun(
+export async function timedRun(
   command: string,
   args: string[],
   env: Record<string, string>,
   timeoutMs: number,
 ): Promise<TimedRun> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, args, {
-      cwd: REPO_ROOT,
-      env: childEnv(env),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    let verdictAt: number | undefined;
-    let verdict: string | undefined;
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (verdictAt !== undefined) return;
-      const match = VERDICT.exec(output);
-      if (match) {
-        verdictAt = performance.now();
-        verdict = match[1];
-      }
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    const timer = setTimeout(() => {
-      output += `\n[bench] killed after ${timeoutMs} ms`;
-      killGroup(child);
-    }, timeoutMs);
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const exitedAt = performance.now();
-      const line = VERDICT.exec(output)?.[0];
-      resolve({
-        toVerdictMs: (verdictAt ?? exitedAt) - started,
-        toExitMs: exitedAt - started,
-        exitCode: code,
-        verdict,
-        summary: line ?? output.trimEnd().split('\n').slice(-15).join('\n'),
-        output,
-      });
-    });
+  const started = performance.now();
+  let verdictAt: number | undefined;
+  const run = await runInGroup(command, args, env, timeoutMs, (stdout) => {
+    if (verdictAt === undefined && VERDICT.test(stdout)) verdictAt = performance.now();
   });
+  const exitedAt = performance.now();
+  const match = VERDICT.exec(run.output);
+  return {
+    toVerdictMs: (verdictAt ?? exitedAt) - started,
+    toExitMs: exitedAt - started,
+    exitCode: run.code,
+    verdict: match?.[1],
+    summary: match?.[0] ?? run.output.trimEnd().split('\n').slice(-15).join('\n'),
+    output: run.output,
+  };
 }
 
 export interface ReferenceProcess {

@@ -43,14 +43,24 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
-/** `npx playwright <args>` from the repository root; the whole process group is killed after timeoutMs. */
-export function runPlaywright(
+export interface GroupRun extends ChildRun {
+  /** stdout and stderr, interleaved as they came. */
+  output: string;
+}
+
+/**
+ * Runs `command args` from the repository root in a process group of its own, with `childEnv(extraEnv)`; the whole
+ * group is killed after timeoutMs. `onStdout` sees stdout as it comes (the bench times the verdict line by it).
+ */
+export function runInGroup(
+  command: string,
   args: string[],
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
-): Promise<ChildRun> {
+  onStdout?: (stdoutSoFar: string) => void,
+): Promise<GroupRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(command, args, {
       cwd: REPO_ROOT,
       env: childEnv(extraEnv),
       detached: true,
@@ -58,10 +68,19 @@ export function runPlaywright(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString('utf8');
+      output += d.toString('utf8');
+      onStdout?.(stdout);
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString('utf8');
+      output += d.toString('utf8');
+    });
     const timer = setTimeout(() => {
       stderr += `\n[child-run] killed after ${timeoutMs} ms\n`;
+      output += `\n[child-run] killed after ${timeoutMs} ms\n`;
       killGroup(child);
     }, timeoutMs);
     child.on('error', (e) => {
@@ -70,9 +89,19 @@ export function runPlaywright(
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
+      resolvePromise({ code, stdout, stderr, output });
     });
   });
+}
+
+/** `npx playwright <args>` from the repository root; the whole process group is killed after timeoutMs. */
+export async function runPlaywright(
+  args: string[],
+  extraEnv: Record<string, string | undefined>,
+  timeoutMs: number,
+): Promise<ChildRun> {
+  const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...args], extraEnv, timeoutMs);
+  return { code, stdout, stderr };
 }
 
 /** Recognisable secrets, unique per call; the channel token has characters that percent-encoding changes. */
