@@ -18,8 +18,9 @@ import type { Exchange } from './http';
 
 /** Annotation type of one check's numbers: runs, shrinks, requests. */
 export const PROPERTY_ANNOTATION = 'fast-check-runs';
-/** Requests in flight at once while the sampled values are sent ahead; the transport paces them anyway. */
-export const PREFETCH_CONCURRENCY = 8;
+/** Requests in flight at once while the sampled values are sent ahead (a distant target answers them side by side);
+ * the transport paces them anyway, under the rate cap and the run's throttle. */
+export const PREFETCH_CONCURRENCY = 24;
 /** Share of the test's time-out that the checks of one test may use before fast-check interrupts them. */
 const TIME_BUDGET_SHARE = 0.75;
 const ROOT = resolve(__dirname, '../..');
