@@ -28,7 +28,6 @@ interface StatusLook {
 
 const LOOKS: Record<string, StatusLook> = {
   failed: { symbol: '✗', label: 'failed', meaning: 'a MUST requirement was broken' },
-  regressed: { symbol: '↓', label: 'regressed', meaning: 'passed in the baseline, not any more' },
   inconclusive: { symbol: '~', label: 'inconclusive', meaning: 'could not be judged: throttled, or no answer' },
   warning: { symbol: '!', label: 'warning', meaning: 'a SHOULD or INFO requirement was not met' },
   'not run': { symbol: '·', label: 'not run', meaning: 'not run: the target had stopped answering' },
@@ -49,7 +48,7 @@ function slug(status: string): string {
 }
 
 /** Requirements shown first, full width, evidence open. */
-const ATTENTION: ReadonlySet<string> = new Set(['failed', 'regressed', 'inconclusive']);
+const ATTENTION: ReadonlySet<string> = new Set(['failed', 'inconclusive']);
 /** Evidence entries shown open per requirement; the rest wait behind a click. */
 const OPEN_EVIDENCE = 3;
 /** Requirements named in the banner before "and N more". */
@@ -58,7 +57,6 @@ const BANNER_ITEMS = 8;
 // Tint (cell background) and ink (text on the tint) per status, light then dark; `solid` for badges (white text).
 const PALETTE: Record<string, { solid: string; light: [string, string]; dark: [string, string] }> = {
   failed: { solid: '#b42318', light: ['#d92d20', '#ffffff'], dark: ['#d92d20', '#ffffff'] },
-  regressed: { solid: '#9e165f', light: ['#c11574', '#ffffff'], dark: ['#c11574', '#ffffff'] },
   inconclusive: { solid: '#0e7090', light: ['#cff9fe', '#0e4f62'], dark: ['#0b4a5c', '#a5f0fc'] },
   warning: { solid: '#b54708', light: ['#fef0c7', '#93370d'], dark: ['#4e1d09', '#fedf89'] },
   'not run': { solid: '#475467', light: ['#eaecf0', '#344054'], dark: ['#2b3140', '#d0d5dd'] },
