@@ -71,7 +71,8 @@ async function runThroughProxy(env: Record<string, string>, args: string[] = [])
 
 test('against an external target, writes are skipped with the reason, and none is carried out', async () => {
   test.setTimeout(180_000);
-  const rate = 80;
+  // Low enough that the proxy's clock, late by up to a quarter second on a loaded machine, adds at most 5.
+  const rate = 20;
   const { seen, report } = await runThroughProxy({
     RSF_TARGET_URL: '{proxy}/v1/',
     RSF_MAX_REQUESTS_PER_SECOND: String(rate),
@@ -91,7 +92,7 @@ test('against an external target, writes are skipped with the reason, and none i
   ).toEqual([]);
 
   // The pace: no one-second window holds more than the configured rate, give or take what the proxy's own clock
-  // adds: on a busy machine it reads a few requests late, bunched with the next ones (measured up to 3 over).
+  // adds: on a busy machine it reads requests late, bunched with the next ones.
   const times = seen.map((s) => s.at).sort((a, b) => a - b);
   const busiest = Math.max(...times.map((t, i) => times.filter((u, j) => j >= i && u < t + 1000).length));
   const PROXY_CLOCK_SLACK = 5;
