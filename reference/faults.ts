@@ -52,6 +52,22 @@ const successBecomes = (
     },
   });
 
+/** A success of `op` whose request body `when` selects is refused instead, with `rejection`'s documented error. */
+const successRefused = (
+  op: OperationNumber,
+  name: string,
+  breaks: string,
+  description: string,
+  rejection: () => Rejection,
+  when: (requestBody: Obj) => boolean = () => true,
+) =>
+  fault(name, breaks, description, {
+    reply: (reply, facts) =>
+      facts.op === op && reply.outcome === 'success' && when(isObject(facts.body) ? facts.body : {})
+        ? rejectionReply(routeOf(op), rejection())
+        : reply,
+  });
+
 /** Far beyond any id the store hands out: an id moved by it names nothing. */
 const UNKNOWN_ID_OFFSET = 1_000_000;
 
@@ -215,19 +231,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
   schemaRuleIgnored(1, 'type', 'OP1-FIELD-TYPES'),
-  fault(
+  successRefused(
+    1,
     'op1-optional-fields-rejected',
     'OP1-OPTIONAL-FIELDS',
     'A client update carrying secondaryPhone or clientWebsite is rejected.',
-    {
-      reply: (reply, facts) =>
-        facts.op === 1 &&
-        reply.outcome === 'success' &&
-        isObject(facts.body) &&
-        ('secondaryPhone' in facts.body || 'clientWebsite' in facts.body)
-          ? rejectionReply(routeOf(1), new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'))
-          : reply,
-    },
+    () => new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'),
+    (body) => 'secondaryPhone' in body || 'clientWebsite' in body,
   ),
   errorBecomes(
     1,
@@ -276,20 +286,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       ignoresRequestError: (op, e) => op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeId',
     },
   ),
-  fault(
+  successRefused(
+    2,
     'op2-province-variant-rejected',
     'OP2-PROVINCE-VARIANT-ACCEPTED',
     'An address with provinceId and placeString but no placeId is rejected as "placeId is mandatory".',
-    {
-      reply: (reply, facts) =>
-        facts.op === 2 &&
-        reply.outcome === 'success' &&
-        isObject(facts.body) &&
-        facts.body.provinceId !== undefined &&
-        facts.body.placeId === undefined
-          ? rejectionReply(routeOf(2), new Rejection('missing-data', 'placeId is mandatory', ['placeId']))
-          : reply,
-    },
+    () => new Rejection('missing-data', 'placeId is mandatory', ['placeId']),
+    (body) => body.provinceId !== undefined && body.placeId === undefined,
   ),
   fault(
     'op2-missing-data-as-object',
@@ -596,12 +599,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The order detail is wrapped in a JSON array.',
     (reply) => json([jsonValue(reply)]),
   ),
-  fault('op12-delete-not-found', 'OP12-DELETE-SUCCEEDS', 'Deleting a product of the account answers 404 "not found".', {
-    reply: (reply, facts) =>
-      facts.op === 12 && reply.outcome === 'success'
-        ? rejectionReply(routeOf(12), new Rejection('not-found', 'product not found'))
-        : reply,
-  }),
+  successRefused(
+    12,
+    'op12-delete-not-found',
+    'OP12-DELETE-SUCCEEDS',
+    'Deleting a product of the account answers 404 "not found".',
+    () => new Rejection('not-found', 'product not found'),
+  ),
   successBecomes(
     13,
     'op13-success-as-string',
