@@ -103,7 +103,8 @@ test('the replay line names the test by its exact title, quoted for the shell', 
   const info = {
     file: join(ROOT, SPEC),
     title: "accepts every utility in [0, 100] on the 'existing' category",
-    project: { name: '' },
+    tags: ['@OP4-UTILITY-MAX'],
+    project: { name: '', use: {} },
     config: { configFile: join(ROOT, 'playwright.config.ts') },
   };
   const command = replayCommand(info as Parameters<typeof replayCommand>[0], 42, '3:1');
@@ -117,13 +118,27 @@ test('the replay line names the test by its exact title, quoted for the shell', 
   const projectCommand = replayCommand(
     {
       ...info,
-      project: { name: 'fault-x' },
+      project: { name: 'mode-x', use: {} },
       config: { configFile: join(ROOT, 'tests/self/mutation.config.ts') },
     } as Parameters<typeof replayCommand>[0],
     1,
     '0',
   );
-  expect(projectCommand).toContain('--config tests/self/mutation.config.ts --project fault-x');
+  expect(projectCommand).toContain('--config tests/self/mutation.config.ts --project mode-x');
+  // A matrix round runs several faults; its test replays with its own fault, in the suite's own config.
+  const roundCommand = replayCommand(
+    {
+      ...info,
+      project: { name: 'faults-3', use: { profileByTag: { '@OP4-UTILITY-MAX': '/_faults/op4-utility-unbounded' } } },
+      config: { configFile: join(ROOT, 'tests/self/mutation.config.ts') },
+    } as unknown as Parameters<typeof replayCommand>[0],
+    1,
+    '0',
+  );
+  expect(roundCommand).toMatch(
+    /^RSF_FC_SEED=1 RSF_FC_PATH=0 RSF_REFERENCE_FAULT=op4-utility-unbounded npx playwright test /,
+  );
+  expect(roundCommand).not.toMatch(/--config|--project/);
 });
 
 test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the same counterexample', async ({

@@ -108,20 +108,25 @@ const shellWord = (word: string): string => (/^[\w./:=@%+,-]+$/.test(word) ? wor
 
 /** The command line that reruns exactly this test on the counterexample (seed + path, fast-check stops at it). */
 export function replayCommand(
-  info: Pick<TestInfo, 'file' | 'title' | 'project' | 'config'>,
+  info: Pick<TestInfo, 'file' | 'title' | 'project' | 'config' | 'tags'>,
   seed: number,
   path: string,
 ): string {
   const env = [`RSF_FC_SEED=${seed}`, `RSF_FC_PATH=${path}`];
-  for (const name of ['RSF_REFERENCE_FAULT', 'RSF_REFERENCE_MODE']) {
+  // A mutation-matrix round sends each test to the fault its tags name (profileByTag): the suite's own config with
+  // that fault replays it, where the round's project exists only in the matrix run.
+  const byTag = (info.project.use as { profileByTag?: Record<string, string> }).profileByTag ?? {};
+  const roundFault = /^\/_faults\/(.+)$/.exec(info.tags.map((tag) => byTag[tag]).find(Boolean) ?? '')?.[1];
+  if (roundFault) env.push(`RSF_REFERENCE_FAULT=${decodeURIComponent(roundFault)}`);
+  for (const name of roundFault ? [] : ['RSF_REFERENCE_FAULT', 'RSF_REFERENCE_MODE']) {
     const value = process.env[name];
     if (value) env.push(`${name}=${value}`);
   }
   const args = ['npx', 'playwright', 'test', relative(ROOT, info.file)];
   const configFile = info.config.configFile;
-  if (configFile && resolve(configFile) !== resolve(ROOT, 'playwright.config.ts'))
+  if (!roundFault && configFile && resolve(configFile) !== resolve(ROOT, 'playwright.config.ts'))
     args.push('--config', relative(ROOT, configFile));
-  if (info.project.name) args.push('--project', info.project.name);
+  if (!roundFault && info.project.name) args.push('--project', info.project.name);
   args.push('-g', escapeRegex(info.title));
   return [...env, ...args].map(shellWord).join(' ');
 }
