@@ -46,11 +46,23 @@ function base64Forms(secret: string): string[] {
   return forms;
 }
 
+const formsOf = new Map<string, string[]>();
+
+/** Every form of a secret that is replaced, worked out once per secret: redaction runs on every string shown. */
+function formsToReplace(secret: string): string[] {
+  let forms = formsOf.get(secret);
+  if (!forms) {
+    forms = [...new Set([encodeURIComponent(secret), secret, ...base64Forms(secret)])];
+    formsOf.set(secret, forms);
+  }
+  return forms;
+}
+
 /** Replaces a secret, raw, percent-encoded or base64-encoded, with `replacement`. */
 export function replaceSecret(text: string, secret: string, replacement: string): string {
   let out = text;
-  for (const form of new Set([encodeURIComponent(secret), secret, ...base64Forms(secret)])) {
-    out = out.split(form).join(replacement);
+  for (const form of formsToReplace(secret)) {
+    if (out.includes(form)) out = out.split(form).join(replacement);
   }
   return out;
 }
