@@ -2,7 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { defineConfig } from '@playwright/test';
+import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { version } from './package.json';
 import { type Config, loadConfig, loadEnvFile } from './tests/support/config';
 import { displayTarget, referenceProfilePath } from './tests/support/target';
@@ -25,16 +25,17 @@ function onThisMachine(targetUrl: string): boolean {
 /**
  * Workers follow the target, not the cores. Against the embedded reference, or any target on this machine, a run is
  * bound by CPU: one worker per core. A distant target (or the reference with RSF_REFERENCE_LATENCY_MS) makes each
- * request wait while the cores idle, so more workers overlap the waits; each one is a Node process that costs about
- * half a second of CPU to start, hence 4 per core, at most 16. Under a rate cap the workers share it
- * (tests/support/http.ts paces each at cap ÷ workers), so the count stays one per core: more would allow bursts
- * above the cap.
+ * request wait while the cores idle. Each worker then sends the requests of the probes that follow its test ahead
+ * (tests/support/send-ahead.ts), and a few more workers overlap what cannot be sent ahead: the first test of each
+ * file, chains of requests, properties. Each is a Node process that costs over half a second of CPU to start, hence
+ * 2 per core, at most 16 (measured by `npm run bench`). Under a rate cap the workers share it (tests/support/http.ts
+ * paces each at cap ÷ workers), so the count stays one per core.
  */
 function workersFor(config: Config): number | string {
   const local = config.embedded || onThisMachine(config.targetUrl);
   const waiting = !local || config.referenceLatencyMs > 0;
   if (!waiting || config.maxRequestsPerSecond > 0) return '100%';
-  return Math.min(MAX_WAITING_WORKERS, 4 * cpus().length);
+  return Math.min(MAX_WAITING_WORKERS, 2 * cpus().length);
 }
 
 interface RunFacts {
@@ -72,10 +73,13 @@ const blobDir = blobFile
 const htmlDir =
   process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || `${run.reportsDir}/playwright`;
 
+/** Tells the workers which tests follow theirs, so that they can send their requests ahead (send-ahead.ts). */
+const SEND_AHEAD_PLAN: ReporterDescription = ['./tests/support/reporter/send-ahead-plan.ts'];
+
 export default defineConfig({
   testDir: './tests/conformance',
   outputDir: './test-results/conformance',
-  fullyParallel: true,
+  fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: run.workers,
@@ -83,6 +87,7 @@ export default defineConfig({
   globalSetup: './tests/support/global-setup.ts',
   reporter: sharded
     ? [
+        SEND_AHEAD_PLAN,
         ['list'],
         // A shard's results are merged later (README, "Sharding"); its blob records API steps with their URLs,
         // so it is redacted too.
@@ -90,6 +95,7 @@ export default defineConfig({
         ['./tests/support/reporter/redact-playwright-report.ts', { folder: blobDir }],
       ]
     : [
+        SEND_AHEAD_PLAN,
         ['list'],
         ['html', { outputFolder: htmlDir, open: 'never' }],
         // Right after 'html': rewrites its report without the secrets its step titles and errors carry.

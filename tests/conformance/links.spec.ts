@@ -89,6 +89,10 @@ const createdPostSaleReadable = linkCheck('LINK-POSTSALE-CHANNEL-READABLE', ([cr
 });
 
 test.describe('links between operations', () => {
+  // Each link is a chain of requests that wait for each other, with nothing to send ahead (send-ahead.ts): side by
+  // side in several workers, their waits overlap.
+  test.describe.configure({ mode: 'parallel' });
+
   test('updates an address it has just created, by the addressId the creation returned', {
     tag: declaredTags('createShippingAddress', [createdAddressUpdates]),
   }, async ({ api, conformance, bodies }) => {

@@ -42,7 +42,7 @@ const every = <T>(...checks: Check[]): PropertyCheck<T>[] => checks.map((check) 
 
 // Against an external target requests are paced (RSF_MAX_REQUESTS_PER_SECOND, shared by the workers), and a
 // property sends up to numRuns + its examples: more than the 60 s of a single check. fast-check stops at 75% of this.
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ mode: 'parallel', timeout: 180_000 });
 
 const utilityRefused = [rejects('OP4-UTILITY-MAX'), documentedErrorShape('OP4-ERROR-SHAPE')];
 const utilityAccepted = succeeds('OP4-UTILITY-MAX');
@@ -52,6 +52,7 @@ test.describe('§4.4 and §8 · utility of PATCH /miCuenta/misCategorias · prop
     tag: propertyTags('updateCategory', ...utilityRefused),
   }, async ({ api, conformance, bodies, config }) => {
     await checkProperty({
+      api,
       conformance,
       config,
       arbitrary: categoryUpdateWithUtility(bodies.categoryUpdate(), utilityAbove100()),
@@ -65,6 +66,7 @@ test.describe('§4.4 and §8 · utility of PATCH /miCuenta/misCategorias · prop
   }, async ({ api, conformance, bodies, config }) => {
     try {
       await checkProperty({
+        api,
         conformance,
         config,
         arbitrary: validCategoryUpdate(bodies.categoryUpdate()),
@@ -113,6 +115,7 @@ test.describe('§4.2 · POST /miCuenta/shippingAddress · properties', () => {
     const full = { ...bodies.addressWithPlaceId(), ...bodies.addressWithProvince() };
     const domain = { refusedOnly: !config.writesEnabled };
     await checkProperty({
+      api,
       conformance,
       config,
       arbitrary: addressCase(full, domain),
@@ -147,6 +150,7 @@ test.describe('§4.1, §4.3, §4.4, §4.6 · required and typed fields · proper
     }, async ({ api, conformance, bodies, config }) => {
       const base = rule.valid({ bodies, config });
       await checkProperty({
+        api,
         conformance,
         config,
         arbitrary: bodyWithFieldDropped(rule.schema, base),
@@ -160,6 +164,7 @@ test.describe('§4.1, §4.3, §4.4, §4.6 · required and typed fields · proper
       tag: propertyTags(rule.operation, ...retyped),
     }, async ({ api, conformance, bodies, config }) => {
       await checkProperty({
+        api,
         conformance,
         config,
         arbitrary: bodyWithFieldRetyped(rule.schema, rule.valid({ bodies, config })),
@@ -184,6 +189,7 @@ test.describe('§4.5 and §4.15 · cart items and channel messages · properties
   }, async ({ api, conformance, bodies, config }) => {
     const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
     await checkProperty({
+      api,
       conformance,
       config,
       arbitrary: badCartItems(bodies.cartItem(), data),
@@ -202,6 +208,7 @@ test.describe('§4.5 and §4.15 · cart items and channel messages · properties
   }, async ({ api, conformance, bodies, config }) => {
     const params = channelParams({ bodies, config });
     await checkProperty({
+      api,
       conformance,
       config,
       arbitrary: channelMessageBody(bodies.channelMessage()),
@@ -240,6 +247,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
     tag: propertyTags('getProduct', ...Object.values(stockChecks)),
   }, async ({ api, conformance, config }) => {
     await checkProperty({
+      api,
       conformance,
       config,
       arbitrary: stockProbe(config.stockProductIds),

@@ -123,7 +123,7 @@ test.afterAll(async () => {
 
 /** Starts a hostile target in front of the reference, runs the suite against it, and closes it. */
 async function hostileRun(
-  options: { after?: number; misbehave: Parameters<typeof startHostileTarget>[0]['misbehave'] },
+  options: Omit<Parameters<typeof startHostileTarget>[0], 'upstream'>,
   env: Record<string, string>,
   args: string[],
   timeoutMs: number,
@@ -152,6 +152,26 @@ test('a target that dies mid-run: ERROR within 60 s of its death, with the defau
     run.output.match(/the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/[^)]*\)/g) ?? [];
   expect(explanations.length, 'one explanation').toBeGreaterThanOrEqual(1);
   expect(explanations.length).toBeLessThanOrEqual(2);
+  expectOutcome(run, 'ERROR', { seconds: 100, lines: linesFor(run) });
+});
+
+test('a distant target that dies mid-run, with requests sent ahead: ERROR, within the time-out of one', async () => {
+  test.setTimeout(120_000);
+  const timeoutMs = 5000;
+  const { run, target } = await hostileRun(
+    { after: MID_RUN, misbehave: hang, latencyMs: 60 },
+    // No rate cap: each worker has as many requests out as send-ahead allows when the target dies.
+    { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_REQUEST_TIMEOUT_MS: String(timeoutMs) },
+    ['--grep-invert', '@property'],
+    110_000,
+  );
+  expect(target.requestsSinceTurn, 'requests sent ahead when it died').toBeGreaterThan(3);
+  // All that were out time out together; the breaker then stops every test that has not sent its request.
+  expect((run.endedAt - (target.turnedAt ?? 0)) / 1000, 'seconds from its death to the end of the run').toBeLessThan(
+    (3 * timeoutMs) / 1000 + 20,
+  );
+  expect(run.output).toMatch(/stopped answering at/);
+  expect(run.output, 'a dead target is never a failure').not.toMatch(/^\s*\d+ failed/m);
   expectOutcome(run, 'ERROR', { seconds: 100, lines: linesFor(run) });
 });
 

@@ -8,6 +8,7 @@ import { Conformance } from './conformance';
 import { ApiClient, Transport } from './http';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath } from './target';
+import { type ApiBaseFor, SendAhead } from './send-ahead';
 import { WRITES_OFF, WRITES_TAG } from './write-safety';
 
 interface WorkerFixtures {
@@ -20,6 +21,8 @@ interface WorkerFixtures {
   failingChecksExpected: boolean;
   config: Config;
   transport: Transport;
+  /** Requests of the probes after the running test, sent while it runs (send-ahead.ts). */
+  sendAhead: SendAhead;
 }
 
 interface TestFixtures {
@@ -58,12 +61,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker', box: 'self' },
   ],
+  sendAhead: [
+    async ({ transport, config }, use) => {
+      await use(new SendAhead(transport, config));
+    },
+    { scope: 'worker', box: 'self' },
+  ],
   profileByTag: [{}, { option: true }],
   api: [
-    async ({ transport, config, profileByTag }, use, testInfo) => {
+    async ({ transport, config, profileByTag, sendAhead }, use, testInfo) => {
       const profiles = testInfo.tags.flatMap((tag) => profileByTag[tag] ?? []);
       if (profiles.length > 1) throw new Error(`profileByTag sends this test to ${profiles.length} profiles`);
-      const api = new ApiClient(transport, profiles[0] === undefined ? undefined : apiBase(config, profiles[0]));
+      const apiBaseFor: ApiBaseFor = (tags) => {
+        const [profile, ...more] = tags.flatMap((tag) => profileByTag[tag] ?? []);
+        if (more.length > 0) return undefined;
+        return profile === undefined ? transport.apiBase : apiBase(config, profile);
+      };
+      const api = new ApiClient(transport, apiBaseFor(testInfo.tags), sendAhead.testStarts(testInfo, apiBaseFor));
       await use(api);
       const counts: [string, number][] = [
         [REQUESTS_ANNOTATION, api.exchanges.length],

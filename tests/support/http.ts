@@ -8,6 +8,7 @@ import { OPERATIONS, type Operation, type OperationName, fillPath, operationLabe
 import { printable } from './printable';
 import { redact, replaceSecret } from './redact';
 import { BREAKER_THRESHOLD, type BreakerTrip, type RunState, runState } from './run-state';
+import type { SentAhead } from './send-ahead';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
 import { NoAnswer, type WireResponse, sendOnce } from './wire';
 
@@ -91,6 +92,15 @@ const RATE_WINDOW_MS = 2000;
  * it counts as this long.
  */
 const MIN_RATE_WINDOW_MS = 1000;
+/**
+ * Answers quicker than this leave nothing worth overlapping: judging one costs about as much as waiting for it, and a
+ * target that starts to fail finds no requests of ours already on their way (send-ahead.ts).
+ */
+const SEND_AHEAD_MIN_LATENCY_MS = 20;
+/** Requests a worker sends ahead at most, when no rate cap bounds them sooner. */
+export const MAX_SEND_AHEAD = 128;
+/** The answers whose durations say how far away the target is. */
+const LATENCY_SAMPLES = 8;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -143,6 +153,8 @@ export class Transport {
   private readonly recentAnswers: number[] = [];
   private firstSendAt: number | undefined;
   private lastSendAt: number | undefined;
+  /** How long this worker's latest unthrottled answers took, oldest first. */
+  private readonly answerTimes: number[] = [];
 
   constructor(
     readonly config: Config,
@@ -190,9 +202,25 @@ export class Transport {
     if (wait > 0) await sleep(wait);
   }
 
-  private answeredUnthrottled(at: number): void {
+  private answeredUnthrottled(at: number, durationMs: number): void {
     this.recentAnswers.push(at);
     while ((this.recentAnswers[0] ?? at) < at - RATE_WINDOW_MS) this.recentAnswers.shift();
+    this.answerTimes.push(durationMs);
+    if (this.answerTimes.length > LATENCY_SAMPLES) this.answerTimes.shift();
+  }
+
+  /**
+   * How many requests of later tests this worker may have out at once (send-ahead.ts): none while answers come
+   * quickly; else as many as the rate allows during one answer's time (Little's law: rate × latency), at most
+   * MAX_SEND_AHEAD without a rate. The rate is this worker's share of the cap and of the run's throttle.
+   */
+  sendAheadWindow(): number {
+    if (this.answerTimes.length === 0) return 0;
+    const latencyMs = [...this.answerTimes].sort((a, b) => a - b)[Math.floor(this.answerTimes.length / 2)] ?? 0;
+    if (latencyMs < SEND_AHEAD_MIN_LATENCY_MS) return 0;
+    const rate = this.runRate();
+    if (rate === undefined) return MAX_SEND_AHEAD;
+    return Math.min(MAX_SEND_AHEAD, Math.ceil(((rate / Math.max(1, this.workers)) * latencyMs) / 1000));
   }
 
   /**
@@ -237,7 +265,7 @@ export class Transport {
       }
       if (!isThrottled(response)) {
         this.state.answered();
-        this.answeredUnthrottled(Date.now());
+        this.answeredUnthrottled(Date.now(), response.durationMs);
         return { kind: 'answer', response, attempts };
       }
       if (response.status === 429) this.state.slowDown(this.acceptedRunRate(Date.now()));
@@ -269,6 +297,34 @@ export function authorizationHeader(credentials: Credentials, config: Config): s
     case 'empty-bearer':
       return 'Bearer ';
   }
+}
+
+/** The credentials a request is sent with: those asked for, or the valid token where the operation needs one. */
+export function credentialsOf(operation: Operation, options: SendOptions): Credentials {
+  return options.credentials ?? (operation.auth === 'bearer' ? 'valid' : 'none');
+}
+
+/** The request `options` make of `operation` against `apiBase`, with its credentials. */
+export function outgoingRequest(
+  operation: Operation,
+  options: SendOptions,
+  config: Config,
+  apiBase: string,
+): OutgoingRequest {
+  const path = fillPath(operation.path, options.params ?? {});
+  const url = `${apiBase}${path}${options.query ? `?${options.query}` : ''}`;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const authorization = authorizationHeader(credentialsOf(operation, options), config);
+  if (authorization !== undefined) headers.Authorization = authorization;
+  let body: string | undefined;
+  if (options.raw) {
+    body = options.raw.text;
+    headers['Content-Type'] = options.raw.contentType;
+  } else if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['Content-Type'] = 'application/json';
+  }
+  return { method: operation.method, url, headers, ...(body !== undefined && { body }) };
 }
 
 /**
@@ -410,15 +466,53 @@ export class ApiClient {
   private readonly owner = runningTest();
   /** Set once a request stopped the test unjudged: the test's other requests are not sent. */
   private stoppedBecause: string | undefined;
+  /** Inside inOneStep: requests make no step of their own. */
+  private batched = 0;
 
-  /** `apiBase`: where this client's requests go, the transport's unless a test is sent to a profile of its own. */
+  /**
+   * `apiBase`: where this client's requests go, the transport's unless a test is sent to a profile of its own.
+   * `sentAhead`: this test's probe request, sent while an earlier test ran (send-ahead.ts).
+   */
   constructor(
     private readonly transport: Transport,
     private readonly apiBase = transport.apiBase,
+    private sentAhead?: SentAhead,
   ) {}
+
+  /** The request sent ahead, if it is this one: used once. */
+  private takeSentAhead(request: OutgoingRequest): SentAhead | undefined {
+    const ahead = this.sentAhead;
+    this.sentAhead = undefined;
+    return ahead && sameRequest(ahead.request, request) ? ahead : undefined;
+  }
 
   get config(): Config {
     return this.transport.config;
+  }
+
+  /**
+   * How many requests of this test may be out at once: the transport's send-ahead window against a distant target,
+   * or `whenNear` against one that answers quickly.
+   */
+  inFlightWindow(whenNear: number): number {
+    return this.transport.sendAheadWindow() || whenNear;
+  }
+
+  /**
+   * Runs `work`, whose requests show in Playwright's report as one step titled `title` instead of a step each: a
+   * property's hundred sampled inputs, sent ahead (each step costs the worker and the runner time, and says little).
+   */
+  async inOneStep<T>(title: string, work: () => Promise<T>): Promise<T> {
+    const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
+    const batch = async (): Promise<T> => {
+      this.batched++;
+      try {
+        return await work();
+      } finally {
+        this.batched--;
+      }
+    };
+    return location ? test.step(title, batch, { location }) : batch();
   }
 
   /** Sends operation `name` of §4, e.g. api.call('listPrices'). */
@@ -431,18 +525,19 @@ export class ApiClient {
    * here as skipped: inconclusive (every attempt throttled, or no answer) or not run (the breaker is open).
    */
   async send(operation: Operation, options: SendOptions = {}): Promise<Exchange> {
-    const credentials = options.credentials ?? (operation.auth === 'bearer' ? 'valid' : 'none');
-    const request = this.requestFor(operation, options, credentials);
+    const credentials = credentialsOf(operation, options);
+    const request = outgoingRequest(operation, options, this.config, this.apiBase);
     const label = operationLabel(operation);
     this.refuseIfStopped(label);
     const depth = this.completedDepth + 1;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
-    const deliver = () => this.transport.deliver(request, timeLeft);
+    const ahead = this.takeSentAhead(request);
+    const deliver = () => ahead?.delivery ?? this.transport.deliver(request, timeLeft);
     // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
     const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
-    const delivery = location ? await test.step(title, deliver, { location }) : await deliver();
+    const delivery = location && this.batched === 0 ? await test.step(title, deliver, { location }) : await deliver();
     if (delivery.attempts.length > 0) this.retried++;
     if (delivery.kind !== 'answer') this.refuseIfStopped(label);
     switch (delivery.kind) {
@@ -479,23 +574,11 @@ export class ApiClient {
       throw new Error(`${label}: not sent, because the test already stopped: ${this.stoppedBecause}`);
     }
   }
+}
 
-  private requestFor(operation: Operation, options: SendOptions, credentials: Credentials): OutgoingRequest {
-    const path = fillPath(operation.path, options.params ?? {});
-    const url = `${this.apiBase}${path}${options.query ? `?${options.query}` : ''}`;
-    const headers: Record<string, string> = { Accept: 'application/json' };
-    const authorization = authorizationHeader(credentials, this.config);
-    if (authorization !== undefined) headers.Authorization = authorization;
-    let body: string | undefined;
-    if (options.raw) {
-      body = options.raw.text;
-      headers['Content-Type'] = options.raw.contentType;
-    } else if (options.json !== undefined) {
-      body = JSON.stringify(options.json);
-      headers['Content-Type'] = 'application/json';
-    }
-    return { method: operation.method, url, headers, ...(body !== undefined && { body }) };
-  }
+/** The same request: what a probe builds when it runs is what was sent ahead for it. */
+export function sameRequest(a: OutgoingRequest, b: OutgoingRequest): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */

@@ -11,6 +11,7 @@ import type { Conformance, SettingKey } from './conformance';
 import { CREDENTIALS_ANNOTATION } from './check-protocol';
 import type { ApiClient, Credentials, Exchange, SendOptions } from './http';
 import { OPERATIONS, type OperationName } from './operations';
+import { declareProbe } from './send-ahead';
 import { WRITES_TAG, mayWrite } from './write-safety';
 
 export interface ProbeFixtures {
@@ -56,11 +57,10 @@ export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   const details: TestDetails = { tag: declaredTags(spec.operation, spec.checks) };
   if (spec.annotation) details.annotation = spec.annotation;
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
-  return [
-    title,
-    details,
-    async ({ api, conformance, bodies, config }) => void (await runProbe(spec, { api, conformance, bodies, config })),
-  ];
+  const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) =>
+    void (await runProbe(spec, { api, conformance, bodies, config }));
+  declareProbe(body, spec);
+  return [title, details, body];
 }
 
 export { CREDENTIALS_ANNOTATION };

@@ -14,12 +14,15 @@ import { type Check, isNotApplicable, notApplicable } from './checks';
 import type { Conformance } from './conformance';
 import { CheckFailure } from './failure';
 import type { Config } from './config';
-import type { Exchange } from './http';
+import type { ApiClient, Exchange } from './http';
 
 /** Annotation type of one check's numbers: runs, shrinks, requests. */
 export const PROPERTY_ANNOTATION = 'fast-check-runs';
-/** Requests in flight at once while the sampled values are sent ahead (a distant target answers them side by side);
- * the transport paces them anyway, under the rate cap and the run's throttle. */
+/**
+ * Requests in flight at once while the sampled values are sent ahead, against a target that answers quickly (a
+ * distant one gets the transport's window, ApiClient.inFlightWindow); the transport paces them anyway, under the rate
+ * cap and the run's throttle.
+ */
 export const PREFETCH_CONCURRENCY = 24;
 /** Share of the test's time-out that the checks of one test may use before fast-check interrupts them. */
 const TIME_BUDGET_SHARE = 0.75;
@@ -33,6 +36,8 @@ export interface PropertyCheck<T> {
 }
 
 export interface PropertyOptions<T> {
+  /** The test's client, which `send` uses: its transport says how many inputs may be in flight at once. */
+  api: ApiClient;
   conformance: Conformance;
   config: Config;
   arbitrary: fc.Arbitrary<T>;
@@ -46,6 +51,7 @@ export interface PropertyOptions<T> {
   examples?: readonly T[];
   /** Values with the same key are sent once. Default: their JSON. */
   key?: (value: T) => string;
+  /** Inputs in flight at once while the sampled values are sent ahead; default: what the transport finds useful. */
   concurrency?: number;
 }
 
@@ -176,8 +182,9 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
       checks.some((c) => !c.when || c.when(v)),
     );
     // Past the deadline the rest is left to the checks, which fast-check interrupts.
-    await inPool(relevant, options.concurrency ?? PREFETCH_CONCURRENCY, async (v) =>
-      Date.now() < stopAt ? sendCached(v) : undefined,
+    const concurrency = options.concurrency ?? options.api.inFlightWindow(PREFETCH_CONCURRENCY);
+    await options.api.inOneStep(`send ${relevant.length} inputs ahead, ${concurrency} at a time`, () =>
+      inPool(relevant, concurrency, async (v) => (Date.now() < stopAt ? sendCached(v) : undefined)),
     );
   }
   const prefetched = misses;

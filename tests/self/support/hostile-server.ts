@@ -28,6 +28,8 @@ export interface HostileOptions {
   /** The first `after` requests are forwarded untouched (the preflight, and then some). */
   after?: number;
   misbehave: Misbehaviour;
+  /** Forwarded requests wait this long first, as at a distant target (unref'd timers). */
+  latencyMs?: number;
 }
 
 /** Forwards a request to `upstream` and its answer back, byte for byte. */
@@ -53,7 +55,9 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
       res.writeHead(502).end();
       return;
     }
-    forward(options.upstream, req, res);
+    const upstream = options.upstream;
+    if (options.latencyMs) setTimeout(() => forward(upstream, req, res), options.latencyMs).unref();
+    else forward(upstream, req, res);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

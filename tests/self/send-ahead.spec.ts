@@ -1,0 +1,139 @@
+// Send-ahead (tests/support/send-ahead.ts): against a distant target a worker sends the requests of the probes that
+// follow its test. It must change when requests leave, and nothing else: the same requests, each once, only for the
+// tests the run runs, no write while writes are off, and the same verdict.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ReferenceServer, startReferenceServer } from '../../reference/server';
+import { loadConfig } from '../support/config';
+import { expect, test } from '../support/fixtures';
+import { MAX_SEND_AHEAD, Transport } from '../support/http';
+import { RunState } from '../support/run-state';
+import { fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
+import { startHostileTarget } from './support/hostile-server';
+
+/** What a target saw of one request; the body by its length (a link's message is random, its length is not). */
+interface Seen {
+  method: string;
+  path: string;
+  authorization: string;
+  bodyLength: string;
+  status: number;
+}
+
+let reference: ReferenceServer;
+const secrets = fakeSecrets();
+test.beforeAll(async () => {
+  reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+});
+test.afterAll(async () => {
+  await reference.close();
+});
+
+/** A target in front of the reference that answers `latencyMs` late and records each request and the most in flight. */
+async function recordingTarget(latencyMs: number) {
+  const seen: Seen[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const target = await startHostileTarget({
+    upstream: reference.url,
+    latencyMs,
+    misbehave: (req, res) => {
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      res.on('close', () => {
+        inFlight--;
+        seen.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          authorization: String(req.headers.authorization ?? ''),
+          bodyLength: String(req.headers['content-length'] ?? ''),
+          status: res.statusCode,
+        });
+      });
+      return false;
+    },
+  });
+  return { target, seen, mostInFlight: () => mostInFlight };
+}
+
+/** The suite, read-only with no rate cap, in one worker, against a target `latencyMs` away. */
+async function runAgainst(latencyMs: number, args: string[]) {
+  const { target, seen, mostInFlight } = await recordingTarget(latencyMs);
+  const out = mkdtempSync(join(tmpdir(), 'rsf-send-ahead-'));
+  writeFileSync(join(out, 'no-waivers.json'), '[]');
+  try {
+    const run = await runPlaywright(
+      ['test', '--output', join(out, 'results'), '--workers=1', ...args],
+      {
+        RSF_TARGET_URL: target.url,
+        RSF_REPORTS_DIR: join(out, 'reports'),
+        RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
+        RSF_BEARER_TOKEN: secrets.bearer,
+        RSF_CHANNEL_TOKEN: secrets.channel,
+        RSF_MAX_REQUESTS_PER_SECOND: '0',
+      },
+      100_000,
+    );
+    return { run, seen, mostInFlight: mostInFlight(), report: readReport(join(out, 'reports')) };
+  } finally {
+    await target.close();
+  }
+}
+
+/** Each request as a line, sorted; the unknown token is drawn anew by each run (RSF_INVALID_BEARER_TOKEN). */
+const asLines = (seen: Seen[]): string[] =>
+  seen
+    .map((s) => `${s.method} ${s.path} auth=${s.authorization.replace(/invalid-\w+/, '<unknown>')} ${s.bodyLength}`)
+    .sort();
+
+test('a distant target gets the same requests, each once, only for the tests run, and the same verdict', async () => {
+  test.setTimeout(120_000);
+  // Leaves out tests of several kinds: the credential probes without a header, and the properties.
+  const args = ['--grep-invert', '@property|without an Authorization header'];
+  const near = await runAgainst(0, args);
+  const distant = await runAgainst(60, args);
+  for (const { run } of [near, distant])
+    expect(lastLine(run.stdout), run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
+  // One worker: what it has out at once against a near target is what its tests send side by side, and the preflight.
+  expect(distant.mostInFlight, 'requests of later probes sent while a test ran').toBeGreaterThan(near.mostInFlight + 3);
+  expect(asLines(distant.seen)).toEqual(asLines(near.seen));
+  const carriedOut = distant.seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
+  expect(carriedOut, 'writes carried out while writes are off').toEqual([]);
+  expect(distant.report.summary.tests).toEqual(near.report.summary.tests);
+  expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
+    near.report.requirements.map((r) => [r.id, r.status]),
+  );
+});
+
+test.describe('the window: how many requests a worker has out ahead of its tests', () => {
+  /** A transport that has seen `answers` answers from a target `latencyMs` away. */
+  async function transportAfter(latencyMs: number, answers: number, env: Record<string, string> = {}) {
+    const target = await startHostileTarget({ upstream: reference.url, latencyMs, misbehave: () => false });
+    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_BEARER_TOKEN: secrets.bearer, ...env });
+    const state = new RunState(mkdtempSync(join(tmpdir(), 'rsf-window-')));
+    const transport = new Transport(config, `${target.url}/v1`, 2, state);
+    try {
+      for (let i = 0; i < answers; i++) {
+        const headers = { Authorization: `Bearer ${secrets.bearer}`, Accept: 'application/json' };
+        await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers });
+      }
+    } finally {
+      await target.close();
+    }
+    return transport;
+  }
+
+  test('none before an answer, and none while answers come at once', async () => {
+    expect((await transportAfter(0, 0)).sendAheadWindow()).toBe(0);
+    expect((await transportAfter(0, 6, { RSF_MAX_REQUESTS_PER_SECOND: '0' })).sendAheadWindow()).toBe(0);
+  });
+
+  test('the most without a rate cap, and rate × latency under one, for this worker’s share', async () => {
+    expect((await transportAfter(60, 3, { RSF_MAX_REQUESTS_PER_SECOND: '0' })).sendAheadWindow()).toBe(MAX_SEND_AHEAD);
+    // 40 requests a second over 2 workers, 60 ms and more each: 20 × 0.06 = 1.2, so 2 out at once.
+    const capped = (await transportAfter(60, 3, { RSF_MAX_REQUESTS_PER_SECOND: '40' })).sendAheadWindow();
+    expect(capped).toBeGreaterThanOrEqual(2);
+    expect(capped).toBeLessThanOrEqual(3);
+  });
+});
