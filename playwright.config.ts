@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { version } from './package.json';
 import { type Config, loadConfig, loadEnvFile } from './tests/support/config';
-import { displayTarget, referenceProfilePath } from './tests/support/target';
+import { displayTarget, referenceProfilePath, targetIsFar } from './tests/support/target';
 
 // Before anything reads a setting; workers inherit the environment this leaves.
 loadEnvFile();
@@ -16,25 +16,17 @@ process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));
 /** Workers for a target whose answers take a while; measured by `npm run bench` (README, "Benchmark"). */
 const MAX_WAITING_WORKERS = 16;
 
-/** A target on this machine: its answers cost our cores' time, not waiting. */
-function onThisMachine(targetUrl: string): boolean {
-  const host = new URL(targetUrl).hostname;
-  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-}
-
 /**
- * Workers follow the target, not the cores. Against the embedded reference, or any target on this machine, a run is
- * bound by CPU: one worker per core. A distant target (or the reference with RSF_REFERENCE_LATENCY_MS) makes each
- * request wait while the cores idle. Each worker then sends the requests of the probes that follow its test ahead
- * (tests/support/send-ahead.ts), and a few more workers overlap what cannot be sent ahead: the first test of each
- * file, chains of requests, properties. Each is a Node process that costs over half a second of CPU to start, hence
- * 2 per core, at most 16 (measured by `npm run bench`). Under a rate cap the workers share it (tests/support/http.ts
- * paces each at cap ÷ workers), so the count stays one per core.
+ * Workers follow the target, not the cores. Against a near target (the embedded reference, a host on this machine;
+ * RSF_TARGET_DISTANCE) a run is bound by CPU: one worker per core. A far one (or the reference with
+ * RSF_REFERENCE_LATENCY_MS) makes each request wait while the cores idle. Each worker then sends the requests of the
+ * probes that follow its test ahead (tests/support/send-ahead.ts), and a few more workers overlap what cannot be sent
+ * ahead: the first test of each file, chains of requests, properties. Each is a Node process that costs over half a
+ * second of CPU to start, hence 2 per core, at most 16 (measured by `npm run bench`). Under a rate cap the workers
+ * share it (tests/support/http.ts paces each at cap ÷ workers), so the count stays one per core.
  */
 function workersFor(config: Config): number | string {
-  const local = config.embedded || onThisMachine(config.targetUrl);
-  const waiting = !local || config.referenceLatencyMs > 0;
-  if (!waiting || config.maxRequestsPerSecond > 0) return '100%';
+  if (!targetIsFar(config) || config.maxRequestsPerSecond > 0) return '100%';
   return Math.min(MAX_WAITING_WORKERS, 2 * cpus().length);
 }
 

@@ -160,8 +160,8 @@ test('a distant target that dies mid-run, with requests sent ahead: ERROR, withi
   const timeoutMs = 5000;
   const { run, target } = await hostileRun(
     { after: MID_RUN, misbehave: hang, latencyMs: 60 },
-    // No rate cap: each worker has as many requests out as send-ahead allows when the target dies.
-    { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_REQUEST_TIMEOUT_MS: String(timeoutMs) },
+    // Far, with no rate cap: each worker has as many requests out as send-ahead allows when the target dies.
+    { RSF_TARGET_DISTANCE: 'far', RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_REQUEST_TIMEOUT_MS: String(timeoutMs) },
     ['--grep-invert', '@property'],
     110_000,
   );

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { loadConfig } from '../support/config';
+import { targetIsFar } from '../support/target';
 import { expect, test } from '../support/fixtures';
-import { MAX_SEND_AHEAD, Transport } from '../support/http';
+import { MAX_SEND_AHEAD, Transport, sendAheadWindow } from '../support/http';
 import { RunState } from '../support/run-state';
 import { fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
 import { startHostileTarget } from './support/hostile-server';
@@ -57,7 +58,7 @@ async function recordingTarget(latencyMs: number) {
   return { target, seen, mostInFlight: () => mostInFlight };
 }
 
-/** The suite, read-only with no rate cap, in one worker, against a target `latencyMs` away. */
+/** The suite, read-only with no rate cap, in one worker, against a target `latencyMs` away (near for 0). */
 async function runAgainst(latencyMs: number, args: string[]) {
   const { target, seen, mostInFlight } = await recordingTarget(latencyMs);
   const out = mkdtempSync(join(tmpdir(), 'rsf-send-ahead-'));
@@ -72,6 +73,8 @@ async function runAgainst(latencyMs: number, args: string[]) {
         RSF_BEARER_TOKEN: secrets.bearer,
         RSF_CHANNEL_TOKEN: secrets.channel,
         RSF_MAX_REQUESTS_PER_SECOND: '0',
+        // On 127.0.0.1, which auto takes for near: the distance is said, as for a target behind a local tunnel.
+        RSF_TARGET_DISTANCE: latencyMs > 0 ? 'far' : 'near',
       },
       100_000,
     );
@@ -107,33 +110,49 @@ test('a distant target gets the same requests, each once, only for the tests run
 });
 
 test.describe('the window: how many requests a worker has out ahead of its tests', () => {
-  /** A transport that has seen `answers` answers from a target `latencyMs` away. */
-  async function transportAfter(latencyMs: number, answers: number, env: Record<string, string> = {}) {
-    const target = await startHostileTarget({ upstream: reference.url, latencyMs, misbehave: () => false });
-    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_BEARER_TOKEN: secrets.bearer, ...env });
-    const state = new RunState(mkdtempSync(join(tmpdir(), 'rsf-window-')));
-    const transport = new Transport(config, `${target.url}/v1`, 2, state);
+  test('none against a near target, whatever its answers take', () => {
+    const config = loadConfig({ RSF_TARGET_URL: 'http://127.0.0.1:9', RSF_BEARER_TOKEN: secrets.bearer });
+    expect(config.targetDistance).toBe('auto');
+    expect(targetIsFar(config), 'a host on this machine is near').toBe(false);
+    expect(targetIsFar(loadConfig({}))).toBe(false);
+    expect(targetIsFar(loadConfig({ RSF_REFERENCE_LATENCY_MS: '150' })), 'the reference made far').toBe(true);
+    expect(targetIsFar({ ...config, targetDistance: 'far' }), 'RSF_TARGET_DISTANCE=far').toBe(true);
+    const transport = new Transport(
+      config,
+      'http://127.0.0.1:9/v1',
+      2,
+      new RunState(mkdtempSync(join(tmpdir(), 'w-'))),
+    );
+    expect(transport.sendAheadWindow()).toBe(0);
+  });
+
+  test('none before an answer, nor while answers take under 20 ms', () => {
+    expect(sendAheadWindow([], undefined)).toBe(0);
+    expect(sendAheadWindow([3, 150, 4, 5, 150], undefined), 'the median answer').toBe(0);
+    expect(sendAheadWindow([19], undefined)).toBe(0);
+  });
+
+  test('the most without a rate, and rate × latency under one', () => {
+    expect(sendAheadWindow([20], undefined)).toBe(MAX_SEND_AHEAD);
+    expect(sendAheadWindow([150, 160, 140], undefined)).toBe(MAX_SEND_AHEAD);
+    // 5 requests a second for this worker, 150 ms each: 0.75, so 1 out at once; 40 a second, 150 ms: 6.
+    expect(sendAheadWindow([150], 5)).toBe(1);
+    expect(sendAheadWindow([150], 40)).toBe(6);
+    expect(sendAheadWindow([10_000], 10_000)).toBe(MAX_SEND_AHEAD);
+  });
+
+  test('a far target: the transport measures its answers', async () => {
+    const target = await startHostileTarget({ upstream: reference.url, latencyMs: 60, misbehave: () => false });
     try {
-      for (let i = 0; i < answers; i++) {
-        const headers = { Authorization: `Bearer ${secrets.bearer}`, Accept: 'application/json' };
-        await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers });
-      }
+      const env = { RSF_TARGET_URL: target.url, RSF_TARGET_DISTANCE: 'far', RSF_MAX_REQUESTS_PER_SECOND: '0' };
+      const config = loadConfig({ ...env, RSF_BEARER_TOKEN: secrets.bearer });
+      const transport = new Transport(config, `${target.url}/v1`, 2, new RunState(mkdtempSync(join(tmpdir(), 'w-'))));
+      expect(transport.sendAheadWindow(), 'before an answer').toBe(0);
+      const headers = { Authorization: `Bearer ${secrets.bearer}`, Accept: 'application/json' };
+      for (let i = 0; i < 3; i++) await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers });
+      expect(transport.sendAheadWindow()).toBe(MAX_SEND_AHEAD);
     } finally {
       await target.close();
     }
-    return transport;
-  }
-
-  test('none before an answer, and none while answers come at once', async () => {
-    expect((await transportAfter(0, 0)).sendAheadWindow()).toBe(0);
-    expect((await transportAfter(0, 6, { RSF_MAX_REQUESTS_PER_SECOND: '0' })).sendAheadWindow()).toBe(0);
-  });
-
-  test('the most without a rate cap, and rate × latency under one, for this worker’s share', async () => {
-    expect((await transportAfter(60, 3, { RSF_MAX_REQUESTS_PER_SECOND: '0' })).sendAheadWindow()).toBe(MAX_SEND_AHEAD);
-    // 40 requests a second over 2 workers, 60 ms and more each: 20 × 0.06 = 1.2, so 2 out at once.
-    const capped = (await transportAfter(60, 3, { RSF_MAX_REQUESTS_PER_SECOND: '40' })).sendAheadWindow();
-    expect(capped).toBeGreaterThanOrEqual(2);
-    expect(capped).toBeLessThanOrEqual(3);
   });
 });

@@ -9,6 +9,7 @@ import { printable } from './printable';
 import { redact, replaceSecret } from './redact';
 import { BREAKER_THRESHOLD, type BreakerTrip, type RunState, runState } from './run-state';
 import type { SentAhead } from './send-ahead';
+import { targetIsFar } from './target';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
 import { NoAnswer, type WireResponse, sendOnce } from './wire';
 
@@ -92,10 +93,7 @@ const RATE_WINDOW_MS = 2000;
  * it counts as this long.
  */
 const MIN_RATE_WINDOW_MS = 1000;
-/**
- * Answers quicker than this leave nothing worth overlapping: judging one costs about as much as waiting for it, and a
- * target that starts to fail finds no requests of ours already on their way (send-ahead.ts).
- */
+/** Answers quicker than this leave nothing worth overlapping: judging one costs about as much as waiting for it. */
 const SEND_AHEAD_MIN_LATENCY_MS = 20;
 /** Requests a worker sends ahead at most, when no rate cap bounds them sooner. */
 export const MAX_SEND_AHEAD = 128;
@@ -138,6 +136,20 @@ export function retryWaitMs(
   return Math.floor(random() * Math.min(maxWaitMs, BACKOFF_BASE_MS * 2 ** retry));
 }
 
+/**
+ * How many requests a worker may have out ahead of its tests against a far target, from how long its latest answers
+ * took and the requests per second it may send (undefined: no limit). None until an answer came, or while the
+ * median recent answer took under 20 ms: there is nothing worth overlapping. Otherwise as many as the rate allows
+ * during one answer's time (Little's law: rate × latency), at most MAX_SEND_AHEAD.
+ */
+export function sendAheadWindow(answerTimesMs: readonly number[], ratePerSecond: number | undefined): number {
+  if (answerTimesMs.length === 0) return 0;
+  const latencyMs = [...answerTimesMs].sort((a, b) => a - b)[Math.floor(answerTimesMs.length / 2)] ?? 0;
+  if (latencyMs < SEND_AHEAD_MIN_LATENCY_MS) return 0;
+  if (ratePerSecond === undefined) return MAX_SEND_AHEAD;
+  return Math.min(MAX_SEND_AHEAD, Math.ceil((ratePerSecond * latencyMs) / 1000));
+}
+
 /** "GET /v1/item/1001": how the breaker names a request; no query, secrets redacted. */
 export function requestLine(method: string, url: string): string {
   return redact(`${method} ${new URL(url).pathname}`);
@@ -156,12 +168,17 @@ export class Transport {
   /** How long this worker's latest unthrottled answers took, oldest first. */
   private readonly answerTimes: number[] = [];
 
+  /** RSF_TARGET_DISTANCE: only a far target's waits are worth overlapping. */
+  private readonly far: boolean;
+
   constructor(
     readonly config: Config,
     readonly apiBase: string,
     private readonly workers: number,
     private readonly state: RunState = runState(),
-  ) {}
+  ) {
+    this.far = targetIsFar(config);
+  }
 
   /** The breaker's trip, once it is open. */
   breakerOpen(): BreakerTrip | undefined {
@@ -209,18 +226,11 @@ export class Transport {
     if (this.answerTimes.length > LATENCY_SAMPLES) this.answerTimes.shift();
   }
 
-  /**
-   * How many requests of later tests this worker may have out at once (send-ahead.ts): none while answers come
-   * quickly; else as many as the rate allows during one answer's time (Little's law: rate × latency), at most
-   * MAX_SEND_AHEAD without a rate. The rate is this worker's share of the cap and of the run's throttle.
-   */
+  /** How many requests of later tests this worker may have out at once (send-ahead.ts): see sendAheadWindow. */
   sendAheadWindow(): number {
-    if (this.answerTimes.length === 0) return 0;
-    const latencyMs = [...this.answerTimes].sort((a, b) => a - b)[Math.floor(this.answerTimes.length / 2)] ?? 0;
-    if (latencyMs < SEND_AHEAD_MIN_LATENCY_MS) return 0;
+    if (!this.far) return 0;
     const rate = this.runRate();
-    if (rate === undefined) return MAX_SEND_AHEAD;
-    return Math.min(MAX_SEND_AHEAD, Math.ceil(((rate / Math.max(1, this.workers)) * latencyMs) / 1000));
+    return sendAheadWindow(this.answerTimes, rate === undefined ? undefined : rate / Math.max(1, this.workers));
   }
 
   /**
