@@ -180,7 +180,7 @@ test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate
   const limiter = rateLimiter(30);
   const { run } = await hostileRun(
     { misbehave: limiter },
-    { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '25' },
+    { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '10' },
     [],
     140_000,
   );

@@ -103,7 +103,7 @@ test('the real suite: two shards merged equal one unsharded run', async ({}, tes
         RSF_REPORTS_DIR: join(dir, 'reports'),
         RSF_FC_SEED: '20240601',
         // Sharding is the subject, not the properties: fewer runs of each, the same in all three runs.
-        RSF_FC_NUM_RUNS: '20',
+        RSF_FC_NUM_RUNS: '5',
         RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
         RSF_BEARER_TOKEN: secrets.bearer,
         RSF_CHANNEL_TOKEN: secrets.channel,
