@@ -8,7 +8,7 @@ import { type ReferenceServer, startReferenceServer } from '../../reference/serv
 import { loadConfig } from '../support/config';
 import { targetIsFar } from '../support/target';
 import { expect, test } from '../support/fixtures';
-import { MAX_SEND_AHEAD, Transport, sendAheadWindow } from '../support/http';
+import { FIRST_SEND_AHEAD, MAX_SEND_AHEAD, Transport, sendAheadWindow } from '../support/http';
 import { RunState } from '../support/run-state';
 import { fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
 import { startHostileTarget } from './support/hostile-server';
@@ -126,8 +126,9 @@ test.describe('the window: how many requests a worker has out ahead of its tests
     expect(transport.sendAheadWindow()).toBe(0);
   });
 
-  test('none before an answer, nor while answers take under 20 ms', () => {
-    expect(sendAheadWindow([], undefined)).toBe(0);
+  test('a few before the first answer (one under a rate), none while answers take under 20 ms', () => {
+    expect(sendAheadWindow([], undefined)).toBe(FIRST_SEND_AHEAD);
+    expect(sendAheadWindow([], 5)).toBe(1);
     expect(sendAheadWindow([3, 150, 4, 5, 150], undefined), 'the median answer').toBe(0);
     expect(sendAheadWindow([19], undefined)).toBe(0);
   });
@@ -147,7 +148,7 @@ test.describe('the window: how many requests a worker has out ahead of its tests
       const env = { RSF_TARGET_URL: target.url, RSF_TARGET_DISTANCE: 'far', RSF_MAX_REQUESTS_PER_SECOND: '0' };
       const config = loadConfig({ ...env, RSF_BEARER_TOKEN: secrets.bearer });
       const transport = new Transport(config, `${target.url}/v1`, 2, new RunState(mkdtempSync(join(tmpdir(), 'w-'))));
-      expect(transport.sendAheadWindow(), 'before an answer').toBe(0);
+      expect(transport.sendAheadWindow(), 'before an answer').toBe(FIRST_SEND_AHEAD);
       const headers = { Authorization: `Bearer ${secrets.bearer}`, Accept: 'application/json' };
       for (let i = 0; i < 3; i++) await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers });
       expect(transport.sendAheadWindow()).toBe(MAX_SEND_AHEAD);

@@ -95,8 +95,10 @@ const RATE_WINDOW_MS = 2000;
 const MIN_RATE_WINDOW_MS = 1000;
 /** Answers quicker than this leave nothing worth overlapping: judging one costs about as much as waiting for it. */
 const SEND_AHEAD_MIN_LATENCY_MS = 20;
+/** Requests a worker sends ahead before any answer said how far the target is, without a rate cap. */
+export const FIRST_SEND_AHEAD = 4;
 /** Requests a worker sends ahead at most, when no rate cap bounds them sooner. */
-export const MAX_SEND_AHEAD = 128;
+export const MAX_SEND_AHEAD = 32;
 /** The answers whose durations say how far away the target is. */
 const LATENCY_SAMPLES = 8;
 
@@ -138,12 +140,13 @@ export function retryWaitMs(
 
 /**
  * How many requests a worker may have out ahead of its tests against a far target, from how long its latest answers
- * took and the requests per second it may send (undefined: no limit). None until an answer came, or while the
- * median recent answer took under 20 ms: there is nothing worth overlapping. Otherwise as many as the rate allows
- * during one answer's time (Little's law: rate × latency), at most MAX_SEND_AHEAD.
+ * took and the requests per second it may send (undefined: no limit). Before the first answer, a few
+ * (FIRST_SEND_AHEAD; one under a rate): the target is far, but how far is not known yet. None while the median
+ * recent answer took under 20 ms: there is nothing worth overlapping. Otherwise as many as the rate allows during one
+ * answer's time (Little's law: rate × latency), at most MAX_SEND_AHEAD.
  */
 export function sendAheadWindow(answerTimesMs: readonly number[], ratePerSecond: number | undefined): number {
-  if (answerTimesMs.length === 0) return 0;
+  if (answerTimesMs.length === 0) return ratePerSecond === undefined ? FIRST_SEND_AHEAD : 1;
   const latencyMs = [...answerTimesMs].sort((a, b) => a - b)[Math.floor(answerTimesMs.length / 2)] ?? 0;
   if (latencyMs < SEND_AHEAD_MIN_LATENCY_MS) return 0;
   if (ratePerSecond === undefined) return MAX_SEND_AHEAD;
@@ -167,6 +170,8 @@ export class Transport {
   private lastSendAt: number | undefined;
   /** How long this worker's latest unthrottled answers took, oldest first. */
   private readonly answerTimes: number[] = [];
+  /** Called after each unthrottled answer: what it says of the target's distance may open the send-ahead window. */
+  onAnswer: (() => void) | undefined;
 
   /** RSF_TARGET_DISTANCE: only a far target's waits are worth overlapping. */
   private readonly far: boolean;
@@ -276,6 +281,7 @@ export class Transport {
       if (!isThrottled(response)) {
         this.state.answered();
         this.answeredUnthrottled(Date.now(), response.durationMs);
+        this.onAnswer?.();
         return { kind: 'answer', response, attempts };
       }
       if (response.status === 429) this.state.slowDown(this.acceptedRunRate(Date.now()));

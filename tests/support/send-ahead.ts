@@ -152,6 +152,8 @@ export class SendAhead {
   private readonly known = new Set<string>();
   private inFlight = 0;
   private readonly bodies: ValidBodies;
+  /** The time-out of the latest test: requests sent ahead may spend as long as a test on throttled retries. */
+  private testTimeoutMs = 0;
 
   constructor(
     private readonly transport: Transport,
@@ -159,6 +161,7 @@ export class SendAhead {
   ) {
     this.following = readPlan();
     this.bodies = validBodies(config);
+    transport.onAnswer = () => this.pump();
   }
 
   /**
@@ -173,7 +176,8 @@ export class SendAhead {
       const queued = this.queuedRequest(test, apiBaseFor);
       if (queued) this.queue.push(queued);
     }
-    this.pump(info.timeout);
+    this.testTimeoutMs = info.timeout;
+    this.pump();
     return own;
   }
 
@@ -203,8 +207,12 @@ export class SendAhead {
     }
   }
 
-  /** Sends queued requests while fewer than the window are out; each answer makes room for the next. */
-  private pump(testTimeoutMs: number): void {
+  /**
+   * Sends queued requests while fewer than the window are out: at a test's start, and after each answer (which makes
+   * room, and may widen the window).
+   */
+  private pump(): void {
+    const testTimeoutMs = this.testTimeoutMs;
     const maxWaitMs = testTimeoutMs > 0 ? testTimeoutMs - this.config.requestTimeoutMs - 2000 : undefined;
     while (this.queue.length > 0 && this.inFlight < this.transport.sendAheadWindow()) {
       if (this.transport.breakerOpen()) return;
@@ -213,7 +221,7 @@ export class SendAhead {
       this.inFlight++;
       const done = (): void => {
         this.inFlight--;
-        this.pump(testTimeoutMs);
+        this.pump();
       };
       delivery.then(done, done);
       this.sent.set(testId, { request, delivery });
