@@ -6,7 +6,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import type { Config } from '../support/config';
 import { loadConfig } from '../support/config';
 import { expect, test } from '../support/fixtures';
@@ -17,7 +16,7 @@ import { printable } from '../support/printable';
 import { BREAKER_THRESHOLD, RunState } from '../support/run-state';
 import { NoAnswer, sendOnce } from '../support/wire';
 import { readArtifacts, secretForms } from './support/artifacts';
-import { type ChildRun, fakeSecrets, lastLine, runPlaywright } from './support/child-run';
+import { type ChildRun, type fakeSecrets, lastLine, runPlaywright } from './support/child-run';
 import {
   type HostileTarget,
   answerFor,
@@ -29,6 +28,7 @@ import {
   reset,
   startHostileTarget,
 } from './support/hostile-server';
+import { referenceForThisFile } from './support/file-reference';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -112,14 +112,7 @@ function expectOutcome(run: SuiteRun, verdict: keyof typeof VERDICT, bounds: { s
   expect(run.code, `exit code of ${verdict}\n${tail}`).toBe(VERDICT[verdict]);
 }
 
-let reference: ReferenceServer;
-const secrets = fakeSecrets();
-test.beforeAll(async () => {
-  reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
-});
-test.afterAll(async () => {
-  await reference.close();
-});
+const { secrets, server: reference } = referenceForThisFile();
 
 /** Starts a hostile target in front of the reference, runs the suite against it, and closes it. */
 async function hostileRun(
@@ -128,7 +121,7 @@ async function hostileRun(
   args: string[],
   timeoutMs: number,
 ): Promise<{ run: SuiteRun; target: HostileTarget }> {
-  const target = await startHostileTarget({ upstream: reference.url, ...options });
+  const target = await startHostileTarget({ upstream: reference().url, ...options });
   try {
     return { run: await suiteAgainst(target.url, secrets, env, args, timeoutMs), target };
   } finally {

@@ -4,13 +4,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { loadConfig } from '../support/config';
 import { targetIsFar } from '../support/target';
 import { expect, test } from '../support/fixtures';
 import { FIRST_SEND_AHEAD, MAX_SEND_AHEAD, Transport, sendAheadWindow } from '../support/http';
 import { RunState } from '../support/run-state';
-import { fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
+import { lastLine, readReport, runPlaywright } from './support/child-run';
+import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';
 
 /** What a target saw of one request; the body by its length (a link's message is random, its length is not). */
@@ -22,14 +22,7 @@ interface Seen {
   status: number;
 }
 
-let reference: ReferenceServer;
-const secrets = fakeSecrets();
-test.beforeAll(async () => {
-  reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
-});
-test.afterAll(async () => {
-  await reference.close();
-});
+const { secrets, server: reference } = referenceForThisFile();
 
 /** A target in front of the reference that answers `latencyMs` late and records each request and the most in flight. */
 async function recordingTarget(latencyMs: number) {
@@ -37,7 +30,7 @@ async function recordingTarget(latencyMs: number) {
   let inFlight = 0;
   let mostInFlight = 0;
   const target = await startHostileTarget({
-    upstream: reference.url,
+    upstream: reference().url,
     latencyMs,
     misbehave: (req, res) => {
       inFlight++;
@@ -143,7 +136,7 @@ test.describe('the window: how many requests a worker has out ahead of its tests
   });
 
   test('a far target: the transport measures its answers', async () => {
-    const target = await startHostileTarget({ upstream: reference.url, latencyMs: 60, misbehave: () => false });
+    const target = await startHostileTarget({ upstream: reference().url, latencyMs: 60, misbehave: () => false });
     try {
       const env = { RSF_TARGET_URL: target.url, RSF_TARGET_DISTANCE: 'far', RSF_MAX_REQUESTS_PER_SECOND: '0' };
       const config = loadConfig({ ...env, RSF_BEARER_TOKEN: secrets.bearer });
