@@ -53,6 +53,8 @@ export default defineConfig<
   // Each project needs workers of its own; one per file, not one per test, keeps worker start-ups few.
   fullyParallel: false,
   reporter: [
+    // As in the suite's own config: against a far reference (RSF_REFERENCE_LATENCY_MS), probes are sent ahead.
+    ['../support/reporter/send-ahead-plan.ts'],
     ['dot'],
     ['../support/reporter/conformance-reporter.ts', { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` }],
   ],
