@@ -1,12 +1,17 @@
 // Send-ahead: a worker runs the tests of a spec file in order, one at a time, and most of them are probes, one request
-// each that depends on nothing before it. Against a distant target a worker would spend the run waiting on one
-// answer after another, so while a test runs, the worker sends the requests of the probes that follow it in its group,
-// as many as the target's latency and the rate cap make useful (Transport.sendAheadWindow). Each probe then judges
-// its own exchange, recorded exactly as if it had sent it.
+// each that depends on nothing before it. Against a far target (RSF_TARGET_DISTANCE) a worker would spend the run
+// waiting on one answer after another, so while a test runs, the worker sends the requests of the probes that follow
+// it in its group, as many as the target's latency and the rate cap make useful (Transport.sendAheadWindow). Each
+// probe then judges its own exchange, recorded exactly as if it had sent it (ApiClient.send).
 //
 // Only tests the run will run are sent ahead: the runner writes the plan (its filtered tests, grouped as Playwright
 // hands them to a worker) into the run directory at onBegin, and a probe of the plan is found again in the worker by
 // its declaration key (spec file and declaration order), the same in every process that loads the file.
+//
+// Two things here are Playwright's, not in its public types: a TestCase keeps its function as `fn` (how the runner
+// tells a probe), and a describe's mode is `_parallelMode`. Were `fn` renamed, nothing would be sent ahead, and
+// tests/self/send-ahead.spec.ts, which counts the requests out at once, would fail; were `_parallelMode`, a probe in a
+// parallel describe (there is none) could be sent ahead by a worker that does not run it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { TestInfo } from '@playwright/test';
