@@ -507,7 +507,7 @@ export class ApiClient {
   }
 
   /**
-   * How many requests of this test may be out at once: the transport's send-ahead window against a distant target,
+   * How many requests of this test may be out at once: the transport's send-ahead window against a far target,
    * or `whenNear` against one that answers quickly.
    */
   inFlightWindow(whenNear: number): number {

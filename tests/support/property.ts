@@ -19,9 +19,9 @@ import type { ApiClient, Exchange } from './http';
 /** Annotation type of one check's numbers: runs, shrinks, requests. */
 export const PROPERTY_ANNOTATION = 'fast-check-runs';
 /**
- * Requests in flight at once while the sampled values are sent ahead, against a target that answers quickly (a
- * distant one gets the transport's window, ApiClient.inFlightWindow); the transport paces them anyway, under the rate
- * cap and the run's throttle.
+ * Requests in flight at once while the sampled values are sent ahead, against a target that answers quickly (a far
+ * one gets the transport's window, ApiClient.inFlightWindow); the transport paces them anyway, under the rate cap and
+ * the run's throttle.
  */
 export const PREFETCH_CONCURRENCY = 24;
 /** Share of the test's time-out that the checks of one test may use before fast-check interrupts them. */
