@@ -71,6 +71,8 @@ const SEND_AHEAD_PLAN: ReporterDescription = ['./tests/support/reporter/send-ahe
 export default defineConfig({
   testDir: './tests/conformance',
   outputDir: './test-results/conformance',
+  // A worker runs a spec file's tests in order, so it knows the probes it may send ahead (tests/support/send-ahead.ts);
+  // the properties and the links, chains with nothing to send ahead, are shared out test by test.
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
