@@ -102,6 +102,9 @@ test('a distant target gets the same requests, each once, only for the tests run
   );
 });
 
+/** A breaker and throttle of their own, so that no other test's requests count. */
+const freshRunState = (): RunState => new RunState(mkdtempSync(join(tmpdir(), 'rsf-window-')));
+
 test.describe('the window: how many requests a worker has out ahead of its tests', () => {
   test('none against a near target, whatever its answers take', () => {
     const config = loadConfig({ RSF_TARGET_URL: 'http://127.0.0.1:9', RSF_BEARER_TOKEN: secrets.bearer });
@@ -110,12 +113,7 @@ test.describe('the window: how many requests a worker has out ahead of its tests
     expect(targetIsFar(loadConfig({}))).toBe(false);
     expect(targetIsFar(loadConfig({ RSF_REFERENCE_LATENCY_MS: '150' })), 'the reference made far').toBe(true);
     expect(targetIsFar({ ...config, targetDistance: 'far' }), 'RSF_TARGET_DISTANCE=far').toBe(true);
-    const transport = new Transport(
-      config,
-      'http://127.0.0.1:9/v1',
-      2,
-      new RunState(mkdtempSync(join(tmpdir(), 'w-'))),
-    );
+    const transport = new Transport(config, 'http://127.0.0.1:9/v1', 2, freshRunState());
     expect(transport.sendAheadWindow()).toBe(0);
   });
 
@@ -140,7 +138,7 @@ test.describe('the window: how many requests a worker has out ahead of its tests
     try {
       const env = { RSF_TARGET_URL: target.url, RSF_TARGET_DISTANCE: 'far', RSF_MAX_REQUESTS_PER_SECOND: '0' };
       const config = loadConfig({ ...env, RSF_BEARER_TOKEN: secrets.bearer });
-      const transport = new Transport(config, `${target.url}/v1`, 2, new RunState(mkdtempSync(join(tmpdir(), 'w-'))));
+      const transport = new Transport(config, `${target.url}/v1`, 2, freshRunState());
       expect(transport.sendAheadWindow(), 'before an answer').toBe(FIRST_SEND_AHEAD);
       const headers = { Authorization: `Bearer ${secrets.bearer}`, Accept: 'application/json' };
       for (let i = 0; i < 3; i++) await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers });

@@ -9,7 +9,7 @@ import { ApiClient, Transport } from './http';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath } from './target';
 import { type ApiBaseFor, SendAhead } from './send-ahead';
-import { WRITES_OFF, WRITES_TAG } from './write-safety';
+import { WRITES_OFF, skippedAsWrite } from './write-safety';
 
 interface WorkerFixtures {
   /** Path prefix of a reference profile (a mode or a fault), set per project by the mutation matrix. */
@@ -70,14 +70,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   profileByTag: [{}, { option: true }],
   api: [
     async ({ transport, config, profileByTag, sendAhead }, use, testInfo) => {
-      const profiles = testInfo.tags.flatMap((tag) => profileByTag[tag] ?? []);
-      if (profiles.length > 1) throw new Error(`profileByTag sends this test to ${profiles.length} profiles`);
+      // Undefined for a test its tags send to two profiles: no profile is right for it.
       const apiBaseFor: ApiBaseFor = (tags) => {
         const [profile, ...more] = tags.flatMap((tag) => profileByTag[tag] ?? []);
         if (more.length > 0) return undefined;
         return profile === undefined ? transport.apiBase : apiBase(config, profile);
       };
-      const api = new ApiClient(transport, apiBaseFor(testInfo.tags), sendAhead.testStarts(testInfo, apiBaseFor));
+      const base = apiBaseFor(testInfo.tags);
+      if (base === undefined) throw new Error('profileByTag sends this test to more than one profile');
+      const api = new ApiClient(transport, base, sendAhead.testStarts(testInfo, apiBaseFor));
       await use(api);
       const counts: [string, number][] = [
         [REQUESTS_ANNOTATION, api.exchanges.length],
@@ -107,7 +108,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   _setupContextOptions: [async ({}, use) => use(), PLAYWRIGHT_PLUMBING],
   writeSafety: [
     async ({ config }, use, testInfo) => {
-      testInfo.skip(!config.writesEnabled && testInfo.tags.includes(WRITES_TAG), WRITES_OFF);
+      testInfo.skip(skippedAsWrite(config.writesEnabled, testInfo.tags), WRITES_OFF);
       await use();
     },
     { auto: true, box: 'self' },

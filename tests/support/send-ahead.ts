@@ -23,7 +23,7 @@ import type { Config } from './config';
 import { type Delivery, type OutgoingRequest, type SendOptions, type Transport, outgoingRequest } from './http';
 import { OPERATIONS, type OperationName } from './operations';
 import { RUN_STATE_ENV } from './run-state';
-import { WRITES_TAG } from './write-safety';
+import { skippedAsWrite } from './write-safety';
 
 const ROOT = resolve(__dirname, '../..');
 const PLAN_FILE = 'send-ahead-plan.json';
@@ -198,7 +198,7 @@ export class SendAhead {
   private queuedRequest(test: PlannedTest, apiBaseFor: ApiBaseFor): Queued | undefined {
     const declared = test.key === undefined ? undefined : byKey.get(test.key);
     if (!declared || test.skipped) return undefined;
-    if (!this.config.writesEnabled && test.tags.includes(WRITES_TAG)) return undefined;
+    if (skippedAsWrite(this.config.writesEnabled, test.tags)) return undefined;
     const apiBase = apiBaseFor(test.tags);
     if (apiBase === undefined) return undefined;
     try {
@@ -217,12 +217,13 @@ export class SendAhead {
    * room, and may widen the window).
    */
   private pump(): void {
-    const testTimeoutMs = this.testTimeoutMs;
-    const maxWaitMs = testTimeoutMs > 0 ? testTimeoutMs - this.config.requestTimeoutMs - 2000 : undefined;
+    const { testTimeoutMs } = this;
+    const maxWaitMs =
+      testTimeoutMs > 0 ? Math.max(0, testTimeoutMs - this.config.requestTimeoutMs - 2000) : Number.POSITIVE_INFINITY;
     while (this.queue.length > 0 && this.inFlight < this.transport.sendAheadWindow()) {
       if (this.transport.breakerOpen()) return;
       const { testId, request } = this.queue.shift() as Queued;
-      const delivery = this.transport.deliver(request, Math.max(0, maxWaitMs ?? Number.POSITIVE_INFINITY));
+      const delivery = this.transport.deliver(request, maxWaitMs);
       this.inFlight++;
       const done = (): void => {
         this.inFlight--;

@@ -11,6 +11,11 @@ export const WRITES_OFF =
   'Skipped: a conforming target may carry out this request, and writes are off against an external target. ' +
   'Set RSF_ALLOW_WRITES=true to run it.';
 
+/** Whether a test tagged `tags` is skipped, never sent nor sent ahead: it may write, and writes are off. */
+export function skippedAsWrite(writesEnabled: boolean, tags: readonly string[]): boolean {
+  return !writesEnabled && tags.includes(WRITES_TAG);
+}
+
 /**
  * Whether a conforming target may carry the request out: it writes, and it is meant to succeed, or its refusal is
  * not a MUST (a conforming target may then accept it), as the first check says.
