@@ -225,7 +225,11 @@ async function checkResources(transport: Transport, config: Config, base: string
  */
 export async function preflight(config: Config, base = apiBase(config), resourceBase = base): Promise<void> {
   const transport = new Transport(config, base, 1);
-  await checkPrices(transport, config, base);
-  await checkResources(transport, config, resourceBase);
+  // Side by side, but the price list speaks first: a wrong URL or a refused token explains every other failure.
+  const [prices, resources] = await Promise.allSettled([
+    checkPrices(transport, config, base),
+    checkResources(transport, config, resourceBase),
+  ]);
   await transport.settle();
+  for (const check of [prices, resources]) if (check.status === 'rejected') throw check.reason;
 }
