@@ -137,13 +137,26 @@ export function replayCommand(
   return [...env, ...args].map(shellWord).join(' ');
 }
 
-/** Runs `fn` over `items`, at most `size` at a time; the first error rejects. */
-async function inPool<T>(items: readonly T[], size: number, fn: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
+/**
+ * Runs `fn` over `items`, at most `size()` at a time (at least one), asked again as each ends: the first answers
+ * of a far target widen its window. The first error rejects.
+ */
+function inPool<T>(items: readonly T[], size: () => number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let next = 0;
+    let running = 0;
+    const fill = (): void => {
+      if (next >= items.length && running === 0) resolve();
+      while (next < items.length && running < Math.max(1, size())) {
+        running++;
+        fn(items[next++] as T).then(() => {
+          running--;
+          fill();
+        }, reject);
+      }
+    };
+    fill();
+  });
 }
 
 /**
@@ -182,9 +195,10 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
       checks.some((c) => !c.when || c.when(v)),
     );
     // Past the deadline the rest is left to the checks, which fast-check interrupts.
-    const concurrency = options.concurrency ?? options.api.inFlightWindow(PREFETCH_CONCURRENCY);
-    await options.api.inOneStep(`send ${relevant.length} inputs ahead, ${concurrency} at a time`, () =>
-      inPool(relevant, concurrency, async (v) => (Date.now() < stopAt ? sendCached(v) : undefined)),
+    const { concurrency } = options;
+    const size = () => concurrency ?? options.api.inFlightWindow(PREFETCH_CONCURRENCY);
+    await options.api.inOneStep(`send ${relevant.length} inputs ahead`, () =>
+      inPool(relevant, size, async (v) => (Date.now() < stopAt ? sendCached(v) : undefined)),
     );
   }
   const prefetched = misses;
