@@ -19,15 +19,15 @@ const MAX_WAITING_WORKERS = 16;
 /**
  * Workers follow the target, not the cores. Against a near target (the embedded reference, a host on this machine;
  * RSF_TARGET_DISTANCE) a run is bound by CPU: one worker per core. A far one (or the reference with
- * RSF_REFERENCE_LATENCY_MS) makes each request wait while the cores idle. Each worker then sends the requests of the
- * probes that follow its test ahead (tests/support/send-ahead.ts), and a few more workers overlap what cannot be sent
- * ahead: the first test of each file, chains of requests, properties. Each is a Node process that costs over half a
- * second of CPU to start, hence 2 per core, at most 16 (measured by `npm run bench`). Under a rate cap the workers
- * share it (tests/support/http.ts paces each at cap ÷ workers), so the count stays one per core.
+ * RSF_REFERENCE_LATENCY_MS) makes each request wait. Without a rate cap, the runner sends every probe's request
+ * before its test runs (tests/support/send-ahead-runner.ts), and what is left to wait on is the chains of requests:
+ * the links and the properties. One worker more than the cores keeps them busy while one waits (each worker is a
+ * Node process that costs over half a second of CPU to start; measured by `npm run bench`). Under a rate cap the
+ * workers share it (tests/support/http.ts paces each at cap ÷ workers), so the count stays one per core.
  */
 function workersFor(config: Config): number | string {
   if (!targetIsFar(config) || config.maxRequestsPerSecond > 0) return '100%';
-  return Math.min(MAX_WAITING_WORKERS, 2 * cpus().length);
+  return Math.min(MAX_WAITING_WORKERS, cpus().length + 1);
 }
 
 interface RunFacts {

@@ -8,7 +8,8 @@ import { Conformance } from './conformance';
 import { ApiClient, Transport } from './http';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath } from './target';
-import { type ApiBaseFor, SendAhead } from './send-ahead';
+import type { ApiBaseFor } from './send-ahead';
+import { SendAhead } from './send-ahead-worker';
 import { WRITES_OFF, skippedAsWrite } from './write-safety';
 
 interface WorkerFixtures {

@@ -1,6 +1,7 @@
 // Every request of the suite goes through here: credentials, pace, retries of throttled requests, the run's circuit
 // breaker, a capped body, and redacted, printable accounts of each exchange. The bytes travel in wire.ts; the state
 // shared by all workers (breaker, throttle) lives in run-state.ts.
+import { createHash } from 'node:crypto';
 import { type TestInfo, test } from '@playwright/test';
 import type { ExchangeRecord } from './check-protocol';
 import { type Config, secretSettings } from './config';
@@ -11,7 +12,7 @@ import { BREAKER_THRESHOLD, type BreakerTrip, type RunState, runState } from './
 import type { SentAhead } from './send-ahead';
 import { targetIsFar } from './target';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
-import { NoAnswer, type WireResponse, sendOnce } from './wire';
+import { MAX_SOCKETS_PER_HOST, NoAnswer, type WireResponse, sendOnce } from './wire';
 
 /** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
 export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
@@ -97,8 +98,11 @@ const MIN_RATE_WINDOW_MS = 1000;
 const SEND_AHEAD_MIN_LATENCY_MS = 20;
 /** Requests a worker sends ahead before any answer said how far the target is, without a rate cap. */
 export const FIRST_SEND_AHEAD = 4;
-/** Requests a worker sends ahead at most, when no rate cap bounds them sooner. */
-export const MAX_SEND_AHEAD = 32;
+/**
+ * Requests a process (a worker, or the runner) sends ahead at most, when no rate cap bounds them sooner: as many as
+ * it keeps connections to the target.
+ */
+export const MAX_SEND_AHEAD = MAX_SOCKETS_PER_HOST;
 /** The answers whose durations say how far away the target is. */
 const LATENCY_SAMPLES = 8;
 
@@ -198,6 +202,11 @@ export class Transport {
     return throttle === undefined ? cap : Math.min(cap, throttle);
   }
 
+  /** Whether this transport's requests are paced: a rate cap, or the run's throttle. */
+  isPaced(): boolean {
+    return this.runRate() !== undefined;
+  }
+
   /** Waits for this worker's next slot: each of the workers sends at most its share of the run's rate. */
   async pace(): Promise<void> {
     const rate = this.runRate();
@@ -227,11 +236,16 @@ export class Transport {
   private answeredUnthrottled(at: number, durationMs: number): void {
     this.recentAnswers.push(at);
     while ((this.recentAnswers[0] ?? at) < at - RATE_WINDOW_MS) this.recentAnswers.shift();
+    this.observedLatency(durationMs);
+  }
+
+  /** An answer took `durationMs`: what it says of the target's distance (an answer another process got counts too). */
+  observedLatency(durationMs: number): void {
     this.answerTimes.push(durationMs);
     if (this.answerTimes.length > LATENCY_SAMPLES) this.answerTimes.shift();
   }
 
-  /** How many requests of later tests this worker may have out at once (send-ahead.ts): see sendAheadWindow. */
+  /** How many requests sent ahead this process may have out at once (send-ahead.ts): see sendAheadWindow. */
   sendAheadWindow(): number {
     if (!this.far) return 0;
     const rate = this.runRate();
@@ -253,6 +267,31 @@ export class Transport {
    * all), unless the breaker is open. Every request is counted by the breaker: a usable answer closes the count;
    * none, or throttled ones to the end, add to it.
    */
+  /**
+   * Sends `request` once for the runner, which sends probes ahead of every worker (send-ahead-runner.ts). Only a
+   * usable answer is returned. Anything else (throttled, no answer, the breaker open) is undefined: the probe's test
+   * sends it again, paced, retried and counted as usual. A request without an answer still counts for the breaker.
+   */
+  async deliverOnce(request: OutgoingRequest): Promise<Extract<Delivery, { kind: 'answer' }> | undefined> {
+    if (this.state.breakerOpen()) return undefined;
+    await this.pace();
+    const sentAt = Date.now();
+    let response: WireResponse;
+    try {
+      const { requestTimeoutMs: timeoutMs, maxResponseBytes: maxBodyBytes } = this.config;
+      response = await sendOnce({ ...request, timeoutMs, maxBodyBytes });
+    } catch (e) {
+      if (!(e instanceof NoAnswer)) throw e;
+      this.state.unanswered(sentAt, requestLine(request.method, request.url));
+      return undefined;
+    }
+    if (isThrottled(response)) return undefined;
+    this.state.answered();
+    this.answeredUnthrottled(Date.now(), response.durationMs);
+    this.onAnswer?.();
+    return { kind: 'answer', response, attempts: [] };
+  }
+
   async deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {
     const { requestTimeoutMs, maxResponseBytes, retryMaxWaitMs } = this.config;
     const maxRetries = Math.floor(this.config.maxRetries);
@@ -495,11 +534,11 @@ export class ApiClient {
     private sentAhead?: SentAhead,
   ) {}
 
-  /** The request sent ahead, if it is this one: used once. */
-  private takeSentAhead(request: OutgoingRequest): SentAhead | undefined {
+  /** The request sent ahead for this test: only its first request may be it. */
+  private takeSentAhead(): SentAhead | undefined {
     const ahead = this.sentAhead;
     this.sentAhead = undefined;
-    return ahead && sameRequest(ahead.request, request) ? ahead : undefined;
+    return ahead;
   }
 
   get config(): Config {
@@ -547,8 +586,9 @@ export class ApiClient {
     this.refuseIfStopped(label);
     const depth = this.completedDepth + 1;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
-    const ahead = this.takeSentAhead(request);
-    const deliver = () => ahead?.delivery ?? this.transport.deliver(request, timeLeft);
+    const ahead = this.takeSentAhead();
+    const sendItself = () => this.transport.deliver(request, timeLeft);
+    const deliver = () => (ahead ? ahead.deliver(request, sendItself) : sendItself());
     // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
@@ -592,9 +632,12 @@ export class ApiClient {
   }
 }
 
-/** The same request: what a probe builds when it runs is what was sent ahead for it. */
-export function sameRequest(a: OutgoingRequest, b: OutgoingRequest): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/**
+ * What tells a request from any other, secrets included, without holding them: what a probe builds when it runs
+ * is what was sent ahead for it when the fingerprints are equal.
+ */
+export function requestFingerprint(request: OutgoingRequest): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
 }
 
 /** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */

@@ -1,12 +1,16 @@
 // Send-ahead: a worker runs the tests of a spec file in order, one at a time, and most of them are probes, one request
 // each that depends on nothing before it. Against a far target (RSF_TARGET_DISTANCE) a worker would spend the run
-// waiting on one answer after another, so while a test runs, the worker sends the requests of the probes that follow
-// it in its group, as many as the target's latency and the rate cap make useful (Transport.sendAheadWindow). Each
-// probe then judges its own exchange, recorded exactly as if it had sent it (ApiClient.send).
+// waiting on one answer after another. So the probes' requests are sent before their tests run, as many at once as
+// the target's latency and the rate cap make useful (Transport.sendAheadWindow), and each probe then judges its own
+// exchange, recorded exactly as if it had sent it (ApiClient.send). Two senders share the work:
+// - without a rate cap, the runner sends every probe of the run from the start, while the workers start
+//   (send-ahead-runner.ts): nothing is left for a worker to wait on but the chains of requests;
+// - under a cap, which the workers share, each worker sends those that follow its running test in its group.
 //
 // Only tests the run will run are sent ahead: the runner writes the plan (its filtered tests, grouped as Playwright
-// hands them to a worker) into the run directory at onBegin, and a probe of the plan is found again in the worker by
-// its declaration key (spec file and declaration order), the same in every process that loads the file.
+// hands them to a worker, and those the runner sends) into the run directory at onBegin, and a probe of the plan is
+// found again in the worker by its declaration key (spec file and declaration order), the same in every process that
+// loads the file.
 //
 // Two things here are Playwright's, not in its public types: a TestCase keeps its function as `fn` (how the runner
 // tells a probe), and a describe's mode is `_parallelMode`. Were `fn` renamed, nothing would be sent ahead, and
@@ -14,13 +18,11 @@
 // parallel describe (there is none) could be sent ahead by a worker that does not run it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { TestInfo } from '@playwright/test';
 import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
 import type { ValidBodies } from './bodies';
-import { validBodies } from './bodies';
 import type { RequestContext } from './body-rules';
 import type { Config } from './config';
-import { type Delivery, type OutgoingRequest, type SendOptions, type Transport, outgoingRequest } from './http';
+import { type Delivery, type OutgoingRequest, type SendOptions, outgoingRequest } from './http';
 import { OPERATIONS, type OperationName } from './operations';
 import { RUN_STATE_ENV } from './run-state';
 import { skippedAsWrite } from './write-safety';
@@ -39,17 +41,20 @@ interface Declared extends DeclaredRequest {
 }
 
 /** A test of the plan: its probe's declaration key, or none when it is not a probe. */
-interface PlannedTest {
+export interface PlannedTest {
   id: string;
   key?: string;
   tags: string[];
   /** Skipped when it is declared (test.skip, test.fixme): never sent. */
   skipped?: boolean;
+  /** Its project sends it to a reference profile of its own (the mutation matrix): only its worker knows where. */
+  profiled?: boolean;
 }
 
-/** Groups of tests, each run by one worker in this order. */
+/** Groups of tests, each run by one worker in this order, and the tests whose requests the runner sends. */
 interface Plan {
   groups: PlannedTest[][];
+  runnerSends: string[];
 }
 
 const byBody = new WeakMap<object, Declared>();
@@ -96,10 +101,14 @@ function runsAlone(test: TestCase, config: FullConfig): boolean {
   return false;
 }
 
-/** For the runner, at onBegin: the run's tests as the workers will get them, written where the workers look. */
-export function writePlan(config: FullConfig, suite: Suite): void {
-  const dir = process.env[RUN_STATE_ENV];
-  if (!dir) return;
+/** The fixtures the mutation matrix sets per project (fixtures.ts): a project with either sends its own way. */
+function sendsToItsOwnProfile(test: TestCase): boolean {
+  const use = (test.parent.project()?.use ?? {}) as { referenceProfile?: string; profileByTag?: object };
+  return !!use.referenceProfile || Object.keys(use.profileByTag ?? {}).length > 0;
+}
+
+/** For the runner, at onBegin: the run's tests with a probe among them, grouped as the workers will get them. */
+export function plannedGroups(config: FullConfig, suite: Suite): PlannedTest[][] {
   const groups: PlannedTest[][] = [];
   for (const project of suite.suites) {
     for (const file of project.suites) {
@@ -112,125 +121,59 @@ export function writePlan(config: FullConfig, suite: Suite): void {
           tags: test.tags,
           ...(key && { key }),
           ...(test.expectedStatus === 'skipped' && { skipped: true }),
+          ...(sendsToItsOwnProfile(test) && { profiled: true }),
         });
       }
       if (group.some((t) => t.key)) groups.push(group);
     }
   }
-  writeFileSync(join(dir, PLAN_FILE), JSON.stringify({ groups } satisfies Plan));
+  return groups;
 }
 
-function readPlan(): Map<string, PlannedTest[]> {
-  const following = new Map<string, PlannedTest[]>();
+/** For the runner, before it starts a worker: the plan, where the workers look for it. */
+export function writePlan(groups: PlannedTest[][], runnerSends: string[]): void {
   const dir = process.env[RUN_STATE_ENV];
-  if (!dir) return following;
-  let plan: Plan;
+  if (dir) writeFileSync(join(dir, PLAN_FILE), JSON.stringify({ groups, runnerSends } satisfies Plan));
+}
+
+/** The plan of this run: empty when there is none (a run without the plan reporter), and nothing is sent ahead. */
+export function readPlan(): Plan {
+  const dir = process.env[RUN_STATE_ENV];
+  if (!dir) return { groups: [], runnerSends: [] };
   try {
-    plan = JSON.parse(readFileSync(join(dir, PLAN_FILE), 'utf8')) as Plan;
+    return JSON.parse(readFileSync(join(dir, PLAN_FILE), 'utf8')) as Plan;
   } catch {
-    return following; // no plan (a run without the plan reporter): nothing is sent ahead
+    return { groups: [], runnerSends: [] };
   }
-  for (const group of plan.groups) {
-    for (const [i, test] of group.entries()) following.set(test.id, group.slice(i + 1));
-  }
-  return following;
-}
-
-export interface SentAhead {
-  request: OutgoingRequest;
-  delivery: Promise<Delivery>;
-}
-
-interface Queued {
-  testId: string;
-  request: OutgoingRequest;
 }
 
 /** Where a test's requests go: the transport's target, or the profile its tags send it to (the mutation matrix). */
 export type ApiBaseFor = (tags: readonly string[]) => string | undefined;
 
-/** One per worker: the probes that follow the running test, queued in run order, and those already sent. */
-export class SendAhead {
-  private readonly following: Map<string, PlannedTest[]>;
-  private readonly queue: Queued[] = [];
-  private readonly sent = new Map<string, SentAhead>();
-  private readonly known = new Set<string>();
-  private inFlight = 0;
-  private readonly bodies: ValidBodies;
-  /** The time-out of the latest test: requests sent ahead may spend as long as a test on throttled retries. */
-  private testTimeoutMs = 0;
-
-  constructor(
-    private readonly transport: Transport,
-    private readonly config: Config,
-  ) {
-    this.following = readPlan();
-    this.bodies = validBodies(config);
-    transport.onAnswer = () => this.pump();
+/**
+ * The request a planned probe sends, or undefined when it must not be sent ahead: it is no probe, the run will not
+ * judge it (skipped, or a write while writes are off), or it cannot be built (its test builds it, and says why).
+ */
+export function requestAhead(
+  test: PlannedTest,
+  config: Config,
+  bodies: ValidBodies,
+  apiBaseFor: ApiBaseFor,
+): OutgoingRequest | undefined {
+  const declared = test.key === undefined ? undefined : byKey.get(test.key);
+  if (!declared || test.skipped) return undefined;
+  if (skippedAsWrite(config.writesEnabled, test.tags)) return undefined;
+  const apiBase = apiBaseFor(test.tags);
+  if (apiBase === undefined) return undefined;
+  try {
+    const options = declared.request({ bodies, config });
+    return outgoingRequest(OPERATIONS[declared.operation], options, config, apiBase);
+  } catch {
+    return undefined;
   }
+}
 
-  /**
-   * At the start of a test: its own request if it was sent ahead, and the probes after it queued (those the run
-   * will not judge, skipped ones and writes while writes are off, are not).
-   */
-  testStarts(info: Pick<TestInfo, 'testId' | 'timeout'>, apiBaseFor: ApiBaseFor): SentAhead | undefined {
-    const own = this.take(info.testId);
-    for (const test of this.following.get(info.testId) ?? []) {
-      if (this.known.has(test.id)) continue;
-      this.known.add(test.id);
-      const queued = this.queuedRequest(test, apiBaseFor);
-      if (queued) this.queue.push(queued);
-    }
-    this.testTimeoutMs = info.timeout;
-    this.pump();
-    return own;
-  }
-
-  private take(testId: string): SentAhead | undefined {
-    this.known.add(testId);
-    const queuedAt = this.queue.findIndex((q) => q.testId === testId);
-    if (queuedAt >= 0) this.queue.splice(queuedAt, 1);
-    const sent = this.sent.get(testId);
-    this.sent.delete(testId);
-    return sent;
-  }
-
-  private queuedRequest(test: PlannedTest, apiBaseFor: ApiBaseFor): Queued | undefined {
-    const declared = test.key === undefined ? undefined : byKey.get(test.key);
-    if (!declared || test.skipped) return undefined;
-    if (skippedAsWrite(this.config.writesEnabled, test.tags)) return undefined;
-    const apiBase = apiBaseFor(test.tags);
-    if (apiBase === undefined) return undefined;
-    try {
-      const options = declared.request({ bodies: this.bodies, config: this.config });
-      return {
-        testId: test.id,
-        request: outgoingRequest(OPERATIONS[declared.operation], options, this.config, apiBase),
-      };
-    } catch {
-      return undefined; // the test builds it again, and says what is wrong
-    }
-  }
-
-  /**
-   * Sends queued requests while fewer than the window are out: at a test's start, and after each answer (which makes
-   * room, and may widen the window).
-   */
-  private pump(): void {
-    const { testTimeoutMs } = this;
-    const maxWaitMs =
-      testTimeoutMs > 0 ? Math.max(0, testTimeoutMs - this.config.requestTimeoutMs - 2000) : Number.POSITIVE_INFINITY;
-    while (this.queue.length > 0 && this.inFlight < this.transport.sendAheadWindow()) {
-      if (this.transport.breakerOpen()) return;
-      const { testId, request } = this.queue.shift() as Queued;
-      const delivery = this.transport.deliver(request, maxWaitMs);
-      this.inFlight++;
-      const done = (): void => {
-        this.inFlight--;
-        this.pump();
-      };
-      delivery.then(done, done);
-      this.sent.set(testId, { request, delivery });
-    }
-  }
+/** A test's request, sent ahead of it: its delivery if `request` is the one sent, else what `sendItself` gets. */
+export interface SentAhead {
+  deliver(request: OutgoingRequest, sendItself: () => Promise<Delivery>): Promise<Delivery>;
 }

@@ -57,7 +57,12 @@ export class NoAnswer extends Error {
 
 /** A free connection is closed before a server's usual 5 s keep-alive, so that a request seldom races its close. */
 const IDLE_SOCKET_MS = 4000;
-const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: 32 };
+/**
+ * Connections one process keeps to a host at most: requests beyond wait for a free one. Enough for a property's
+ * sampled inputs (100 against the reference) in one round trip to a far target (http.ts, MAX_SEND_AHEAD).
+ */
+export const MAX_SOCKETS_PER_HOST = 100;
+const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_HOST };
 const httpAgent = new HttpAgent(agentOptions);
 const httpsAgent = new HttpsAgent(agentOptions);
 

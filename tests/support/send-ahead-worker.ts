@@ -1,0 +1,96 @@
+// A worker's part of send-ahead (send-ahead.ts): it takes what the runner sent for its tests, and under a rate cap,
+// sends the requests of the probes that follow its running test in its group, as many as its window allows.
+import type { TestInfo } from '@playwright/test';
+import { type ValidBodies, validBodies } from './bodies';
+import type { Config } from './config';
+import { type OutgoingRequest, type Transport, requestFingerprint } from './http';
+import { type ApiBaseFor, type PlannedTest, type SentAhead, readPlan, requestAhead } from './send-ahead';
+import { sentByRunner } from './send-ahead-runner';
+
+interface Queued {
+  testId: string;
+  request: OutgoingRequest;
+}
+
+/** One per worker: the probes that follow the running test, queued in run order, and those already sent. */
+export class SendAhead {
+  private readonly following = new Map<string, PlannedTest[]>();
+  private readonly runnerSends: Set<string>;
+  private readonly queue: Queued[] = [];
+  private readonly sent = new Map<string, SentAhead>();
+  private readonly known = new Set<string>();
+  private inFlight = 0;
+  private readonly bodies: ValidBodies;
+  /** The time-out of the latest test: requests sent ahead may spend as long as a test on throttled retries. */
+  private testTimeoutMs = 0;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly config: Config,
+  ) {
+    const plan = readPlan();
+    for (const group of plan.groups) {
+      for (const [i, test] of group.entries()) this.following.set(test.id, group.slice(i + 1));
+    }
+    this.runnerSends = new Set(plan.runnerSends);
+    this.bodies = validBodies(config);
+    transport.onAnswer = () => this.pump();
+  }
+
+  /**
+   * At the start of a test: its own request if it was sent ahead, and the probes after it queued (those the run
+   * will not judge, skipped ones and writes while writes are off, are not; nor those the runner sends).
+   * A retry sends its own: what was sent ahead belongs to the first try.
+   */
+  testStarts(info: Pick<TestInfo, 'testId' | 'timeout' | 'retry'>, apiBaseFor: ApiBaseFor): SentAhead | undefined {
+    const own = this.take(info);
+    for (const test of this.following.get(info.testId) ?? []) {
+      if (this.known.has(test.id) || this.runnerSends.has(test.id)) continue;
+      this.known.add(test.id);
+      const request = requestAhead(test, this.config, this.bodies, apiBaseFor);
+      if (request) this.queue.push({ testId: test.id, request });
+    }
+    this.testTimeoutMs = info.timeout;
+    this.pump();
+    return own;
+  }
+
+  private take({ testId, timeout, retry }: Pick<TestInfo, 'testId' | 'timeout' | 'retry'>): SentAhead | undefined {
+    this.known.add(testId);
+    if (this.runnerSends.has(testId)) return retry === 0 ? sentByRunner(testId, timeout, this.transport) : undefined;
+    const queuedAt = this.queue.findIndex((q) => q.testId === testId);
+    if (queuedAt >= 0) this.queue.splice(queuedAt, 1);
+    const sent = this.sent.get(testId);
+    this.sent.delete(testId);
+    return sent;
+  }
+
+  /** The longest a request sent ahead may spend on throttled retries: as a test would, leaving room for one more. */
+  private maxWaitMs(): number {
+    const { testTimeoutMs } = this;
+    if (testTimeoutMs <= 0) return Number.POSITIVE_INFINITY;
+    return Math.max(0, testTimeoutMs - this.config.requestTimeoutMs - 2000);
+  }
+
+  /**
+   * Sends queued requests while fewer than the window are out: at a test's start, and after each answer (which makes
+   * room, and may widen the window).
+   */
+  private pump(): void {
+    while (this.queue.length > 0 && this.inFlight < this.transport.sendAheadWindow()) {
+      if (this.transport.breakerOpen()) return;
+      const { testId, request } = this.queue.shift() as Queued;
+      const delivery = this.transport.deliver(request, this.maxWaitMs());
+      this.inFlight++;
+      const done = (): void => {
+        this.inFlight--;
+        this.pump();
+      };
+      delivery.then(done, done);
+      const fingerprint = requestFingerprint(request);
+      this.sent.set(testId, {
+        deliver: (built, sendItself) => (requestFingerprint(built) === fingerprint ? delivery : sendItself()),
+      });
+    }
+  }
+}
