@@ -1,6 +1,7 @@
-// Send-ahead (tests/support/send-ahead.ts): against a distant target a worker sends the requests of the probes that
-// follow its test. It must change when requests leave, and nothing else: the same requests, each once, only for the
-// tests the run runs, no write while writes are off, and the same verdict.
+// Send-ahead (tests/support/send-ahead.ts): against a distant target the probes' requests leave before their tests
+// run, from the runner without a rate cap, from the worker under one. It must change when requests leave, and
+// nothing else: the same requests, each once, only for the tests the run runs, no write while writes are off, and
+// the same verdict.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,15 +25,25 @@ interface Seen {
 
 const { secrets, server: reference } = referenceForThisFile();
 
-/** A target in front of the reference that answers `latencyMs` late and records each request and the most in flight. */
-async function recordingTarget(latencyMs: number) {
+/**
+ * A target in front of the reference that answers `latencyMs` late and records each request and the most in flight;
+ * with `throttleAbove`, it answers 429 to a request that finds that many in flight, among the first 60: the runner's
+ * opening burst, not the tests that follow (which would be paced down for a while, and make this test slow).
+ */
+async function recordingTarget(latencyMs: number, throttleAbove = Number.POSITIVE_INFINITY) {
   const seen: Seen[] = [];
   let inFlight = 0;
   let mostInFlight = 0;
+  let throttled = 0;
   const target = await startHostileTarget({
     upstream: reference().url,
     latencyMs,
-    misbehave: (req, res) => {
+    misbehave: (req, res, count) => {
+      if (inFlight >= throttleAbove && count <= 60) {
+        throttled++;
+        res.writeHead(429, { 'Retry-After': '0' }).end();
+        return true;
+      }
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
       res.on('close', () => {
@@ -48,12 +59,19 @@ async function recordingTarget(latencyMs: number) {
       return false;
     },
   });
-  return { target, seen, mostInFlight: () => mostInFlight };
+  return { target, seen, mostInFlight: () => mostInFlight, throttled: () => throttled };
 }
 
-/** The suite, read-only with no rate cap, in one worker, against a target `latencyMs` away (near for 0). */
-async function runAgainst(latencyMs: number, args: string[]) {
-  const { target, seen, mostInFlight } = await recordingTarget(latencyMs);
+interface Distance {
+  latencyMs: number;
+  /** RSF_MAX_REQUESTS_PER_SECOND; 0, no cap: the runner sends ahead. Under a cap, the worker does. */
+  maxRequestsPerSecond?: number;
+  throttleAbove?: number;
+}
+
+/** The suite, read-only, in one worker, against a target `latencyMs` away (near for 0). */
+async function runAgainst({ latencyMs, maxRequestsPerSecond = 0, throttleAbove }: Distance, args: string[]) {
+  const { target, seen, mostInFlight, throttled } = await recordingTarget(latencyMs, throttleAbove);
   const out = mkdtempSync(join(tmpdir(), 'rsf-send-ahead-'));
   writeFileSync(join(out, 'no-waivers.json'), '[]');
   try {
@@ -65,13 +83,14 @@ async function runAgainst(latencyMs: number, args: string[]) {
         RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
         RSF_BEARER_TOKEN: secrets.bearer,
         RSF_CHANNEL_TOKEN: secrets.channel,
-        RSF_MAX_REQUESTS_PER_SECOND: '0',
+        RSF_MAX_REQUESTS_PER_SECOND: String(maxRequestsPerSecond),
         // On 127.0.0.1, which auto takes for near: the distance is said, as for a target behind a local tunnel.
         RSF_TARGET_DISTANCE: latencyMs > 0 ? 'far' : 'near',
       },
       100_000,
     );
-    return { run, seen, mostInFlight: mostInFlight(), report: readReport(join(out, 'reports')) };
+    const report = readReport(join(out, 'reports'));
+    return { run, seen, mostInFlight: mostInFlight(), throttled: throttled(), report };
   } finally {
     await target.close();
   }
@@ -83,23 +102,48 @@ const asLines = (seen: Seen[]): string[] =>
     .map((s) => `${s.method} ${s.path} auth=${s.authorization.replace(/invalid-\w+/, '<unknown>')} ${s.bodyLength}`)
     .sort();
 
-test('a distant target gets the same requests, each once, only for the tests run, and the same verdict', async () => {
+// Leaves out tests of several kinds: the credential probes without a header, and the properties.
+const SOME_TESTS = ['--grep-invert', '@property|without an Authorization header'];
+
+/** Without a cap the runner sends ahead; under one (24 requests per 60 ms answer), the worker does. */
+const SENDERS: [string, Distance][] = [
+  ['the runner, without a rate cap', { latencyMs: 60 }],
+  ['the worker, under a rate cap', { latencyMs: 60, maxRequestsPerSecond: 400 }],
+];
+
+for (const [sender, distance] of SENDERS) {
+  test(`a distant target gets the same requests, each once, only for the tests run, and the same verdict: ${sender}`, async () => {
+    test.setTimeout(120_000);
+    const near = await runAgainst({ latencyMs: 0 }, SOME_TESTS);
+    const distant = await runAgainst(distance, SOME_TESTS);
+    for (const { run } of [near, distant])
+      expect(lastLine(run.stdout), run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
+    // One worker: what it has out at once against a near target is what its tests send side by side, and the preflight.
+    expect(distant.mostInFlight, 'requests of later probes sent while a test ran').toBeGreaterThan(
+      near.mostInFlight + 3,
+    );
+    expect(asLines(distant.seen)).toEqual(asLines(near.seen));
+    const carriedOut = distant.seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
+    expect(carriedOut, 'writes carried out while writes are off').toEqual([]);
+    expect(distant.report.summary.tests).toEqual(near.report.summary.tests);
+    expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
+      near.report.requirements.map((r) => [r.id, r.status]),
+    );
+  });
+}
+
+test('a distant target that throttles the runner: the tests send their own, and the verdict stands', async () => {
   test.setTimeout(120_000);
-  // Leaves out tests of several kinds: the credential probes without a header, and the properties.
-  const args = ['--grep-invert', '@property|without an Authorization header'];
-  const near = await runAgainst(0, args);
-  const distant = await runAgainst(60, args);
-  for (const { run } of [near, distant])
-    expect(lastLine(run.stdout), run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
-  // One worker: what it has out at once against a near target is what its tests send side by side, and the preflight.
-  expect(distant.mostInFlight, 'requests of later probes sent while a test ran').toBeGreaterThan(near.mostInFlight + 3);
-  expect(asLines(distant.seen)).toEqual(asLines(near.seen));
-  const carriedOut = distant.seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
-  expect(carriedOut, 'writes carried out while writes are off').toEqual([]);
-  expect(distant.report.summary.tests).toEqual(near.report.summary.tests);
+  const near = await runAgainst({ latencyMs: 0 }, SOME_TESTS);
+  const distant = await runAgainst({ latencyMs: 60, throttleAbove: 16 }, SOME_TESTS);
+  expect(distant.throttled, 'the runner met the limit').toBeGreaterThan(0);
+  expect(lastLine(distant.run.stdout), distant.run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
   expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
     near.report.requirements.map((r) => [r.id, r.status]),
   );
+  // Each request the runner gave up on was sent again by its test: what was answered is what the near run sent.
+  const answered = distant.seen.filter((s) => s.status !== 429);
+  expect(asLines(answered)).toEqual(asLines(near.seen));
 });
 
 /** A breaker and throttle of their own, so that no other test's requests count. */
