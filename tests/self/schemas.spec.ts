@@ -61,6 +61,14 @@ test.describe('schema files', () => {
     for (const name of schemaNames) expect(typeof schemas().validator(name), name).toBe('function');
   });
 
+  test('every schema is valid against the 2020-12 meta-schema (the registry leaves this check to here)', () => {
+    const { ajv } = schemas();
+    for (const name of schemaNames) {
+      expect(ajv.validateSchema(readSchema(name)), `${name}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+    }
+    expect(ajv.validateSchema({ $schema: DRAFT, type: 'strnig' }), 'the check can fail').toBe(false);
+  });
+
   for (const name of schemaNames) {
     test(`${name}: $schema, $id, title and description`, () => {
       const schema = readSchema(name);
