@@ -2,7 +2,7 @@
 // run, from the runner without a rate cap, from the worker under one. It must change when requests leave, and
 // nothing else: the same requests, each once, only for the tests the run runs, no write while writes are off, and
 // the same verdict.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../support/config';
@@ -144,6 +144,31 @@ test('a distant target that throttles the runner: the tests send their own, and 
   // Each request the runner gave up on was sent again by its test: what was answered is what the near run sent.
   const answered = distant.seen.filter((s) => s.status !== 429);
   expect(asLines(answered)).toEqual(asLines(near.seen));
+});
+
+test('listing the tests sends nothing, even with a run directory set and a far target without a rate cap', async () => {
+  const { target, seen } = await recordingTarget(60);
+  const dir = mkdtempSync(join(tmpdir(), 'rsf-list-'));
+  try {
+    const run = await runPlaywright(
+      ['test', '--list'],
+      {
+        RSF_TARGET_URL: target.url,
+        RSF_BEARER_TOKEN: secrets.bearer,
+        RSF_CHANNEL_TOKEN: secrets.channel,
+        RSF_MAX_REQUESTS_PER_SECOND: '0',
+        RSF_TARGET_DISTANCE: 'far',
+        RSF_RUN_STATE_DIR: dir,
+      },
+      60_000,
+    );
+    expect(run.stdout).toMatch(/Total: \d+ tests/);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // a request sent as the listing ended would be seen
+    expect(seen).toEqual([]);
+    expect(readdirSync(dir), 'no plan written').toEqual([]);
+  } finally {
+    await target.close();
+  }
 });
 
 /** A breaker and throttle of their own, so that no other test's requests count. */

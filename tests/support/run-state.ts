@@ -182,10 +182,19 @@ export function runState(): RunState {
   return shared;
 }
 
+/** The run directory the global setup made in this process (the runner's), if it ran: `--list` runs none. */
+let madeByGlobalSetup: string | undefined;
+
+/** For the runner: the directory of the run being run, or undefined when no run is (tests are only listed). */
+export function runDirOfThisRun(): string | undefined {
+  return madeByGlobalSetup;
+}
+
 /** For the global setup: a fresh run directory, named in the environment that the workers inherit. */
 export function createRunStateDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'rsf-run-'));
   process.env[RUN_STATE_ENV] = dir;
+  madeByGlobalSetup = dir;
   shared = undefined;
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

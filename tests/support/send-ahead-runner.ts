@@ -62,10 +62,11 @@ export class RunnerSendAhead {
     private readonly queue: Queued[],
   ) {}
 
-  /** For the plan reporter, at onBegin: the runner's sender for the planned `groups`, or none when it sends nothing. */
-  static forRun(fullConfig: FullConfig, groups: PlannedTest[][]): RunnerSendAhead | undefined {
-    const dir = process.env[RUN_STATE_ENV];
-    if (!dir) return undefined;
+  /**
+   * For the plan reporter, at onBegin: the runner's sender for the planned `groups` of the run whose directory is
+   * `dir`, or none when it sends nothing.
+   */
+  static forRun(fullConfig: FullConfig, dir: string, groups: PlannedTest[][]): RunnerSendAhead | undefined {
     let config: Config;
     let base: string;
     try {

@@ -130,10 +130,9 @@ export function plannedGroups(config: FullConfig, suite: Suite): PlannedTest[][]
   return groups;
 }
 
-/** For the runner, before it starts a worker: the plan, where the workers look for it. */
-export function writePlan(groups: PlannedTest[][], runnerSends: string[]): void {
-  const dir = process.env[RUN_STATE_ENV];
-  if (dir) writeFileSync(join(dir, PLAN_FILE), JSON.stringify({ groups, runnerSends } satisfies Plan));
+/** For the runner, before it starts a worker: the plan, in the run directory, where the workers look for it. */
+export function writePlan(dir: string, groups: PlannedTest[][], runnerSends: string[]): void {
+  writeFileSync(join(dir, PLAN_FILE), JSON.stringify({ groups, runnerSends } satisfies Plan));
 }
 
 /** The plan of this run: empty when there is none (a run without the plan reporter), and nothing is sent ahead. */
