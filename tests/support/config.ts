@@ -210,7 +210,7 @@ export const SETTINGS = {
     'auto',
     oneOf(TARGET_DISTANCES),
     "How far the target is. near: its answers cost this machine's CPU, not waiting: one worker per core, and " +
-      'each test sends its own requests. far: its answers take a while, and the probes\' requests are sent ahead ' +
+      "each test sends its own requests. far: its answers take a while, and the probes' requests are sent ahead " +
       'of their tests once answers take 20 ms or more: by the runner from the start, with one worker more than ' +
       'the cores; under a rate cap, by each worker for the probes that follow its test, with one worker per core. ' +
       'auto: near for a host on this machine (localhost, 127.x, [::1]) and the embedded reference, ' +
