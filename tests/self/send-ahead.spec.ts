@@ -111,8 +111,11 @@ const SENDERS: [string, Distance][] = [
   ['the worker, under a rate cap', { latencyMs: 60, maxRequestsPerSecond: 400 }],
 ];
 
+const SAME_REQUESTS =
+  'a distant target gets the same requests, each once, only for the tests run, and the same verdict';
+
 for (const [sender, distance] of SENDERS) {
-  test(`a distant target gets the same requests, each once, only for the tests run, and the same verdict: ${sender}`, async () => {
+  test(`${SAME_REQUESTS}: ${sender}`, async () => {
     test.setTimeout(120_000);
     const near = await runAgainst({ latencyMs: 0 }, SOME_TESTS);
     const distant = await runAgainst(distance, SOME_TESTS);
