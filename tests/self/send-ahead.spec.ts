@@ -114,39 +114,46 @@ const SENDERS: [string, Distance][] = [
 const SAME_REQUESTS =
   'a distant target gets the same requests, each once, only for the tests run, and the same verdict';
 
-for (const [sender, distance] of SENDERS) {
-  test(`${SAME_REQUESTS}: ${sender}`, async () => {
-    test.setTimeout(120_000);
-    const near = await runAgainst({ latencyMs: 0 }, SOME_TESTS);
-    const distant = await runAgainst(distance, SOME_TESTS);
-    for (const { run } of [near, distant])
-      expect(lastLine(run.stdout), run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
-    // One worker: what it has out at once against a near target is what its tests send side by side, and the preflight.
-    expect(distant.mostInFlight, 'requests of later probes sent while a test ran').toBeGreaterThan(
-      near.mostInFlight + 3,
-    );
-    expect(asLines(distant.seen)).toEqual(asLines(near.seen));
-    const carriedOut = distant.seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
-    expect(carriedOut, 'writes carried out while writes are off').toEqual([]);
-    expect(distant.report.summary.tests).toEqual(near.report.summary.tests);
-    expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
-      near.report.requirements.map((r) => [r.id, r.status]),
-    );
-  });
-}
+test.describe('against a distant target, compared with the same target near', () => {
+  // In one worker, in order, so that the near run is made once for the three (a child run costs seconds of CPU).
+  test.describe.configure({ mode: 'default', timeout: 120_000 });
+  let nearRun: ReturnType<typeof runAgainst> | undefined;
+  const near = () => {
+    nearRun ??= runAgainst({ latencyMs: 0 }, SOME_TESTS);
+    return nearRun;
+  };
 
-test('a distant target that throttles the runner: the tests send their own, and the verdict stands', async () => {
-  test.setTimeout(120_000);
-  const near = await runAgainst({ latencyMs: 0 }, SOME_TESTS);
-  const distant = await runAgainst({ latencyMs: 60, throttleAbove: 16 }, SOME_TESTS);
-  expect(distant.throttled, 'the runner met the limit').toBeGreaterThan(0);
-  expect(lastLine(distant.run.stdout), distant.run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
-  expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
-    near.report.requirements.map((r) => [r.id, r.status]),
-  );
-  // Each request the runner gave up on was sent again by its test: what was answered is what the near run sent.
-  const answered = distant.seen.filter((s) => s.status !== 429);
-  expect(asLines(answered)).toEqual(asLines(near.seen));
+  for (const [sender, distance] of SENDERS) {
+    test(`${SAME_REQUESTS}: ${sender}`, async () => {
+      const [nearby, distant] = [await near(), await runAgainst(distance, SOME_TESTS)];
+      for (const { run } of [nearby, distant])
+        expect(lastLine(run.stdout), run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
+      // One worker: what it has out at once against a near target is what its tests send side by side, and the
+      // preflight.
+      expect(distant.mostInFlight, 'requests of later probes sent while a test ran').toBeGreaterThan(
+        nearby.mostInFlight + 3,
+      );
+      expect(asLines(distant.seen)).toEqual(asLines(nearby.seen));
+      const carriedOut = distant.seen.filter((s) => s.method !== 'GET' && s.status >= 200 && s.status < 300);
+      expect(carriedOut, 'writes carried out while writes are off').toEqual([]);
+      expect(distant.report.summary.tests).toEqual(nearby.report.summary.tests);
+      expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
+        nearby.report.requirements.map((r) => [r.id, r.status]),
+      );
+    });
+  }
+
+  test('a distant target that throttles the runner: the tests send their own, and the verdict stands', async () => {
+    const [nearby, distant] = [await near(), await runAgainst({ latencyMs: 60, throttleAbove: 16 }, SOME_TESTS)];
+    expect(distant.throttled, 'the runner met the limit').toBeGreaterThan(0);
+    expect(lastLine(distant.run.stdout), distant.run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
+    expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
+      nearby.report.requirements.map((r) => [r.id, r.status]),
+    );
+    // Each request the runner gave up on was sent again by its test: what was answered is what the near run sent.
+    const answered = distant.seen.filter((s) => s.status !== 429);
+    expect(asLines(answered)).toEqual(asLines(nearby.seen));
+  });
 });
 
 test('listing the tests sends nothing, even with a run directory set and a far target without a rate cap', async () => {
