@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 // The arbitraries of tests/support/arbitraries, judged by the request schemas: every "valid" body validates and
 // every "invalid" one does not, for the reason it was made invalid. Two kinds of invalidity are semantic, so
 // those bodies are schema-valid on purpose: an unknown product and a disallowed item type (§4.5). utility above
@@ -29,6 +30,8 @@ import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../support/prices';
 import { fieldsOf, schemas } from '../support/schema-registry';
 
 const RUNS = { numRuns: 300 };
+// Inside a property, run hundreds of times, checks use node:assert: Playwright's expect() captures a source-mapped
+// stack on every call, which made these tests a hundred times slower. fast-check reports the counterexample.
 const verdict = (schema: string, body: unknown) => schemas().validate(schema, body);
 
 test.describe('category updates (§4.4, §8)', () => {
@@ -38,10 +41,9 @@ test.describe('category updates (§4.4, §8)', () => {
     const base = bodies.categoryUpdate();
     fc.assert(
       fc.property(validCategoryUpdate(base), (body) => {
-        expect(verdict('category-update.request', body).errors).toEqual([]);
-        expect(body.utility).toBeGreaterThanOrEqual(0);
-        expect(body.utility).toBeLessThanOrEqual(100);
-        expect(body.categoryId).toEqual(base.categoryId);
+        assert.deepEqual(verdict('category-update.request', body).errors, []);
+        assert.ok((body.utility as number) >= 0 && (body.utility as number) <= 100, `utility ${body.utility}`);
+        assert.deepEqual(body.categoryId, base.categoryId);
       }),
       RUNS,
     );
@@ -50,9 +52,8 @@ test.describe('category updates (§4.4, §8)', () => {
   test('every utility above 100 is refused by the schema itself (maximum), and by nothing else', async ({ bodies }) => {
     fc.assert(
       fc.property(categoryUpdateWithUtility(bodies.categoryUpdate(), utilityAbove100()), (body) => {
-        expect(body.utility).toBeGreaterThan(100);
-        expect(Number.isFinite(body.utility as number)).toBe(true);
-        expect(verdict('category-update.request', body).errors).toEqual(['/utility must be <= 100']);
+        assert.ok((body.utility as number) > 100 && Number.isFinite(body.utility), `utility ${body.utility}`);
+        assert.deepEqual(verdict('category-update.request', body).errors, ['/utility must be <= 100']);
       }),
       RUNS,
     );
@@ -84,8 +85,11 @@ test.describe('address creation (§4.2)', () => {
       );
     fc.assert(
       fc.property(addressCase(full), (c) => {
-        expect(verdict('shipping-address-create.request', c.body).valid).toBe(c.verdict.accepted);
-        expect(Object.keys(c.body).every((k) => c.body[k] === full[k])).toBe(true); // configured values only
+        assert.equal(verdict('shipping-address-create.request', c.body).valid, c.verdict.accepted);
+        assert.ok(
+          Object.keys(c.body).every((k) => c.body[k] === full[k]),
+          'configured values only',
+        );
       }),
       RUNS,
     );
@@ -130,10 +134,9 @@ test.describe('a required field dropped or retyped (operations 1, 3, 4, 6)', () 
       expect(verdict(schema, base).errors).toEqual([]);
       fc.assert(
         fc.property(bodyWithFieldDropped(schema, base), ({ field, body }) => {
-          expect(field in body).toBe(false);
-          expect(verdict(schema, body).errors).toContain(
-            `(root) must have required property '${field}' {"missingProperty":"${field}"}`,
-          );
+          assert.ok(!(field in body), `${field} dropped`);
+          const missing = `(root) must have required property '${field}' {"missingProperty":"${field}"}`;
+          assert.ok(verdict(schema, body).errors.includes(missing), missing);
         }),
         RUNS,
       );
@@ -151,8 +154,9 @@ test.describe('a required field dropped or retyped (operations 1, 3, 4, 6)', () 
       );
       fc.assert(
         fc.property(bodyWithFieldRetyped(schema, base), ({ field, body }) => {
-          expect(typed.has(field), `${field} has one declared type`).toBe(true);
-          expect(verdict(schema, body).errors).toContain(`/${field} must be ${typed.get(field)}`);
+          assert.ok(typed.has(field), `${field} has one declared type`);
+          const wrongType = `/${field} must be ${typed.get(field)}`;
+          assert.ok(verdict(schema, body).errors.includes(wrongType), wrongType);
         }),
         RUNS,
       );
@@ -206,8 +210,8 @@ test.describe('wrong-type values (valueNotOfType)', () => {
       const schema = { type };
       fc.assert(
         fc.property(valueNotOfType(type), (value) => {
-          expect(schemas().ajv.validate(schema, value), `${JSON.stringify(value)} is not a ${type}`).toBe(false);
-          expect(coercibleTo(type, value), `${JSON.stringify(value)} could be read as a ${type}`).toBe(false);
+          assert.equal(schemas().ajv.validate(schema, value), false, `${JSON.stringify(value)} is not a ${type}`);
+          assert.equal(coercibleTo(type, value), false, `${JSON.stringify(value)} could be read as a ${type}`);
         }),
         { numRuns: 1000 },
       );
@@ -242,8 +246,10 @@ test.describe('wrong-type values (valueNotOfType)', () => {
     );
     fc.assert(
       fc.property(bodyWithFieldRetyped('client.request', bodies.client()), ({ field, body }) => {
-        expect(coercibleTo(typed.get(field) ?? '', body[field]), `${field}: ${JSON.stringify(body[field])}`).toBe(
+        assert.equal(
+          coercibleTo(typed.get(field) ?? '', body[field]),
           false,
+          `${field}: ${JSON.stringify(body[field])}`,
         );
       }),
       { numRuns: 1000 },
@@ -260,20 +266,20 @@ test.describe('cart items (§4.5) and channel messages (§4.15)', () => {
       const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
       fc.assert(
         fc.property(badCartItems(item, data), ({ items, itemDefects, defects }) => {
-          expect(verdict('cart-items.request', items).errors).toEqual([]);
-          expect(items.length).toBeGreaterThanOrEqual(1);
-          expect(items.length).toBeLessThanOrEqual(3);
-          expect(itemDefects).toHaveLength(items.length);
+          assert.deepEqual(verdict('cart-items.request', items).errors, []);
+          assert.ok(items.length >= 1 && items.length <= 3, `${items.length} items`);
+          assert.equal(itemDefects.length, items.length);
           items.forEach((bad, i) => {
             // No valid item: each is the configured one with exactly its one defect.
             const expected =
               itemDefects[i] === 'unknown-product'
                 ? { ...item, productId: data.missingProductId }
                 : { ...item, type: data.disallowedType };
-            expect(bad).toEqual(expected);
-            expect(bad.productId === data.missingProductId || bad.type === data.disallowedType).toBe(true);
+            assert.ok(bad.productId === data.missingProductId || bad.type === data.disallowedType, 'a bad item');
+            assert.deepEqual(bad, expected);
           });
-          expect(defects).toEqual(
+          assert.deepEqual(
+            defects,
             ['unknown-product', 'disallowed-type'].filter((d) => itemDefects.includes(d as never)),
           );
         }),
@@ -315,11 +321,14 @@ test.describe('cart items (§4.5) and channel messages (§4.15)', () => {
       fc.assert(
         fc.property(channelMessageBody(bodies.channelMessage()), (body) => {
           const message = body.message as string;
-          expect(verdict('message-channel-send.request', body).valid).toBe(true);
-          expect(message.trim()).not.toBe('');
-          expect(message, JSON.stringify(message)).toMatch(ordinary);
-          expect(message.normalize('NFC')).toBe(message);
-          expect([...message].every((c) => c.codePointAt(0)! <= 0xffff)).toBe(true);
+          assert.equal(verdict('message-channel-send.request', body).valid, true);
+          assert.notEqual(message.trim(), '');
+          assert.match(message, ordinary, JSON.stringify(message));
+          assert.equal(message.normalize('NFC'), message);
+          assert.ok(
+            [...message].every((c) => c.codePointAt(0)! <= 0xffff),
+            'no astral-plane character',
+          );
         }),
         RUNS,
       );
