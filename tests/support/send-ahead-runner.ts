@@ -142,7 +142,7 @@ export class RunnerSendAhead {
 }
 
 /** The runner's record of a test, once it is written; undefined if it is not there by `deadline`. */
-async function recordOf(file: string, deadline: number): Promise<RunnerRecord | undefined> {
+async function runnerRecord(file: string, deadline: number): Promise<RunnerRecord | undefined> {
   for (;;) {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as RunnerRecord;
@@ -159,7 +159,7 @@ export function sentByRunner(testId: string, waitMs: number, transport: Transpor
   return {
     async deliver(request, sendItself) {
       const deadline = waitMs > 0 ? Date.now() + waitMs : Number.POSITIVE_INFINITY;
-      const record = await recordOf(recordFile(dir, testId), deadline);
+      const record = await runnerRecord(recordFile(dir, testId), deadline);
       if (record?.kind !== 'answer' || record.fingerprint !== requestFingerprint(request)) return sendItself();
       const response = { ...record.response, body: Buffer.from(record.response.body, 'base64') };
       transport.observedLatency(response.durationMs);
