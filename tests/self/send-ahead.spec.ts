@@ -2,13 +2,14 @@
 // run, from the runner without a rate cap, from the worker under one. It must change when requests leave, and
 // nothing else: the same requests, each once, only for the tests the run runs, no write while writes are off, and
 // the same verdict.
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../support/config';
 import { targetIsFar } from '../support/target';
 import { expect, test } from '../support/fixtures';
-import { FIRST_SEND_AHEAD, MAX_SEND_AHEAD, Transport, sendAheadWindow } from '../support/http';
+import { type Delivery, FIRST_SEND_AHEAD, MAX_SEND_AHEAD, Transport, sendAheadWindow } from '../support/http';
+import { DECLINED, answerRecord, recordsDir, sentByRunner, writeRunnerRecord } from '../support/send-ahead-runner';
 import { RunState } from '../support/run-state';
 import { lastLine, readReport, runPlaywright } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
@@ -225,5 +226,59 @@ test.describe('the window: how many requests a worker has out ahead of its tests
     } finally {
       await target.close();
     }
+  });
+});
+
+test.describe("a worker takes the runner's answer only when it is the answer to its own request", () => {
+  const config = loadConfig({ RSF_TARGET_URL: 'http://127.0.0.1:9', RSF_BEARER_TOKEN: secrets.bearer });
+  const request = {
+    method: 'GET',
+    url: 'http://127.0.0.1:9/v1/prices',
+    headers: { Accept: 'application/json', Authorization: `Bearer ${secrets.bearer}` },
+  };
+  // Bytes that are not UTF-8: a record carries the body as it came.
+  const response = {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from([0x5b, 0xff, 0xfe, 0x5d]),
+    sizeBytes: 4,
+    truncated: false,
+    durationMs: 150,
+  };
+  const own: Delivery = { kind: 'answer', response: { ...response, status: 418 }, attempts: [] };
+  const sendItself = async (): Promise<Delivery> => own;
+  /** A run directory with the folder for records, as the runner makes it before it sends. */
+  const runDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rsf-records-'));
+    mkdirSync(recordsDir(dir));
+    return dir;
+  };
+  const worker = (dir: string, waitMs = 5_000) =>
+    sentByRunner(dir, 'test-1', waitMs, new Transport(config, 'http://127.0.0.1:9/v1', 1, freshRunState()));
+
+  test('the same request: the runner answer, bytes and all, from a record that holds no token', async () => {
+    const dir = runDir();
+    writeRunnerRecord(dir, 'test-1', answerRecord(request, response));
+    expect(await worker(dir).deliver(request, sendItself)).toEqual({ kind: 'answer', response, attempts: [] });
+    const written = readdirSync(recordsDir(dir)).map((f) => readFileSync(join(recordsDir(dir), f), 'utf8'));
+    expect(written.join('\n')).not.toContain(secrets.bearer);
+  });
+
+  test('a record written while the test waits is taken', async () => {
+    const dir = runDir();
+    const delivery = worker(dir).deliver(request, sendItself);
+    setTimeout(() => writeRunnerRecord(dir, 'test-1', answerRecord(request, response)), 50);
+    expect(await delivery).toEqual({ kind: 'answer', response, attempts: [] });
+  });
+
+  test('its own request when the runner declined, answered another request, or wrote nothing in time', async () => {
+    const declined = runDir();
+    writeRunnerRecord(declined, 'test-1', DECLINED);
+    expect(await worker(declined).deliver(request, sendItself)).toBe(own);
+    const another = runDir();
+    const otherRequest = { ...request, headers: { ...request.headers, Authorization: 'Bearer another' } };
+    writeRunnerRecord(another, 'test-1', answerRecord(otherRequest, response));
+    expect(await worker(another).deliver(request, sendItself)).toBe(own);
+    expect(await worker(runDir(), 50).deliver(request, sendItself)).toBe(own);
   });
 });

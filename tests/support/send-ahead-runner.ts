@@ -11,7 +11,6 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { validBodies } from './bodies';
 import { type Config, loadConfig } from './config';
 import { type Delivery, type OutgoingRequest, Transport, requestFingerprint } from './http';
-import { RUN_STATE_ENV } from './run-state';
 import { type PlannedTest, type SentAhead, requestAhead } from './send-ahead';
 import { apiBase, targetIsFar } from './target';
 import type { WireResponse } from './wire';
@@ -25,13 +24,14 @@ type AnswerRecord = {
   fingerprint: string;
   response: Omit<WireResponse, 'body'> & { body: string };
 };
-type RunnerRecord = AnswerRecord | { kind: 'declined' };
+export type RunnerRecord = AnswerRecord | { kind: 'declined' };
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function recordFile(dir: string, testId: string): string {
-  return join(dir, RECORDS_DIR, `${testId}.json`);
-}
+/** Where the runner leaves its records in the run directory `dir`. */
+export const recordsDir = (dir: string): string => join(dir, RECORDS_DIR);
+
+const recordFile = (dir: string, testId: string): string => join(recordsDir(dir), `${testId}.json`);
 
 /** Whether the runner sends the run's probes: against a far target (RSF_TARGET_DISTANCE) with no rate cap. */
 export function runnerSendsAhead(config: Config): boolean {
@@ -82,7 +82,7 @@ export class RunnerSendAhead {
       return request ? [{ testId: test.id, request }] : [];
     });
     if (queue.length === 0) return undefined;
-    mkdirSync(join(dir, RECORDS_DIR), { recursive: true });
+    mkdirSync(recordsDir(dir), { recursive: true });
     return new RunnerSendAhead(new Transport(config, base, fullConfig.workers), dir, queue);
   }
 
@@ -115,14 +115,9 @@ export class RunnerSendAhead {
     }
     this.inFlight--;
     if (delivery) {
-      const { body, ...response } = delivery.response;
-      this.write(testId, {
-        kind: 'answer',
-        fingerprint: requestFingerprint(request),
-        response: { ...response, body: body.toString('base64') },
-      });
+      writeRunnerRecord(this.dir, testId, answerRecord(request, delivery.response));
     } else {
-      this.write(testId, { kind: 'declined' });
+      writeRunnerRecord(this.dir, testId, DECLINED);
       this.declineRest();
     }
     this.pump();
@@ -130,15 +125,27 @@ export class RunnerSendAhead {
 
   private declineRest(): void {
     this.stopped = true;
-    for (const { testId } of this.queue.splice(0)) this.write(testId, { kind: 'declined' });
+    for (const { testId } of this.queue.splice(0)) writeRunnerRecord(this.dir, testId, DECLINED);
   }
+}
 
-  /** Whole or not at all: a worker never reads half a record. */
-  private write(testId: string, record: RunnerRecord): void {
-    const file = recordFile(this.dir, testId);
-    writeFileSync(`${file}.part`, JSON.stringify(record), { mode: 0o600 });
-    renameSync(`${file}.part`, file);
-  }
+/** The runner's record of its answer to `request`: the request by its fingerprint only. */
+export function answerRecord(request: OutgoingRequest, { body, ...response }: WireResponse): RunnerRecord {
+  return {
+    kind: 'answer',
+    fingerprint: requestFingerprint(request),
+    response: { ...response, body: body.toString('base64') },
+  };
+}
+
+/** The runner's record of a test it leaves to its worker. */
+export const DECLINED: RunnerRecord = { kind: 'declined' };
+
+/** Writes the record of a test in the run directory `dir`, whole or not at all: a worker never reads half of one. */
+export function writeRunnerRecord(dir: string, testId: string, record: RunnerRecord): void {
+  const file = recordFile(dir, testId);
+  writeFileSync(`${file}.part`, JSON.stringify(record), { mode: 0o600 });
+  renameSync(`${file}.part`, file);
 }
 
 /** The runner's record of a test, once it is written; undefined if it is not there by `deadline`. */
@@ -153,9 +160,11 @@ async function runnerRecord(file: string, deadline: number): Promise<RunnerRecor
   }
 }
 
-/** For the worker of a test the runner sends: the runner's answer, or its own request where the runner has none. */
-export function sentByRunner(testId: string, waitMs: number, transport: Transport): SentAhead {
-  const dir = process.env[RUN_STATE_ENV] ?? '';
+/**
+ * For the worker of a test the runner sends, in the run directory `dir`: the runner's answer, or its own request
+ * where the runner declined, answered another request, or wrote nothing within `waitMs` (0: no limit).
+ */
+export function sentByRunner(dir: string, testId: string, waitMs: number, transport: Transport): SentAhead {
   return {
     async deliver(request, sendItself) {
       const deadline = waitMs > 0 ? Date.now() + waitMs : Number.POSITIVE_INFINITY;

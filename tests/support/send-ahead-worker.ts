@@ -4,6 +4,7 @@ import type { TestInfo } from '@playwright/test';
 import { type ValidBodies, validBodies } from './bodies';
 import type { Config } from './config';
 import { type OutgoingRequest, type Transport, requestFingerprint } from './http';
+import { RUN_STATE_ENV } from './run-state';
 import { type ApiBaseFor, type PlannedTest, type SentAhead, readPlan, requestAhead } from './send-ahead';
 import { sentByRunner } from './send-ahead-runner';
 
@@ -16,6 +17,7 @@ interface Queued {
 export class SendAhead {
   private readonly following = new Map<string, PlannedTest[]>();
   private readonly runnerSends: Set<string>;
+  private readonly runDir = process.env[RUN_STATE_ENV];
   private readonly queue: Queued[] = [];
   private readonly sent = new Map<string, SentAhead>();
   private readonly known = new Set<string>();
@@ -57,7 +59,8 @@ export class SendAhead {
 
   private take({ testId, timeout, retry }: Pick<TestInfo, 'testId' | 'timeout' | 'retry'>): SentAhead | undefined {
     this.known.add(testId);
-    if (this.runnerSends.has(testId)) return retry === 0 ? sentByRunner(testId, timeout, this.transport) : undefined;
+    if (this.runnerSends.has(testId))
+      return retry === 0 && this.runDir ? sentByRunner(this.runDir, testId, timeout, this.transport) : undefined;
     const queuedAt = this.queue.findIndex((q) => q.testId === testId);
     if (queuedAt >= 0) this.queue.splice(queuedAt, 1);
     const sent = this.sent.get(testId);
