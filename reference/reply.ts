@@ -54,16 +54,24 @@ export interface Reply {
   schemaKeywords?: string[];
 }
 
-/** Thrown by handlers and by the request pipeline; the route's error shape turns it into a Reply. */
+/**
+ * Thrown by handlers and by the request pipeline; the route's error shape turns it into a Reply. It is how most
+ * requests of a conformance run end, not a fault, so it captures no stack (a test runner asks for 200 frames).
+ */
 export class Rejection extends Error {
-  constructor(
-    readonly kind: ErrorKind | TransportKind,
-    message: string,
-    readonly missingFields?: string[],
-    /** Set when the request schema refused the body: the ajv keywords of the errors that counted. */
-    readonly schemaKeywords?: string[],
-  ) {
+  readonly kind: ErrorKind | TransportKind;
+  readonly missingFields: string[] | undefined;
+  /** Set when the request schema refused the body: the ajv keywords of the errors that counted. */
+  readonly schemaKeywords: string[] | undefined;
+
+  constructor(kind: ErrorKind | TransportKind, message: string, missingFields?: string[], schemaKeywords?: string[]) {
+    const frames = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = frames;
+    this.kind = kind;
+    this.missingFields = missingFields;
+    this.schemaKeywords = schemaKeywords;
   }
 }
 
