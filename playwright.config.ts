@@ -1,11 +1,10 @@
 // `npm run conformance`: the conformance suite, against RSF_TARGET_URL or the embedded reference server.
 import { randomInt } from 'node:crypto';
-import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { version } from './package.json';
-import { type Config, loadConfig, loadEnvFile } from './tests/support/config';
-import { displayTarget, referenceProfilePath, targetIsFar } from './tests/support/target';
+import { loadConfig, loadEnvFile } from './tests/support/config';
+import { displayTarget, referenceProfilePath } from './tests/support/target';
 
 // Before anything reads a setting; workers inherit the environment this leaves.
 loadEnvFile();
@@ -13,29 +12,21 @@ loadEnvFile();
 // Chosen once, here in the runner; workers inherit the environment, so every property test of the run shares it.
 process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));
 
-/** Workers for a target whose answers take a while; measured by `npm run bench` (README, "Benchmark"). */
-const MAX_WAITING_WORKERS = 16;
-
 /**
- * Workers follow the target, not the cores. Against a near target (the embedded reference, a host on this machine;
- * RSF_TARGET_DISTANCE) a run is bound by CPU: one worker per core. A far one (or the reference with
- * RSF_REFERENCE_LATENCY_MS) makes each request wait. Without a rate cap, the runner sends every probe's request
- * before its test runs (tests/support/send-ahead-runner.ts), and what is left to wait on is the chains of requests:
- * the links and the properties. One worker more than the cores keeps them busy while one waits (each worker is a
- * Node process that costs over half a second of CPU to start; measured by `npm run bench`). Under a rate cap the
- * workers share it (tests/support/http.ts paces each at cap ÷ workers), so the count stays one per core.
+ * Workers follow the cores, requests in flight follow the target. A run against a near target (the embedded
+ * reference, a host on this machine; RSF_TARGET_DISTANCE) is bound by CPU. Against a far one (or the reference with
+ * RSF_REFERENCE_LATENCY_MS) the tests' declared requests are sent before the tests run (tests/support/send-ahead.ts),
+ * as many at once as the target's latency and the rate cap make useful, and only the chains of requests of a few
+ * tests are left to wait. A worker more is a Node process that costs over half a second of CPU to start, and
+ * measured by `npm run bench`, it made a far run slower.
  */
-function workersFor(config: Config): number | string {
-  if (!targetIsFar(config) || config.maxRequestsPerSecond > 0) return '100%';
-  return Math.min(MAX_WAITING_WORKERS, cpus().length + 1);
-}
+const WORKERS = '100%';
 
 interface RunFacts {
   target: string;
   safetyMode: string;
   profile: string;
   reportsDir: string;
-  workers: number | string;
 }
 
 function describeRun(): RunFacts {
@@ -46,11 +37,10 @@ function describeRun(): RunFacts {
       safetyMode: config.writesEnabled ? 'writes enabled' : 'read-only',
       profile: config.embedded ? referenceProfilePath(config) || 'reference' : '',
       reportsDir: config.reportsDir,
-      workers: workersFor(config),
     };
   } catch {
     // The global setup explains what is wrong.
-    return { target: 'invalid configuration', safetyMode: 'read-only', profile: '', reportsDir: 'reports', workers: 1 };
+    return { target: 'invalid configuration', safetyMode: 'read-only', profile: '', reportsDir: 'reports' };
   }
 }
 
@@ -71,12 +61,12 @@ const SEND_AHEAD_PLAN: ReporterDescription = ['./tests/support/reporter/send-ahe
 export default defineConfig({
   testDir: './tests/conformance',
   outputDir: './test-results/conformance',
-  // A worker runs a spec file's tests in order, so it knows the probes it may send ahead (tests/support/send-ahead.ts);
-  // the properties and the links, chains with nothing to send ahead, are shared out test by test.
+  // A worker runs a spec file's tests in order, so it knows the probes it may send ahead under a rate cap
+  // (tests/support/send-ahead.ts); the properties and the links are shared out test by test.
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: run.workers,
+  workers: WORKERS,
   timeout: 60_000,
   globalSetup: './tests/support/global-setup.ts',
   reporter: sharded

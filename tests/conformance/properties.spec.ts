@@ -31,7 +31,7 @@ import { failure } from '../support/failure';
 import { test } from '../support/fixtures';
 import { type Exchange, jsonBody } from '../support/http';
 import { OPERATIONS, type OperationName } from '../support/operations';
-import { type PropertyCheck, checkProperty } from '../support/property';
+import { type PropertyCheck, property } from '../support/property';
 import { declaredTags } from '../support/probes';
 import { asProduct, loggedInDataIn, stockBoundsProblem, stockLabelProblem } from '../support/stock';
 
@@ -49,35 +49,32 @@ const utilityRefused = [rejects('OP4-UTILITY-MAX'), documentedErrorShape('OP4-ER
 const utilityAccepted = succeeds('OP4-UTILITY-MAX');
 
 test.describe('§4.4 and §8 · utility of PATCH /miCuenta/misCategorias · properties', () => {
-  test('refuses every utility above 100, in the documented error shape', {
-    tag: propertyTags('updateCategory', ...utilityRefused),
-  }, async ({ api, conformance, bodies, config }) => {
-    await checkProperty({
-      api,
-      conformance,
-      config,
-      arbitrary: categoryUpdateWithUtility(bodies.categoryUpdate(), utilityAbove100()),
-      send: (json) => api.call('updateCategory', { json }),
-      checks: every(...utilityRefused),
-    });
-  });
+  test(
+    'refuses every utility above 100, in the documented error shape',
+    {
+      tag: propertyTags('updateCategory', ...utilityRefused),
+    },
+    property({
+      operation: 'updateCategory',
+      inputs: ({ bodies }) => ({ arbitrary: categoryUpdateWithUtility(bodies.categoryUpdate(), utilityAbove100()) }),
+      request: (json) => ({ json }),
+      checks: () => every(...utilityRefused),
+    }),
+  );
 
-  test('accepts every utility in [0, 100] on the existing category', {
-    tag: propertyTags('updateCategory', utilityAccepted),
-  }, async ({ api, conformance, bodies, config }) => {
-    try {
-      await checkProperty({
-        api,
-        conformance,
-        config,
-        arbitrary: validCategoryUpdate(bodies.categoryUpdate()),
-        send: (json) => api.call('updateCategory', { json }),
-        checks: every(utilityAccepted),
-      });
-    } finally {
-      await api.call('updateCategory', { json: bodies.categoryUpdate() }); // leave the configured values behind
-    }
-  });
+  test(
+    'accepts every utility in [0, 100] on the existing category',
+    {
+      tag: propertyTags('updateCategory', utilityAccepted),
+    },
+    property({
+      operation: 'updateCategory',
+      inputs: ({ bodies }) => ({ arbitrary: validCategoryUpdate(bodies.categoryUpdate()) }),
+      request: (json) => ({ json }),
+      checks: () => every(utilityAccepted),
+      restore: ({ bodies }) => ({ json: bodies.categoryUpdate() }), // leave the configured values behind
+    }),
+  );
 });
 
 const addressRefusals = {
@@ -96,35 +93,43 @@ const addressAcceptances = {
 
 test.describe('§4.2 · POST /miCuenta/shippingAddress · properties', () => {
   // With writes off, only bodies a conforming server must refuse are generated, and the acceptance checks are left out.
-  test('creates an address exactly when the mandatory data is present, and names placeId when it is missing', {
-    tag: propertyTags('createShippingAddress', ...Object.values(addressRefusals), ...Object.values(addressAcceptances)),
-  }, async ({ api, conformance, bodies, config }) => {
-    const checks: PropertyCheck<AddressCase>[] = [
-      { check: addressRefusals.street, when: (c) => !c.verdict.streetComplete },
-      { check: addressRefusals.placeString, when: (c) => !c.verdict.placeStringRule },
-      { check: addressRefusals.placeId, when: (c) => !c.verdict.placeIdRule },
-      { check: addressRefusals.shape, when: (c) => !c.verdict.accepted },
-      // With a street field missing too, a server may name that one only.
-      { check: addressRefusals.namesPlaceId, when: (c) => c.verdict.streetComplete && !c.verdict.placeIdRule },
-    ];
-    if (config.writesEnabled) {
-      checks.push(
-        { check: addressAcceptances.withPlaceId, when: (c) => c.verdict.accepted && c.presence.placeId },
-        { check: addressAcceptances.withProvince, when: (c) => c.verdict.accepted && !c.presence.placeId },
-      );
-    }
-    const full = { ...bodies.addressWithPlaceId(), ...bodies.addressWithProvince() };
-    const domain = { refusedOnly: !config.writesEnabled };
-    await checkProperty({
-      api,
-      conformance,
-      config,
-      arbitrary: addressCase(full, domain),
-      examples: everyAddressCase(full, domain),
-      send: (c) => api.call('createShippingAddress', { json: c.body }),
-      checks,
-    });
-  });
+  const checks = (writesEnabled: boolean): PropertyCheck<AddressCase>[] => [
+    { check: addressRefusals.street, when: (c) => !c.verdict.streetComplete },
+    { check: addressRefusals.placeString, when: (c) => !c.verdict.placeStringRule },
+    { check: addressRefusals.placeId, when: (c) => !c.verdict.placeIdRule },
+    { check: addressRefusals.shape, when: (c) => !c.verdict.accepted },
+    // With a street field missing too, a server may name that one only.
+    { check: addressRefusals.namesPlaceId, when: (c) => c.verdict.streetComplete && !c.verdict.placeIdRule },
+    ...(writesEnabled
+      ? [
+          { check: addressAcceptances.withPlaceId, when: (c: AddressCase) => c.verdict.accepted && c.presence.placeId },
+          {
+            check: addressAcceptances.withProvince,
+            when: (c: AddressCase) => c.verdict.accepted && !c.presence.placeId,
+          },
+        ]
+      : []),
+  ];
+  test(
+    'creates an address exactly when the mandatory data is present, and names placeId when it is missing',
+    {
+      tag: propertyTags(
+        'createShippingAddress',
+        ...Object.values(addressRefusals),
+        ...Object.values(addressAcceptances),
+      ),
+    },
+    property({
+      operation: 'createShippingAddress',
+      inputs: ({ bodies, config }) => {
+        const full = { ...bodies.addressWithPlaceId(), ...bodies.addressWithProvince() };
+        const domain = { refusedOnly: !config.writesEnabled };
+        return { arbitrary: addressCase(full, domain), examples: everyAddressCase(full, domain) };
+      },
+      request: (c) => ({ json: c.body }),
+      checks: ({ config }) => checks(config.writesEnabled),
+    }),
+  );
 });
 
 // The operations whose bodies have several typed fields. Operation 2's rules are conditional (§4.2: the property above
@@ -146,33 +151,35 @@ test.describe('§4.1, §4.3, §4.4, §4.6 · required and typed fields · proper
     const dropped = rule.required ? [rejects(rule.required.id), ...shapeOf(rule.required.errorShape)] : [];
     const retyped = rule.types ? [rejects(rule.types.id), ...shapeOf(rule.types.errorShape)] : [];
 
-    test(`operation ${number}: refuses every body with a required field dropped, in the documented error shape`, {
-      tag: propertyTags(rule.operation, ...dropped),
-    }, async ({ api, conformance, bodies, config }) => {
-      const base = rule.valid({ bodies, config });
-      await checkProperty({
-        api,
-        conformance,
-        config,
-        arbitrary: bodyWithFieldDropped(rule.schema, base),
-        examples: everyFieldDropped(rule.schema, base), // a handful of fields: each is sent, none left to chance
-        send: (m) => api.call(rule.operation, bodyRequest(rule, m.body, { bodies, config })),
-        checks: every(...dropped),
-      });
-    });
+    test(
+      `operation ${number}: refuses every body with a required field dropped, in the documented error shape`,
+      {
+        tag: propertyTags(rule.operation, ...dropped),
+      },
+      property({
+        operation: rule.operation,
+        inputs: (ctx) => {
+          const base = rule.valid(ctx);
+          // A handful of fields: each is sent, none left to chance.
+          return { arbitrary: bodyWithFieldDropped(rule.schema, base), examples: everyFieldDropped(rule.schema, base) };
+        },
+        request: (m, ctx) => bodyRequest(rule, m.body, ctx),
+        checks: () => every(...dropped),
+      }),
+    );
 
-    test(`operation ${number}: refuses every body with a field of another JSON type, in the documented error shape`, {
-      tag: propertyTags(rule.operation, ...retyped),
-    }, async ({ api, conformance, bodies, config }) => {
-      await checkProperty({
-        api,
-        conformance,
-        config,
-        arbitrary: bodyWithFieldRetyped(rule.schema, rule.valid({ bodies, config })),
-        send: (m) => api.call(rule.operation, bodyRequest(rule, m.body, { bodies, config })),
-        checks: every(...retyped),
-      });
-    });
+    test(
+      `operation ${number}: refuses every body with a field of another JSON type, in the documented error shape`,
+      {
+        tag: propertyTags(rule.operation, ...retyped),
+      },
+      property({
+        operation: rule.operation,
+        inputs: (ctx) => ({ arbitrary: bodyWithFieldRetyped(rule.schema, rule.valid(ctx)) }),
+        request: (m, ctx) => bodyRequest(rule, m.body, ctx),
+        checks: () => every(...retyped),
+      }),
+    );
   }
 });
 
@@ -185,38 +192,39 @@ const messageAccepted = succeeds('OP15-SUCCESS-SHAPE');
 test.describe('§4.5 and §4.15 · cart items and channel messages · properties', () => {
   // Every item of the array is bad (an unknown product or a disallowed type): a valid item beside them could be
   // carried out (§4.5 does not exclude a partial success), and with writes off nothing may be.
-  test('operation 5: refuses every cart update whose items all have an unknown product or a disallowed type', {
-    tag: propertyTags('updateCartItems', ...Object.values(cartRefusals)),
-  }, async ({ api, conformance, bodies, config }) => {
-    const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
-    await checkProperty({
-      api,
-      conformance,
-      config,
-      arbitrary: badCartItems(bodies.cartItem(), data),
-      send: (c) => api.call('updateCartItems', { json: c.items }),
-      checks: [
+  test(
+    'operation 5: refuses every cart update whose items all have an unknown product or a disallowed type',
+    {
+      tag: propertyTags('updateCartItems', ...Object.values(cartRefusals)),
+    },
+    property({
+      operation: 'updateCartItems',
+      inputs: ({ bodies, config }) => {
+        const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
+        return { arbitrary: badCartItems(bodies.cartItem(), data) };
+      },
+      request: (c) => ({ json: c.items }),
+      checks: () => [
         { check: cartRefusals.unknownProduct, when: (c) => c.defects.includes('unknown-product') },
         { check: cartRefusals.disallowedType, when: (c) => c.defects.includes('disallowed-type') },
       ],
-    });
-  });
+    }),
+  );
 
   // §8 shows no limits: an empty message or exotic characters may be refused,
   // so only ordinary, non-empty text is sent.
-  test('operation 15: accepts every non-empty message of ordinary text, accented letters and punctuation included', {
-    tag: propertyTags('sendChannelMessage', messageAccepted),
-  }, async ({ api, conformance, bodies, config }) => {
-    const params = channelParams({ bodies, config });
-    await checkProperty({
-      api,
-      conformance,
-      config,
-      arbitrary: channelMessageBody(bodies.channelMessage()),
-      send: (json) => api.call('sendChannelMessage', { params, json, credentials: 'none' }),
-      checks: every(messageAccepted),
-    });
-  });
+  test(
+    'operation 15: accepts every non-empty message of ordinary text, accented letters and punctuation included',
+    {
+      tag: propertyTags('sendChannelMessage', messageAccepted),
+    },
+    property({
+      operation: 'sendChannelMessage',
+      inputs: ({ bodies }) => ({ arbitrary: channelMessageBody(bodies.channelMessage()) }),
+      request: (json, ctx) => ({ params: channelParams(ctx), json, credentials: 'none' }),
+      checks: () => every(messageAccepted),
+    }),
+  );
 });
 
 const productOf = (exchange: Exchange) => asProduct(jsonBody(exchange));
@@ -255,23 +263,28 @@ const stockChecks = {
 };
 
 test.describe('§2.6 and §8 · product stock · properties', () => {
-  test('keeps availableStock within [0, stockDisplayLimit], labels it consistently, ' +
-    'and shows it to logged-in callers only, for every configured product', {
-    tag: propertyTags('getProduct', ...Object.values(stockChecks)),
-  }, async ({ api, conformance, config }) => {
-    await checkProperty({
-      api,
-      conformance,
-      config,
-      arbitrary: stockProbe(config.stockProductIds),
-      examples: everyStockProbe(config.stockProductIds),
-      send: ({ productId, credentials }) =>
-        api.call('getProduct', { params: { product_id: productId }, query: config.productDetailQuery, credentials }),
-      checks: [
+  test(
+    'keeps availableStock within [0, stockDisplayLimit], labels it consistently, ' +
+      'and shows it to logged-in callers only, for every configured product',
+    {
+      tag: propertyTags('getProduct', ...Object.values(stockChecks)),
+    },
+    property({
+      operation: 'getProduct',
+      inputs: ({ config }) => ({
+        arbitrary: stockProbe(config.stockProductIds),
+        examples: everyStockProbe(config.stockProductIds),
+      }),
+      request: ({ productId, credentials }, { config }) => ({
+        params: { product_id: productId },
+        query: config.productDetailQuery,
+        credentials,
+      }),
+      checks: () => [
         { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
         { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
         { check: stockChecks.anonymous, when: (p) => p.credentials === 'none' },
       ],
-    });
-  });
+    }),
+  );
 });

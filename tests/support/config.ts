@@ -209,10 +209,11 @@ export const SETTINGS = {
     'RSF_TARGET_DISTANCE',
     'auto',
     oneOf(TARGET_DISTANCES),
-    "How far the target is. near: its answers cost this machine's CPU, not waiting: one worker per core, and " +
-      "each test sends its own requests. far: its answers take a while, and the probes' requests are sent ahead " +
-      'of their tests once answers take 20 ms or more: by the runner from the start, with one worker more than ' +
-      'the cores; under a rate cap, by each worker for the probes that follow its test, with one worker per core. ' +
+    "How far the target is. near: its answers cost this machine's CPU, not waiting, and each test sends its own " +
+      "requests. far: its answers take a while, and the tests' declared requests are sent before the tests run, " +
+      'once answers take 20 ms or more: by the runner from the start (the probes, and the inputs of the ' +
+      'properties); under a rate cap, by each worker for the probes that follow its test. One worker per core ' +
+      'either way. ' +
       'auto: near for a host on this machine (localhost, 127.x, [::1]) and the embedded reference, ' +
       'far otherwise and for the reference with RSF_REFERENCE_LATENCY_MS. Set far for a distant target reached ' +
       'through a local tunnel or proxy.',

@@ -526,20 +526,13 @@ export class ApiClient {
 
   /**
    * `apiBase`: where this client's requests go, the transport's unless a test is sent to a profile of its own.
-   * `sentAhead`: this test's probe request, sent while an earlier test ran (send-ahead.ts).
+   * `sentAhead`: this test's declared requests, sent before it ran (send-ahead.ts).
    */
   constructor(
     private readonly transport: Transport,
     private readonly apiBase = transport.apiBase,
-    private sentAhead?: SentAhead,
+    private readonly sentAhead?: SentAhead,
   ) {}
-
-  /** The request sent ahead for this test: only its first request may be it. */
-  private takeSentAhead(): SentAhead | undefined {
-    const ahead = this.sentAhead;
-    this.sentAhead = undefined;
-    return ahead;
-  }
 
   get config(): Config {
     return this.transport.config;
@@ -586,9 +579,9 @@ export class ApiClient {
     this.refuseIfStopped(label);
     const depth = this.completedDepth + 1;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
-    const ahead = this.takeSentAhead();
     const sendItself = () => this.transport.deliver(request, timeLeft);
-    const deliver = () => (ahead ? ahead.deliver(request, sendItself) : sendItself());
+    const { sentAhead } = this;
+    const deliver = () => (sentAhead ? sentAhead.deliver(request, sendItself) : sendItself());
     // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.

@@ -11,7 +11,7 @@ import type { Conformance, SettingKey } from './conformance';
 import { CREDENTIALS_ANNOTATION } from './check-protocol';
 import type { ApiClient, Credentials, Exchange, SendOptions } from './http';
 import { OPERATIONS, type OperationName } from './operations';
-import { declareProbe } from './send-ahead';
+import { declareRequests } from './send-ahead';
 import { WRITES_TAG, mayWrite } from './write-safety';
 
 export interface ProbeFixtures {
@@ -59,7 +59,7 @@ export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
   const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) =>
     void (await runProbe(spec, { api, conformance, bodies, config }));
-  declareProbe(body, spec);
+  declareRequests(body, (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }]);
   return [title, details, body];
 }
 

@@ -14,7 +14,11 @@ import { type Check, isNotApplicable, notApplicable } from './checks';
 import type { Conformance } from './conformance';
 import { CheckFailure } from './failure';
 import type { Config } from './config';
-import type { ApiClient, Exchange } from './http';
+import type { ValidBodies } from './bodies';
+import type { RequestContext } from './body-rules';
+import type { ApiClient, Exchange, SendOptions } from './http';
+import type { OperationName } from './operations';
+import { declareRequests } from './send-ahead';
 
 /** Annotation type of one check's numbers: runs, shrinks, requests. */
 export const PROPERTY_ANNOTATION = 'fast-check-runs';
@@ -164,6 +168,83 @@ function inPool<T>(items: readonly T[], size: () => number, fn: (item: T) => Pro
  * A MUST failure throws, and the checks after it do not run; SHOULD and INFO failures are recorded by
  * verify as warnings, and the next check runs.
  */
+/**
+ * The inputs a property sends before its checks run, in order, each key once: its examples and the first numRuns
+ * values fast-check draws (fc.sample: same seed, same values as the run), those a check speaks about. None when a
+ * path is replayed: fast-check then runs the one counterexample. The runner sends the same (send-ahead-runner.ts).
+ */
+export function inputsAhead<T>(
+  property: {
+    arbitrary: fc.Arbitrary<T>;
+    examples?: readonly T[];
+    checks: PropertyCheck<T>[];
+    key: (value: T) => string;
+  },
+  config: Config,
+): T[] {
+  if (config.fcPath.trim()) return [];
+  const drawn = fc.sample(property.arbitrary, { seed: propertySeed(config), numRuns: config.fcNumRuns });
+  const keys = new Set<string>();
+  return [...(property.examples ?? []), ...drawn].filter((value) => {
+    if (!property.checks.some((c) => !c.when || c.when(value))) return false;
+    const key = property.key(value);
+    if (keys.has(key)) return false;
+    keys.add(key);
+    return true;
+  });
+}
+
+/** A property as data: its inputs, the request each makes of its operation, and its checks. */
+export interface PropertySpec<T> {
+  operation: OperationName;
+  inputs: (ctx: RequestContext) => { arbitrary: fc.Arbitrary<T>; examples?: readonly T[] };
+  request: (value: T, ctx: RequestContext) => SendOptions;
+  checks: (ctx: RequestContext) => PropertyCheck<T>[];
+  key?: (value: T) => string;
+  /** Sent once the property is judged, whatever the outcome: to leave the configured values behind. */
+  restore?: (ctx: RequestContext) => SendOptions;
+}
+
+interface PropertyFixtures {
+  api: ApiClient;
+  conformance: Conformance;
+  bodies: ValidBodies;
+  config: Config;
+}
+
+const asJson = (value: unknown): string => JSON.stringify(value);
+
+/**
+ * The body of a property test: `test(title, details, property(spec))`. Declared as data, so that the runner can send
+ * its inputs ahead of it against a far target (send-ahead.ts), as it does a probe's request.
+ */
+export function property<T>(spec: PropertySpec<T>): (fixtures: PropertyFixtures) => Promise<void> {
+  const key = spec.key ?? asJson;
+  // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
+  const body = async ({ api, conformance, bodies, config }: PropertyFixtures): Promise<void> => {
+    const ctx = { bodies, config };
+    try {
+      await checkProperty({
+        api,
+        conformance,
+        config,
+        ...spec.inputs(ctx),
+        send: (value) => api.call(spec.operation, spec.request(value, ctx)),
+        checks: spec.checks(ctx),
+        key,
+      });
+    } finally {
+      if (spec.restore) await api.call(spec.operation, spec.restore(ctx));
+    }
+  };
+  declareRequests(body, (ctx) => {
+    const { arbitrary, examples } = spec.inputs(ctx);
+    const values = inputsAhead({ arbitrary, ...(examples && { examples }), checks: spec.checks(ctx), key }, ctx.config);
+    return values.map((value) => ({ operation: spec.operation, options: spec.request(value, ctx) }));
+  });
+  return body;
+}
+
 export async function checkProperty<T>(options: PropertyOptions<T>): Promise<PropertyResult> {
   const { conformance, config, arbitrary, send, checks } = options;
   const keyOf = options.key ?? ((value: T) => JSON.stringify(value));
@@ -189,11 +270,8 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
   };
 
   // Outside any check: a target that does not answer fails the test as a transport error, not as a requirement.
-  // When replaying a path, fast-check runs the one counterexample: nothing to send ahead.
   if (!path) {
-    const relevant = [...examples, ...fc.sample(arbitrary, { seed, numRuns })].filter((v) =>
-      checks.some((c) => !c.when || c.when(v)),
-    );
+    const relevant = inputsAhead({ arbitrary, examples, checks, key: keyOf }, config);
     // Past the deadline the rest is left to the checks, which fast-check interrupts.
     const { concurrency } = options;
     const size = () => concurrency ?? options.api.inFlightWindow(PREFETCH_CONCURRENCY);

@@ -1,30 +1,31 @@
 // The runner's part of send-ahead (send-ahead.ts). Against a far target without a rate cap, the runner sends the
-// request of every probe of the run as the run begins, while the workers start, in the order the workers will need
-// them. Each answer is left in the run directory as a record, which the probe's worker takes in place of sending.
+// declared requests of the run's tests as the run begins, while the workers start: the probes' first, in the order
+// the workers will need them, then the properties' sampled inputs. When a test's requests are all answered, their
+// answers are left in the run directory as the test's record, which its worker takes in place of sending them.
 //
 // At the first sign of trouble (an answer throttled or missing, the breaker open, the run paced, the target found to
-// be near after all) the runner stops and declines the rest: each of those tests sends its own request, paced,
-// retried and counted as usual. A record holds a fingerprint of the request, never the request: no token is written.
+// be near after all) the runner stops sending: each test then sends what the runner did not answer, paced, retried
+// and counted as usual. A record holds the fingerprints of the requests, never the requests: no token is written.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
 import { validBodies } from './bodies';
 import { type Config, loadConfig } from './config';
 import { type Delivery, type OutgoingRequest, Transport, requestFingerprint } from './http';
-import { type PlannedTest, type SentAhead, requestAhead } from './send-ahead';
+import { type PlannedTest, type SentAhead, requestsAhead } from './send-ahead';
 import { apiBase, targetIsFar } from './target';
 import type { WireResponse } from './wire';
 
 const RECORDS_DIR = 'sent-ahead';
-/** How often a worker looks for the record of its test while the runner's request is out. */
+/** How often a worker looks for the record of its test while the runner's requests are out. */
 const POLL_MS = 5;
 
-type AnswerRecord = {
-  kind: 'answer';
-  fingerprint: string;
-  response: Omit<WireResponse, 'body'> & { body: string };
-};
-export type RunnerRecord = AnswerRecord | { kind: 'declined' };
+type RecordedResponse = Omit<WireResponse, 'body'> & { body: string };
+
+/** The runner's answers to a test's requests, by request fingerprint; a request it did not answer is not there. */
+export interface RunnerRecord {
+  answers: Record<string, RecordedResponse>;
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,18 +34,22 @@ export const recordsDir = (dir: string): string => join(dir, RECORDS_DIR);
 
 const recordFile = (dir: string, testId: string): string => join(recordsDir(dir), `${testId}.json`);
 
-/** Whether the runner sends the run's probes: against a far target (RSF_TARGET_DISTANCE) with no rate cap. */
+/** Whether the runner sends the run's declared requests: against a far target (RSF_TARGET_DISTANCE) with no cap. */
 export function runnerSendsAhead(config: Config): boolean {
   return targetIsFar(config) && config.maxRequestsPerSecond === 0;
 }
 
-/** Round robin over the groups: the workers start on the first groups at once, each with its first test. */
+/**
+ * Round robin over the spec files' groups (the workers start on the first groups at once, each with its first test),
+ * then the tests of parallel describes, which run once the workers are going.
+ */
 function inOrderOfNeed(groups: PlannedTest[][]): PlannedTest[] {
+  const inOrder = groups.filter((group) => !group[0]?.alone);
   const ordered: PlannedTest[] = [];
-  for (let i = 0; groups.some((group) => i < group.length); i++) {
-    for (const group of groups) if (i < group.length) ordered.push(group[i] as PlannedTest);
+  for (let i = 0; inOrder.some((group) => i < group.length); i++) {
+    for (const group of inOrder) if (i < group.length) ordered.push(group[i] as PlannedTest);
   }
-  return ordered;
+  return [...ordered, ...groups.filter((group) => group[0]?.alone).flat()];
 }
 
 interface Queued {
@@ -52,15 +57,30 @@ interface Queued {
   request: OutgoingRequest;
 }
 
+/** What the runner has of one test: its requests not yet answered, and the answers so far. */
+interface Progress {
+  unsent: number;
+  inFlight: number;
+  record: RunnerRecord;
+  written: boolean;
+}
+
 export class RunnerSendAhead {
   private inFlight = 0;
   private stopped = false;
+  private readonly progress = new Map<string, Progress>();
 
   private constructor(
     private readonly transport: Transport,
     private readonly dir: string,
     private readonly queue: Queued[],
-  ) {}
+  ) {
+    for (const { testId } of queue) {
+      const progress = this.progress.get(testId) ?? { unsent: 0, inFlight: 0, record: { answers: {} }, written: false };
+      progress.unsent++;
+      this.progress.set(testId, progress);
+    }
+  }
 
   /**
    * For the plan reporter, at onBegin: the runner's sender for the planned `groups` of the run whose directory is
@@ -77,18 +97,19 @@ export class RunnerSendAhead {
     }
     if (!runnerSendsAhead(config)) return undefined;
     const bodies = validBodies(config);
-    const queue = inOrderOfNeed(groups).flatMap((test) => {
-      const request = test.profiled ? undefined : requestAhead(test, config, bodies, () => base);
-      return request ? [{ testId: test.id, request }] : [];
-    });
+    const queue = inOrderOfNeed(groups).flatMap((test) =>
+      test.profiled
+        ? []
+        : requestsAhead(test, config, bodies, () => base).map((request) => ({ testId: test.id, request })),
+    );
     if (queue.length === 0) return undefined;
     mkdirSync(recordsDir(dir), { recursive: true });
     return new RunnerSendAhead(new Transport(config, base, fullConfig.workers), dir, queue);
   }
 
-  /** The tests whose requests the runner sends (or declines): their workers wait for a record. */
+  /** The tests whose requests the runner sends: their workers wait for their record. */
   get testIds(): string[] {
-    return this.queue.map((q) => q.testId);
+    return [...this.progress.keys()];
   }
 
   start(): void {
@@ -97,15 +118,18 @@ export class RunnerSendAhead {
   }
 
   private pump(): void {
-    if (this.transport.isPaced()) this.declineRest();
+    if (this.transport.isPaced()) this.stop();
     while (!this.stopped && this.queue.length > 0 && this.inFlight < this.transport.sendAheadWindow()) {
       void this.send(this.queue.shift() as Queued);
     }
     // The answers came quickly: the target is near after all, and the tests are better off sending their own.
-    if (this.inFlight === 0 && this.transport.sendAheadWindow() === 0) this.declineRest();
+    if (this.inFlight === 0 && this.transport.sendAheadWindow() === 0) this.stop();
   }
 
   private async send({ testId, request }: Queued): Promise<void> {
+    const progress = this.progress.get(testId) as Progress;
+    progress.unsent--;
+    progress.inFlight++;
     this.inFlight++;
     let delivery: Extract<Delivery, { kind: 'answer' }> | undefined;
     try {
@@ -114,32 +138,32 @@ export class RunnerSendAhead {
       delivery = undefined; // an error of the request itself: its test meets it again, and fails on it
     }
     this.inFlight--;
-    if (delivery) {
-      writeRunnerRecord(this.dir, testId, answerRecord(request, delivery.response));
-    } else {
-      writeRunnerRecord(this.dir, testId, DECLINED);
-      this.declineRest();
-    }
+    progress.inFlight--;
+    if (delivery) progress.record.answers[requestFingerprint(request)] = recorded(delivery.response);
+    else this.stop();
+    this.writeIfDone(testId, progress);
     this.pump();
   }
 
-  private declineRest(): void {
+  /** Sends no more: each test gets what was answered once its requests still out are back. */
+  private stop(): void {
     this.stopped = true;
-    for (const { testId } of this.queue.splice(0)) writeRunnerRecord(this.dir, testId, DECLINED);
+    for (const { testId } of this.queue.splice(0)) (this.progress.get(testId) as Progress).unsent--;
+    for (const [testId, progress] of this.progress) this.writeIfDone(testId, progress);
+  }
+
+  private writeIfDone(testId: string, progress: Progress): void {
+    if (progress.written || progress.unsent > 0 || progress.inFlight > 0) return;
+    progress.written = true;
+    writeRunnerRecord(this.dir, testId, progress.record);
   }
 }
 
-/** The runner's record of its answer to `request`: the request by its fingerprint only. */
-export function answerRecord(request: OutgoingRequest, { body, ...response }: WireResponse): RunnerRecord {
-  return {
-    kind: 'answer',
-    fingerprint: requestFingerprint(request),
-    response: { ...response, body: body.toString('base64') },
-  };
-}
-
-/** The runner's record of a test it leaves to its worker. */
-export const DECLINED: RunnerRecord = { kind: 'declined' };
+/** A response as a record keeps it: its body as base64, byte for byte. */
+export const recorded = ({ body, ...response }: WireResponse): RecordedResponse => ({
+  ...response,
+  body: body.toString('base64'),
+});
 
 /** Writes the record of a test in the run directory `dir`, whole or not at all: a worker never reads half of one. */
 export function writeRunnerRecord(dir: string, testId: string, record: RunnerRecord): void {
@@ -161,18 +185,23 @@ async function runnerRecord(file: string, deadline: number): Promise<RunnerRecor
 }
 
 /**
- * For the worker of a test the runner sends, in the run directory `dir`: the runner's answer, or its own request
- * where the runner declined, answered another request, or wrote nothing within `waitMs` (0: no limit).
+ * For the worker of a test the runner sends, in the run directory `dir`: the runner's answer to each request of the
+ * test, once, and else the test's own request (the runner did not answer it, or wrote nothing within `waitMs`; 0:
+ * no limit).
  */
 export function sentByRunner(dir: string, testId: string, waitMs: number, transport: Transport): SentAhead {
+  let record: Promise<RunnerRecord | undefined> | undefined;
+  const taken = new Set<string>();
   return {
     async deliver(request, sendItself) {
       const deadline = waitMs > 0 ? Date.now() + waitMs : Number.POSITIVE_INFINITY;
-      const record = await runnerRecord(recordFile(dir, testId), deadline);
-      if (record?.kind !== 'answer' || record.fingerprint !== requestFingerprint(request)) return sendItself();
-      const response = { ...record.response, body: Buffer.from(record.response.body, 'base64') };
-      transport.observedLatency(response.durationMs);
-      return { kind: 'answer', response, attempts: [] };
+      record ??= runnerRecord(recordFile(dir, testId), deadline);
+      const fingerprint = requestFingerprint(request);
+      const answer = (await record)?.answers[fingerprint];
+      if (!answer || taken.has(fingerprint)) return sendItself();
+      taken.add(fingerprint);
+      transport.observedLatency(answer.durationMs);
+      return { kind: 'answer', response: { ...answer, body: Buffer.from(answer.body, 'base64') }, attempts: [] };
     },
   };
 }

@@ -3,9 +3,9 @@
 import type { TestInfo } from '@playwright/test';
 import { type ValidBodies, validBodies } from './bodies';
 import type { Config } from './config';
-import { type OutgoingRequest, type Transport, requestFingerprint } from './http';
+import { type Delivery, type OutgoingRequest, type Transport, requestFingerprint } from './http';
 import { RUN_STATE_ENV } from './run-state';
-import { type ApiBaseFor, type PlannedTest, type SentAhead, readPlan, requestAhead } from './send-ahead';
+import { type ApiBaseFor, type PlannedTest, type SentAhead, readPlan, requestsAhead } from './send-ahead';
 import { sentByRunner } from './send-ahead-runner';
 
 interface Queued {
@@ -19,7 +19,8 @@ export class SendAhead {
   private readonly runnerSends: Set<string>;
   private readonly runDir = process.env[RUN_STATE_ENV];
   private readonly queue: Queued[] = [];
-  private readonly sent = new Map<string, SentAhead>();
+  /** Per test, its requests sent ahead by fingerprint. */
+  private readonly sent = new Map<string, Map<string, Promise<Delivery>>>();
   private readonly known = new Set<string>();
   private inFlight = 0;
   private readonly bodies: ValidBodies;
@@ -49,8 +50,8 @@ export class SendAhead {
     for (const test of this.following.get(info.testId) ?? []) {
       if (this.known.has(test.id) || this.runnerSends.has(test.id)) continue;
       this.known.add(test.id);
-      const request = requestAhead(test, this.config, this.bodies, apiBaseFor);
-      if (request) this.queue.push({ testId: test.id, request });
+      for (const request of requestsAhead(test, this.config, this.bodies, apiBaseFor))
+        this.queue.push({ testId: test.id, request });
     }
     this.testTimeoutMs = info.timeout;
     this.pump();
@@ -61,11 +62,19 @@ export class SendAhead {
     this.known.add(testId);
     if (this.runnerSends.has(testId))
       return retry === 0 && this.runDir ? sentByRunner(this.runDir, testId, timeout, this.transport) : undefined;
-    const queuedAt = this.queue.findIndex((q) => q.testId === testId);
-    if (queuedAt >= 0) this.queue.splice(queuedAt, 1);
+    // What was not sent yet, the test sends itself.
+    for (let i = this.queue.length - 1; i >= 0; i--) if (this.queue[i]?.testId === testId) this.queue.splice(i, 1);
     const sent = this.sent.get(testId);
     this.sent.delete(testId);
-    return sent;
+    if (!sent) return undefined;
+    return {
+      deliver(request, sendItself) {
+        const fingerprint = requestFingerprint(request);
+        const delivery = sent.get(fingerprint);
+        sent.delete(fingerprint);
+        return delivery ?? sendItself();
+      },
+    };
   }
 
   /** The longest a request sent ahead may spend on throttled retries: as a test would, leaving room for one more. */
@@ -90,10 +99,9 @@ export class SendAhead {
         this.pump();
       };
       delivery.then(done, done);
-      const fingerprint = requestFingerprint(request);
-      this.sent.set(testId, {
-        deliver: (built, sendItself) => (requestFingerprint(built) === fingerprint ? delivery : sendItself()),
-      });
+      const sent = this.sent.get(testId) ?? new Map<string, Promise<Delivery>>();
+      sent.set(requestFingerprint(request), delivery);
+      this.sent.set(testId, sent);
     }
   }
 }

@@ -1,21 +1,23 @@
-// Send-ahead: a worker runs the tests of a spec file in order, one at a time, and most of them are probes, one request
-// each that depends on nothing before it. Against a far target (RSF_TARGET_DISTANCE) a worker would spend the run
-// waiting on one answer after another. So the probes' requests are sent before their tests run, as many at once as
-// the target's latency and the rate cap make useful (Transport.sendAheadWindow), and each probe then judges its own
-// exchange, recorded exactly as if it had sent it (ApiClient.send). Two senders share the work:
-// - without a rate cap, the runner sends every probe of the run from the start, while the workers start
-//   (send-ahead-runner.ts): nothing is left for a worker to wait on but the chains of requests;
-// - under a cap, which the workers share, each worker sends those that follow its running test in its group.
+// Send-ahead: most tests send requests that depend on nothing before them: a probe its one request, a property the
+// inputs it samples. Against a far target (RSF_TARGET_DISTANCE) a worker, which runs one test at a time, would spend
+// the run waiting on one answer after another. So these requests, declared as data (probe(), property()), are sent
+// before their tests run, as many at once as the target's latency and the rate cap make useful
+// (Transport.sendAheadWindow), and each test then judges its own exchanges, recorded exactly as if it had sent them
+// (ApiClient.send). Two senders share the work:
+// - without a rate cap, the runner sends them all from the start, while the workers start (send-ahead-runner.ts):
+//   nothing is left for a worker to wait on but the chains of requests;
+// - under a cap, which the workers share, each worker sends those of the probes that follow its running test in its
+//   spec file (send-ahead-worker.ts).
 //
 // Only tests the run will run are sent ahead: the runner writes the plan (its filtered tests, grouped as Playwright
-// hands them to a worker, and those the runner sends) into the run directory at onBegin, and a probe of the plan is
+// hands them to a worker, and those the runner sends) into the run directory at onBegin, and a test of the plan is
 // found again in the worker by its declaration key (spec file and declaration order), the same in every process that
 // loads the file.
 //
 // Two things here are Playwright's, not in its public types: a TestCase keeps its function as `fn` (how the runner
-// tells a probe), and a describe's mode is `_parallelMode`. Were `fn` renamed, nothing would be sent ahead, and
-// tests/self/send-ahead.spec.ts, which counts the requests out at once, would fail; were `_parallelMode`, a probe in a
-// parallel describe (there is none) could be sent ahead by a worker that does not run it.
+// finds what a test declared), and a describe's mode is `_parallelMode`. Were `fn` renamed, nothing would be sent ahead, and
+// tests/self/send-ahead.spec.ts, which counts the requests out at once, would fail; were `_parallelMode`, a worker
+// could send ahead a property that another worker runs (then sent twice; the runner sends them without a cap).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
@@ -30,17 +32,24 @@ import { skippedAsWrite } from './write-safety';
 const ROOT = resolve(__dirname, '../..');
 const PLAN_FILE = 'send-ahead-plan.json';
 
-/** What a probe sends, as declared: enough to build its request outside its test. */
+/** A request a test sends, as declared: which operation, and how. */
 export interface DeclaredRequest {
   operation: OperationName;
-  request: (ctx: RequestContext) => SendOptions;
+  options: SendOptions;
 }
 
-interface Declared extends DeclaredRequest {
+/**
+ * What a test sends that waits for nothing before it, as declared: enough to build its requests outside the test.
+ * A probe sends one; a property, one per sampled input.
+ */
+export type DeclaredRequests = (ctx: RequestContext) => DeclaredRequest[];
+
+interface Declared {
   key: string;
+  requests: DeclaredRequests;
 }
 
-/** A test of the plan: its probe's declaration key, or none when it is not a probe. */
+/** A test of the plan: the key of its declared requests, or none when it declared none. */
 export interface PlannedTest {
   id: string;
   key?: string;
@@ -49,6 +58,8 @@ export interface PlannedTest {
   skipped?: boolean;
   /** Its project sends it to a reference profile of its own (the mutation matrix): only its worker knows where. */
   profiled?: boolean;
+  /** In a parallel describe: any worker may run it, whenever one is free (the properties). */
+  alone?: boolean;
 }
 
 /** Groups of tests, each run by one worker in this order, and the tests whose requests the runner sends. */
@@ -74,20 +85,20 @@ function declaringFile(): string | undefined {
   }
 }
 
-/** Called by probe() as a test is declared: `body` is the test's function, as Playwright keeps it. */
-export function declareProbe(body: object, declared: DeclaredRequest): void {
+/** Called as a test is declared (probe(), property()): `body` is the test's function, as Playwright keeps it. */
+export function declareRequests(body: object, requests: DeclaredRequests): void {
   const file = declaringFile();
   if (!file) return;
   const path = relative(ROOT, file);
   const index = declaredPerFile.get(path) ?? 0;
   declaredPerFile.set(path, index + 1);
-  const entry = { ...declared, key: `${path}#${index}` };
+  const entry = { key: `${path}#${index}`, requests };
   byBody.set(body, entry);
   byKey.set(entry.key, entry);
 }
 
 /** Playwright's TestCase keeps the test's function as `fn` (not in its public types). */
-const probeOf = (test: TestCase): Declared | undefined => {
+const declaredOf = (test: TestCase): Declared | undefined => {
   const body = (test as TestCase & { fn?: unknown }).fn;
   return typeof body === 'function' ? byBody.get(body) : undefined;
 };
@@ -107,27 +118,32 @@ function sendsToItsOwnProfile(test: TestCase): boolean {
   return !!use.referenceProfile || Object.keys(use.profileByTag ?? {}).length > 0;
 }
 
-/** For the runner, at onBegin: the run's tests with a probe among them, grouped as the workers will get them. */
+/**
+ * For the runner, at onBegin: the run's tests that declared requests, grouped as the workers will get them: a spec
+ * file's tests in order, and then each test of a parallel describe (the properties) as a group of its own.
+ */
 export function plannedGroups(config: FullConfig, suite: Suite): PlannedTest[][] {
-  const groups: PlannedTest[][] = [];
+  const inOrder: PlannedTest[][] = [];
+  const alone: PlannedTest[][] = [];
   for (const project of suite.suites) {
     for (const file of project.suites) {
       const group: PlannedTest[] = [];
       for (const test of file.allTests()) {
-        if (runsAlone(test, config)) continue;
-        const key = probeOf(test)?.key;
-        group.push({
+        const key = declaredOf(test)?.key;
+        const planned: PlannedTest = {
           id: test.id,
           tags: test.tags,
           ...(key && { key }),
           ...(test.expectedStatus === 'skipped' && { skipped: true }),
           ...(sendsToItsOwnProfile(test) && { profiled: true }),
-        });
+        };
+        if (!runsAlone(test, config)) group.push(planned);
+        else if (key) alone.push([{ ...planned, alone: true }]);
       }
-      if (group.some((t) => t.key)) groups.push(group);
+      if (group.some((t) => t.key)) inOrder.push(group);
     }
   }
-  return groups;
+  return [...inOrder, ...alone];
 }
 
 /** For the runner, before it starts a worker: the plan, in the run directory, where the workers look for it. */
@@ -150,29 +166,33 @@ export function readPlan(): Plan {
 export type ApiBaseFor = (tags: readonly string[]) => string | undefined;
 
 /**
- * The request a planned probe sends, or undefined when it must not be sent ahead: it is no probe, the run will not
- * judge it (skipped, or a write while writes are off), or it cannot be built (its test builds it, and says why).
+ * The requests a planned test declared, or none when they must not be sent ahead: the run will not judge it
+ * (skipped, or a write while writes are off), or they cannot be built (its test builds them, and says why).
  */
-export function requestAhead(
+export function requestsAhead(
   test: PlannedTest,
   config: Config,
   bodies: ValidBodies,
   apiBaseFor: ApiBaseFor,
-): OutgoingRequest | undefined {
+): OutgoingRequest[] {
   const declared = test.key === undefined ? undefined : byKey.get(test.key);
-  if (!declared || test.skipped) return undefined;
-  if (skippedAsWrite(config.writesEnabled, test.tags)) return undefined;
+  if (!declared || test.skipped) return [];
+  if (skippedAsWrite(config.writesEnabled, test.tags)) return [];
   const apiBase = apiBaseFor(test.tags);
-  if (apiBase === undefined) return undefined;
+  if (apiBase === undefined) return [];
   try {
-    const options = declared.request({ bodies, config });
-    return outgoingRequest(OPERATIONS[declared.operation], options, config, apiBase);
+    return declared
+      .requests({ bodies, config })
+      .map(({ operation, options }) => outgoingRequest(OPERATIONS[operation], options, config, apiBase));
   } catch {
-    return undefined;
+    return [];
   }
 }
 
-/** A test's request, sent ahead of it: its delivery if `request` is the one sent, else what `sendItself` gets. */
+/**
+ * A test's requests, sent ahead of it: the delivery of `request` if it was sent, once, and else what `sendItself`
+ * gets (a request sent twice by the test is sent again).
+ */
 export interface SentAhead {
   deliver(request: OutgoingRequest, sendItself: () => Promise<Delivery>): Promise<Delivery>;
 }
