@@ -16,8 +16,8 @@
 //
 // Two things here are Playwright's, not in its public types: a TestCase keeps its function as `fn` (how the runner
 // finds what a test declared), and a describe's mode is `_parallelMode`. Were `fn` renamed, nothing would be sent
-// ahead, and tests/self/send-ahead.spec.ts, which counts the requests out at once, would fail; were `_parallelMode`, a worker
-// could send ahead a property that another worker runs (then sent twice; the runner sends them without a cap).
+// ahead, and tests/self/send-ahead.spec.ts, which counts the requests out at once, would fail; were `_parallelMode`,
+// a worker could send ahead a property that another worker runs (then sent twice).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
