@@ -263,13 +263,8 @@ export class Transport {
   }
 
   /**
-   * Sends `request`, again after each throttled answer (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
-   * all), unless the breaker is open. Every request is counted by the breaker: a usable answer closes the count;
-   * none, or throttled ones to the end, add to it.
-   */
-  /**
-   * Sends `request` once for the runner, which sends probes ahead of every worker (send-ahead-runner.ts). Only a
-   * usable answer is returned. Anything else (throttled, no answer, the breaker open) is undefined: the probe's test
+   * Sends `request` once for the runner, which sends the tests' declared requests ahead (send-ahead-runner.ts). Only a
+   * usable answer is returned. Anything else (throttled, no answer, the breaker open) is undefined: the test
    * sends it again, paced, retried and counted as usual. A request without an answer still counts for the breaker.
    */
   async deliverOnce(request: OutgoingRequest): Promise<Extract<Delivery, { kind: 'answer' }> | undefined> {
@@ -292,6 +287,11 @@ export class Transport {
     return { kind: 'answer', response, attempts: [] };
   }
 
+  /**
+   * Sends `request`, again after each throttled answer (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
+   * all), unless the breaker is open. Every request is counted by the breaker: a usable answer closes the count;
+   * none, or throttled ones to the end, add to it.
+   */
   async deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {
     const { requestTimeoutMs, maxResponseBytes, retryMaxWaitMs } = this.config;
     const maxRetries = Math.floor(this.config.maxRetries);
