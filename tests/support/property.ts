@@ -164,11 +164,6 @@ function inPool<T>(items: readonly T[], size: () => number, fn: (item: T) => Pro
 }
 
 /**
- * Checks every requirement of `checks` over `arbitrary`, each as one fc.check wrapped in conformance.verify.
- * A MUST failure throws, and the checks after it do not run; SHOULD and INFO failures are recorded by
- * verify as warnings, and the next check runs.
- */
-/**
  * The inputs a property sends before its checks run, in order, each key once: its examples and the first numRuns
  * values fast-check draws (fc.sample: same seed, same values as the run), those a check speaks about. None when a
  * path is replayed: fast-check then runs the one counterexample. The runner sends the same (send-ahead-runner.ts).
@@ -245,6 +240,11 @@ export function property<T>(spec: PropertySpec<T>): (fixtures: PropertyFixtures)
   return body;
 }
 
+/**
+ * Checks every requirement of `checks` over `arbitrary`, each as one fc.check wrapped in conformance.verify.
+ * A MUST failure throws, and the checks after it do not run; SHOULD and INFO failures are recorded by
+ * verify as warnings, and the next check runs.
+ */
 export async function checkProperty<T>(options: PropertyOptions<T>): Promise<PropertyResult> {
   const { conformance, config, arbitrary, send, checks } = options;
   const keyOf = options.key ?? ((value: T) => JSON.stringify(value));
