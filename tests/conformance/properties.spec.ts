@@ -93,7 +93,7 @@ const addressAcceptances = {
 
 test.describe('§4.2 · POST /miCuenta/shippingAddress · properties', () => {
   // With writes off, only bodies a conforming server must refuse are generated, and the acceptance checks are left out.
-  const checks = (writesEnabled: boolean): PropertyCheck<AddressCase>[] => [
+  const addressChecks = (writesEnabled: boolean): PropertyCheck<AddressCase>[] => [
     { check: addressRefusals.street, when: (c) => !c.verdict.streetComplete },
     { check: addressRefusals.placeString, when: (c) => !c.verdict.placeStringRule },
     { check: addressRefusals.placeId, when: (c) => !c.verdict.placeIdRule },
@@ -127,7 +127,7 @@ test.describe('§4.2 · POST /miCuenta/shippingAddress · properties', () => {
         return { arbitrary: addressCase(full, domain), examples: everyAddressCase(full, domain) };
       },
       request: (c) => ({ json: c.body }),
-      checks: ({ config }) => checks(config.writesEnabled),
+      checks: ({ config }) => addressChecks(config.writesEnabled),
     }),
   );
 });
