@@ -55,8 +55,6 @@ export interface PropertyOptions<T> {
   examples?: readonly T[];
   /** Values with the same key are sent once. Default: their JSON. */
   key?: (value: T) => string;
-  /** Inputs in flight at once while the sampled values are sent ahead; default: what the transport finds useful. */
-  concurrency?: number;
 }
 
 export interface CheckResult {
@@ -273,8 +271,7 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
   if (!path) {
     const relevant = inputsAhead({ arbitrary, examples, checks, key: keyOf }, config);
     // Past the deadline the rest is left to the checks, which fast-check interrupts.
-    const { concurrency } = options;
-    const size = () => concurrency ?? options.api.inFlightWindow(PREFETCH_CONCURRENCY);
+    const size = () => options.api.inFlightWindow(PREFETCH_CONCURRENCY);
     await options.api.inOneStep(`send ${relevant.length} inputs ahead`, () =>
       inPool(relevant, size, async (v) => (Date.now() < stopAt ? sendCached(v) : undefined)),
     );
