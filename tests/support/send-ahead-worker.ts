@@ -13,7 +13,10 @@ interface Queued {
   request: OutgoingRequest;
 }
 
-/** One per worker: the probes that follow the running test, queued in run order, and those already sent. */
+/**
+ * One per worker: what the runner sent for its tests, and under a rate cap the probes that follow the running test,
+ * queued in run order, and those already sent.
+ */
 export class SendAhead {
   private readonly following = new Map<string, PlannedTest[]>();
   private readonly runnerSends: Set<string>;
@@ -41,8 +44,8 @@ export class SendAhead {
   }
 
   /**
-   * At the start of a test: its own request if it was sent ahead, and the probes after it queued (those the run
-   * will not judge, skipped ones and writes while writes are off, are not; nor those the runner sends).
+   * At the start of a test: its requests sent ahead, if any, and the probes after it queued (those the run will not
+   * judge, skipped ones and writes while writes are off, are not; nor those the runner sends).
    * A retry sends its own: what was sent ahead belongs to the first try.
    */
   testStarts(info: Pick<TestInfo, 'testId' | 'timeout' | 'retry'>, apiBaseFor: ApiBaseFor): SentAhead | undefined {
