@@ -153,7 +153,7 @@ test('a distant target that dies mid-run, with requests sent ahead: ERROR, withi
   const timeoutMs = 5000;
   const { run, target } = await hostileRun(
     { after: MID_RUN, misbehave: hang, latencyMs: 60 },
-    // Far, with no rate cap: each worker has as many requests out as send-ahead allows when the target dies.
+    // Far, with no rate cap: the runner has as many requests out as send-ahead allows when the target dies.
     { RSF_TARGET_DISTANCE: 'far', RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_REQUEST_TIMEOUT_MS: String(timeoutMs) },
     ['--grep-invert', '@property'],
     110_000,

@@ -147,6 +147,7 @@ export class RunnerSendAhead {
 
   /** Sends no more: each test gets what was answered once its requests still out are back. */
   private stop(): void {
+    if (this.stopped) return;
     this.stopped = true;
     for (const { testId } of this.queue.splice(0)) (this.progress.get(testId) as Progress).unsent--;
     for (const [testId, progress] of this.progress) this.writeIfDone(testId, progress);
@@ -194,8 +195,7 @@ export function sentByRunner(dir: string, testId: string, waitMs: number, transp
   const taken = new Set<string>();
   return {
     async deliver(request, sendItself) {
-      const deadline = waitMs > 0 ? Date.now() + waitMs : Number.POSITIVE_INFINITY;
-      record ??= runnerRecord(recordFile(dir, testId), deadline);
+      record ??= runnerRecord(recordFile(dir, testId), waitMs > 0 ? Date.now() + waitMs : Number.POSITIVE_INFINITY);
       const fingerprint = requestFingerprint(request);
       const answer = (await record)?.answers[fingerprint];
       if (!answer || taken.has(fingerprint)) return sendItself();

@@ -34,7 +34,7 @@ export class SendAhead {
     private readonly transport: Transport,
     private readonly config: Config,
   ) {
-    const plan = readPlan();
+    const plan = readPlan(this.runDir);
     for (const group of plan.groups) {
       for (const [i, test] of group.entries()) this.following.set(test.id, group.slice(i + 1));
     }

@@ -26,7 +26,6 @@ import type { RequestContext } from './body-rules';
 import type { Config } from './config';
 import { type Delivery, type OutgoingRequest, type SendOptions, outgoingRequest } from './http';
 import { OPERATIONS, type OperationName } from './operations';
-import { RUN_STATE_ENV } from './run-state';
 import { skippedAsWrite } from './write-safety';
 
 const ROOT = resolve(__dirname, '../..');
@@ -151,9 +150,11 @@ export function writePlan(dir: string, groups: PlannedTest[][], runnerSends: str
   writeFileSync(join(dir, PLAN_FILE), JSON.stringify({ groups, runnerSends } satisfies Plan));
 }
 
-/** The plan of this run: empty when there is none (a run without the plan reporter), and nothing is sent ahead. */
-export function readPlan(): Plan {
-  const dir = process.env[RUN_STATE_ENV];
+/**
+ * The plan of the run whose directory is `dir`: empty when there is none (a process outside a run, or a run without
+ * the plan reporter), and then nothing is sent ahead.
+ */
+export function readPlan(dir: string | undefined): Plan {
   if (!dir) return { groups: [], runnerSends: [] };
   try {
     return JSON.parse(readFileSync(join(dir, PLAN_FILE), 'utf8')) as Plan;

@@ -1,6 +1,6 @@
 // Writes the run's plan for send-ahead (tests/support/send-ahead.ts) at onBegin: the tests this run will run, after
 // every filter (grep, projects, shards, last-failed), grouped as the workers get them. Without a rate cap it then
-// sends their probes' requests from the runner (send-ahead-runner.ts). The runner calls onBegin after
+// sends their declared requests from the runner (send-ahead-runner.ts). The runner calls onBegin after
 // the global setup has made the run directory and before it starts a worker, so every worker finds the plan there.
 // Without it (a --reporter option replaced the configured list), nothing is sent ahead and each test sends its own.
 import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
