@@ -3,7 +3,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test, expect } from '../support/fixtures';
-import { SCHEMA_DIR, schemaId, schemas, SCHEMA_SUFFIX } from '../support/schema-registry';
+import {
+  cachedValidators,
+  formatErrors,
+  SCHEMA_DIR,
+  schemaId,
+  schemas,
+  SCHEMA_SUFFIX,
+} from '../support/schema-registry';
 import { requirements } from '../support/catalogue';
 
 const CASE_DIR = resolve(__dirname, 'schema-cases');
@@ -57,8 +64,9 @@ test.describe('schema files', () => {
 
   test('the registry compiles every schema in strict mode', () => {
     expect(schemas().names).toEqual(schemaNames);
-    // validator() compiles on first use and throws on a strict-mode or $ref error.
-    for (const name of schemaNames) expect(typeof schemas().validator(name), name).toBe('function');
+    // A fresh Ajv, not the cached validators: compiling throws on a strict-mode or $ref error.
+    const { ajv } = schemas();
+    for (const name of schemaNames) expect(typeof ajv.getSchema(schemaId(name)), name).toBe('function');
   });
 
   test('every schema is valid against the 2020-12 meta-schema (the registry leaves this check to here)', () => {
@@ -167,6 +175,27 @@ test.describe('schema case files', () => {
       }
     });
   }
+});
+
+test('the cached validators judge every case as a fresh compile does, errors included', () => {
+  schemas().validator(schemaNames[0]!); // the first use writes the cache when it is missing
+  const cached = cachedValidators();
+  expect(cached, 'the registry cached its validators in node_modules/.cache').toBeDefined();
+  const { ajv } = schemas();
+  let errorsCompared = 0;
+  for (const { group } of caseGroups) {
+    const fresh = ajv.getSchema(schemaId(group.schema))!;
+    const fromCache = cached![group.schema]!;
+    for (const instance of group.tests) {
+      const [expected, actual] = [fresh, fromCache].map((validate) => {
+        const valid = validate(instance.data);
+        return { valid, errors: validate.errors ?? [], formatted: formatErrors(validate.errors ?? []) };
+      });
+      expect(actual, `${group.schema}: "${instance.description}"`).toEqual(expected);
+      errorsCompared += expected!.errors.length;
+    }
+  }
+  expect(errorsCompared, 'the invalid cases compare errors, not only verdicts').toBeGreaterThan(0);
 });
 
 test('every schema named in specs/requirements.json exists', () => {
