@@ -31,6 +31,8 @@ interface Seen {
   authorization: string;
   bodyLength: string;
   status: number;
+  /** The requests in flight as it arrived, itself not included: "GET /path". */
+  alongside: string[];
 }
 
 const { secrets, server: reference } = referenceForThisFile();
@@ -43,6 +45,8 @@ const { secrets, server: reference } = referenceForThisFile();
 async function recordingTarget(latencyMs: number, throttleAbove = Number.POSITIVE_INFINITY) {
   const seen: Seen[] = [];
   let inFlight = 0;
+  /** The requests in flight: "GET /path". */
+  const out: string[] = [];
   let mostInFlight = 0;
   let throttled = 0;
   const target = await startHostileTarget({
@@ -54,16 +58,21 @@ async function recordingTarget(latencyMs: number, throttleAbove = Number.POSITIV
         res.writeHead(429, { 'Retry-After': '0' }).end();
         return true;
       }
+      const line = `${req.method} ${req.url}`;
+      const alongside = [...out];
+      out.push(line);
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
       res.on('close', () => {
         inFlight--;
+        out.splice(out.indexOf(line), 1);
         seen.push({
           method: req.method ?? '',
           path: req.url ?? '',
           authorization: String(req.headers.authorization ?? ''),
           bodyLength: String(req.headers['content-length'] ?? ''),
           status: res.statusCode,
+          alongside,
         });
       });
       return false;
@@ -77,10 +86,15 @@ interface Distance {
   /** RSF_MAX_REQUESTS_PER_SECOND; 0, no cap: the runner sends ahead. Under a cap, the worker does. */
   maxRequestsPerSecond?: number;
   throttleAbove?: number;
+  /** RSF_ALLOW_WRITES: the links write. */
+  allowWrites?: boolean;
 }
 
 /** The suite, read-only, in one worker, against a target `latencyMs` away (near for 0). */
-async function runAgainst({ latencyMs, maxRequestsPerSecond = 0, throttleAbove }: Distance, args: string[]) {
+async function runAgainst(
+  { latencyMs, maxRequestsPerSecond = 0, throttleAbove, allowWrites = false }: Distance,
+  args: string[],
+) {
   const { target, seen, mostInFlight, throttled } = await recordingTarget(latencyMs, throttleAbove);
   const out = mkdtempSync(join(tmpdir(), 'rsf-send-ahead-'));
   writeFileSync(join(out, 'no-waivers.json'), '[]');
@@ -94,6 +108,7 @@ async function runAgainst({ latencyMs, maxRequestsPerSecond = 0, throttleAbove }
         RSF_BEARER_TOKEN: secrets.bearer,
         RSF_CHANNEL_TOKEN: secrets.channel,
         RSF_MAX_REQUESTS_PER_SECOND: String(maxRequestsPerSecond),
+        RSF_ALLOW_WRITES: String(allowWrites),
         // The same sampled inputs in every run, so that the properties send the same requests.
         RSF_FC_SEED: '4242',
         // On 127.0.0.1, which auto takes for near: the distance is said, as for a target behind a local tunnel.
@@ -154,6 +169,32 @@ test.describe('against a distant target, compared with the same target near', ()
       );
     });
   }
+
+  test("a link's chain is sent ahead whole: its read leaves as soon as its write is answered", async () => {
+    const links = ['--grep', 'links between operations'];
+    const [nearby, distant] = [
+      await runAgainst({ latencyMs: 0, allowWrites: true }, links),
+      await runAgainst({ latencyMs: 300, allowWrites: true }, links),
+    ];
+    for (const { run } of [nearby, distant])
+      expect(lastLine(run.stdout), run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
+    // The post-sale request a link creates has a new id in each run (the reference is shared by this file).
+    const { postSaleId } = loadConfig();
+    const createdId = (lines: string[]) =>
+      lines.map((line) => line.replace(/(?<=\/postventa\/)\d+(?=\/)/, (id) => (id === String(postSaleId) ? id : '<created>')));
+    expect(createdId(asLines(distant.seen)), 'the same requests, each once').toEqual(createdId(asLines(nearby.seen)));
+    expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
+      nearby.report.requirements.map((r) => [r.id, r.status]),
+    );
+    // Two links read a channel once their write is answered. One worker runs one test at a time, so two such reads
+    // out together were sent by the runner, each on the answer to its chain's first step.
+    const isChannelRead = (line: string) => /^GET \/v1\/postventa\/\d+\/messageChannel$/.test(line);
+    const reads = distant.seen.filter((s) => isChannelRead(`${s.method} ${s.path}`));
+    expect(
+      reads.some((read) => read.alongside.some(isChannelRead)),
+      `channel reads, each with what was out as it arrived: ${JSON.stringify(reads)}`,
+    ).toBe(true);
+  });
 
   test('a distant target that throttles the runner: the tests send their own, and the verdict stands', async () => {
     const [nearby, distant] = [await near(), await runAgainst({ latencyMs: 60, throttleAbove: 16 }, SOME_TESTS)];

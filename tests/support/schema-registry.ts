@@ -93,7 +93,7 @@ function validatorModule(ajv: Ajv2020, names: SchemaName[]): string {
   return `'use strict';\nmodule.exports = function (formats) {\nconst exports = {};\n${code}\nreturn exports;\n};\n`;
 }
 
-/** Writes the module whole (a rename), and removes those of other schemas. A cache that cannot be written is skipped. */
+/** Writes the module whole (by a rename) and removes those of other schemas; a cache it cannot write is skipped. */
 function writeCache(file: string, module: string): void {
   try {
     mkdirSync(VALIDATOR_CACHE_DIR, { recursive: true });
