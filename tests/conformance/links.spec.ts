@@ -1,13 +1,13 @@
 // Checks that span operations: what one operation creates or changes, another one reads (§2.2, §2.6, §4.13-§4.15).
 // Each link writes, so it runs only when writes are allowed (@writes), and its evidence shows every exchange.
-import { randomBytes } from 'node:crypto';
 import { channelParams } from '../support/body-rules';
 import { linkCheck, notApplicable, successProblem } from '../support/checks';
 import { failure } from '../support/failure';
 import { test } from '../support/fixtures';
 import { type Exchange, jsonBody } from '../support/http';
 import { isObject, outcomeOf } from '../support/outcome';
-import { declaredTags } from '../support/probes';
+import { link } from '../support/probes';
+import { runNonce } from '../support/run-state';
 import type { Config } from '../support/config';
 
 /** Why a chain stopped at its first step, or undefined when that step succeeded. */
@@ -89,52 +89,74 @@ const createdPostSaleReadable = linkCheck('LINK-POSTSALE-CHANNEL-READABLE', ([cr
 });
 
 test.describe('links between operations', () => {
-  // Each link is a chain of requests that wait for each other, with nothing to send ahead (send-ahead.ts): side by
-  // side in several workers, their waits overlap.
+  // Each link is a chain of two requests, the second waiting for the first: side by side in several workers, their
+  // waits overlap, and against a far target the runner sends each chain ahead (send-ahead-runner.ts).
   test.describe.configure({ mode: 'parallel' });
 
-  test('updates an address it has just created, by the addressId the creation returned', {
-    tag: declaredTags('createShippingAddress', [createdAddressUpdates]),
-  }, async ({ api, conformance, bodies }) => {
-    const created = await api.call('createShippingAddress', { json: bodies.addressWithPlaceId() });
-    const addressId = integerField(created, ['addressId']);
-    const chain = [created];
-    if (addressId !== undefined) {
-      chain.push(await api.call('updateShippingAddress', { json: { ...bodies.addressUpdate(), idDirCli: addressId } }));
-    }
-    await conformance.checkChain(createdAddressUpdates, chain, { settings: ['addressFields', 'placeId'] });
-  });
+  test(
+    ...link('updates an address it has just created, by the addressId the creation returned', {
+      operation: 'createShippingAddress',
+      request: ({ bodies }) => ({ json: bodies.addressWithPlaceId() }),
+      read: ({ bodies }, created) => {
+        const addressId = integerField(created, ['addressId']);
+        if (addressId === undefined) return undefined;
+        return {
+          operation: 'updateShippingAddress',
+          options: { json: { ...bodies.addressUpdate(), idDirCli: addressId } },
+        };
+      },
+      check: createdAddressUpdates,
+      settings: ['addressFields', 'placeId'],
+    }),
+  );
 
-  test('shows a message sent to a post-sale channel when the channel is read', {
-    tag: declaredTags('sendChannelMessage', [sentMessageReadable]),
-  }, async ({ api, conformance, bodies, config }) => {
-    // A text of this run only, so that an earlier run's message cannot stand in for it.
-    const message = `${bodies.channelMessage().message} (${randomBytes(4).toString('hex')})`;
-    const params = channelParams({ bodies, config });
-    const sent = await api.call('sendChannelMessage', { params, json: { message }, credentials: 'none' });
-    const read = await api.call('getMessageChannel', { params: { postsaleInboundId: config.postSaleId } });
-    await conformance.checkChain(sentMessageReadable, [sent, read], { settings: ['postSaleId', 'channelToken'] });
-  });
+  test(
+    ...link('shows a message sent to a post-sale channel when the channel is read', {
+      operation: 'sendChannelMessage',
+      // A text of this run only, so that an earlier run's message cannot stand in for it.
+      request: (ctx) => ({
+        params: channelParams(ctx),
+        json: { message: `${ctx.bodies.channelMessage().message} (${runNonce()})` },
+        credentials: 'none',
+      }),
+      read: ({ config }) => ({
+        operation: 'getMessageChannel',
+        options: { params: { postsaleInboundId: config.postSaleId } },
+      }),
+      check: sentMessageReadable,
+      settings: ['postSaleId', 'channelToken'],
+    }),
+  );
 
-  test('shows an item added to the cart in amountInCart of the product detail', {
-    tag: declaredTags('updateCartItems', [cartShowsInProduct]),
-  }, async ({ api, conformance, bodies, config }) => {
-    const added = await api.call('updateCartItems', { json: [bodies.cartItem()] });
-    const detail = await api.call('getProduct', {
-      params: { product_id: config.cartProductId },
-      query: config.productDetailQuery,
-      credentials: 'valid',
-    });
-    await conformance.checkChain(cartShowsInProduct, [added, detail], { settings: ['cartProductId'] });
-  });
+  test(
+    ...link('shows an item added to the cart in amountInCart of the product detail', {
+      operation: 'updateCartItems',
+      request: ({ bodies }) => ({ json: [bodies.cartItem()] }),
+      read: ({ config }) => ({
+        operation: 'getProduct',
+        options: {
+          params: { product_id: config.cartProductId },
+          query: config.productDetailQuery,
+          credentials: 'valid',
+        },
+      }),
+      check: cartShowsInProduct,
+      settings: ['cartProductId'],
+    }),
+  );
 
-  test('reads the channel of a post-sale request it has just created', {
-    tag: declaredTags('createPostSale', [createdPostSaleReadable]),
-  }, async ({ api, conformance, bodies }) => {
-    const created = await api.call('createPostSale', { json: bodies.postSale() });
-    const id = integerField(created, POST_SALE_ID_FIELDS);
-    const chain = [created];
-    if (id !== undefined) chain.push(await api.call('getMessageChannel', { params: { postsaleInboundId: id } }));
-    await conformance.checkChain(createdPostSaleReadable, chain, { settings: ['postSaleBody'] });
-  });
+  test(
+    ...link('reads the channel of a post-sale request it has just created', {
+      operation: 'createPostSale',
+      request: ({ bodies }) => ({ json: bodies.postSale() }),
+      read: (_, created) => {
+        const id = integerField(created, POST_SALE_ID_FIELDS);
+        return id === undefined
+          ? undefined
+          : { operation: 'getMessageChannel', options: { params: { postsaleInboundId: id } } };
+      },
+      check: createdPostSaleReadable,
+      settings: ['postSaleBody'],
+    }),
+  );
 });

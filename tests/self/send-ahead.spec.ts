@@ -181,7 +181,9 @@ test.describe('against a distant target, compared with the same target near', ()
     // The post-sale request a link creates has a new id in each run (the reference is shared by this file).
     const { postSaleId } = loadConfig();
     const createdId = (lines: string[]) =>
-      lines.map((line) => line.replace(/(?<=\/postventa\/)\d+(?=\/)/, (id) => (id === String(postSaleId) ? id : '<created>')));
+      lines.map((line) =>
+        line.replace(/(?<=\/postventa\/)\d+(?=\/)/, (id) => (id === String(postSaleId) ? id : '<created>')),
+      );
     expect(createdId(asLines(distant.seen)), 'the same requests, each once').toEqual(createdId(asLines(nearby.seen)));
     expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
       nearby.report.requirements.map((r) => [r.id, r.status]),
@@ -190,9 +192,10 @@ test.describe('against a distant target, compared with the same target near', ()
     // out together were sent by the runner, each on the answer to its chain's first step.
     const isChannelRead = (line: string) => /^GET \/v1\/postventa\/\d+\/messageChannel$/.test(line);
     const reads = distant.seen.filter((s) => isChannelRead(`${s.method} ${s.path}`));
+    const asSeen = reads.map((read) => `${read.path} [${read.alongside}]`).join('; ');
     expect(
       reads.some((read) => read.alongside.some(isChannelRead)),
-      `channel reads, each with what was out as it arrived: ${JSON.stringify(reads)}`,
+      `channel reads, each with what was out as it arrived: ${asSeen}`,
     ).toBe(true);
   });
 

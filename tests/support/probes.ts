@@ -11,7 +11,7 @@ import type { Conformance, SettingKey } from './conformance';
 import { CREDENTIALS_ANNOTATION } from './check-protocol';
 import type { ApiClient, Credentials, Exchange, SendOptions } from './http';
 import { OPERATIONS, type OperationName } from './operations';
-import { declareRequests } from './send-ahead';
+import { type DeclaredRequest, declareRequests } from './send-ahead';
 import { WRITES_TAG, mayWrite } from './write-safety';
 
 export interface ProbeFixtures {
@@ -61,6 +61,42 @@ export function probe(title: string, spec: ProbeSpec): TestDeclaration {
     void (await runProbe(spec, { api, conformance, bodies, config }));
   declareRequests(body, (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }]);
   return [title, details, body];
+}
+
+export interface LinkSpec {
+  /** The operation of the first step: a write, whose effect the second step shows. */
+  operation: OperationName;
+  request: (ctx: RequestContext) => SendOptions;
+  /** The second step, which reads what the first did; undefined when the first answer gives nothing to read it by. */
+  read: (ctx: RequestContext, first: Exchange) => DeclaredRequest | undefined;
+  /** Judges the chain (linkCheck). */
+  check: Check;
+  settings: readonly SettingKey[];
+}
+
+/**
+ * A link between operations, `test(...link(title, spec))`: a chain of two requests, the second sent once the first
+ * is answered, and the check that judges the chain. Declared as data, so that against a far target the runner sends
+ * the whole chain ahead (send-ahead-runner.ts).
+ */
+export function link(title: string, spec: LinkSpec): TestDeclaration {
+  const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {
+    const ctx = { bodies, config };
+    const first = await api.call(spec.operation, spec.request(ctx));
+    const chain = [first];
+    const second = spec.read(ctx, first);
+    if (second) chain.push(await api.call(second.operation, second.options));
+    await conformance.checkChain(spec.check, chain, { settings: spec.settings });
+  };
+  declareRequests(
+    body,
+    (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }],
+    (ctx, [first]) => {
+      const second = first && spec.read(ctx, first);
+      return second ? [second] : [];
+    },
+  );
+  return [title, { tag: declaredTags(spec.operation, [spec.check]) }, body];
 }
 
 export { CREDENTIALS_ANNOTATION };

@@ -12,6 +12,7 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -180,6 +181,11 @@ export function runState(): RunState {
   }
   shared = new RunState(dir);
   return shared;
+}
+
+/** A text of this run only, the same in the runner and every worker: from the run directory's random name. */
+export function runNonce(): string {
+  return createHash('sha256').update(runState().dir).digest('hex').slice(0, 8);
 }
 
 /** The run directory the global setup made in this process (the runner's), if it ran: `--list` runs none. */

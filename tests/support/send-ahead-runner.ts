@@ -1,7 +1,8 @@
 // The runner's part of send-ahead (send-ahead.ts). Against a far target without a rate cap, the runner sends the
 // declared requests of the run's tests as the run begins, while the workers start: the probes' first, in the order
-// the workers will need them, then the properties' sampled inputs. When a test's requests are all answered, their
-// answers are left in the run directory as the test's record, which its worker takes in place of sending them.
+// the workers will need them, then the properties' sampled inputs and the links' first steps. A link's follow-up
+// leaves as soon as the step before it is answered. When a test's requests are all answered, their answers are left
+// in the run directory as the test's record, which its worker takes in place of sending them.
 //
 // At the first sign of trouble (an answer throttled or missing, the breaker open, the run paced, the target found to
 // be near after all) the runner stops sending: each test then sends what the runner did not answer, paced, retried
@@ -12,7 +13,7 @@ import type { FullConfig } from '@playwright/test/reporter';
 import { validBodies } from './bodies';
 import { type Config, loadConfig } from './config';
 import { type Delivery, type OutgoingRequest, Transport, requestFingerprint } from './http';
-import { type PlannedTest, type SentAhead, requestsAhead } from './send-ahead';
+import { type PlannedTest, type SentAhead, followUpAhead, requestsAhead } from './send-ahead';
 import { apiBase, targetIsFar } from './target';
 import type { WireResponse } from './wire';
 
@@ -55,15 +56,24 @@ function inOrderOfNeed(groups: PlannedTest[][]): PlannedTest[] {
 interface Queued {
   testId: string;
   request: OutgoingRequest;
+  /** Its place among the test's declared requests; undefined for a follow-up. */
+  index?: number;
 }
 
 /** What the runner has of one test: its requests not yet answered, and the answers so far. */
 interface Progress {
+  test: PlannedTest;
   unsent: number;
   inFlight: number;
+  /** The answers to the declared requests, in declared order: what a follow-up is built from. */
+  declaredAnswers: WireResponse[];
+  followedUp: boolean;
   record: RunnerRecord;
   written: boolean;
 }
+
+/** A chain's follow-up, from the answers to the test's declared requests. */
+type FollowUps = (test: PlannedTest, answers: readonly WireResponse[]) => OutgoingRequest[];
 
 export class RunnerSendAhead {
   private inFlight = 0;
@@ -73,12 +83,23 @@ export class RunnerSendAhead {
   private constructor(
     private readonly transport: Transport,
     private readonly dir: string,
-    private readonly queue: Queued[],
+    tests: { test: PlannedTest; requests: OutgoingRequest[] }[],
+    private readonly followUps: FollowUps,
+    private readonly queue: Queued[] = [],
   ) {
-    for (const { testId } of queue) {
-      const progress = this.progress.get(testId) ?? { unsent: 0, inFlight: 0, record: { answers: {} }, written: false };
-      progress.unsent++;
-      this.progress.set(testId, progress);
+    for (const { test, requests } of tests) {
+      const progress = this.progress.get(test.id) ?? {
+        test,
+        unsent: 0,
+        inFlight: 0,
+        declaredAnswers: [],
+        followedUp: false,
+        record: { answers: {} },
+        written: false,
+      };
+      for (const [index, request] of requests.entries()) queue.push({ testId: test.id, request, index });
+      progress.unsent += requests.length;
+      this.progress.set(test.id, progress);
     }
   }
 
@@ -97,14 +118,14 @@ export class RunnerSendAhead {
     }
     if (!runnerSendsAhead(config)) return undefined;
     const bodies = validBodies(config);
-    const queue = inOrderOfNeed(groups).flatMap((test) =>
-      test.profiled
-        ? []
-        : requestsAhead(test, config, bodies, () => base).map((request) => ({ testId: test.id, request })),
-    );
-    if (queue.length === 0) return undefined;
+    const tests = inOrderOfNeed(groups).flatMap((test) => {
+      const requests = test.profiled ? [] : requestsAhead(test, config, bodies, () => base);
+      return requests.length > 0 ? [{ test, requests }] : [];
+    });
+    if (tests.length === 0) return undefined;
     mkdirSync(recordsDir(dir), { recursive: true });
-    return new RunnerSendAhead(new Transport(config, base, fullConfig.workers), dir, queue);
+    const followUps: FollowUps = (test, answers) => followUpAhead(test, config, bodies, base, answers);
+    return new RunnerSendAhead(new Transport(config, base, fullConfig.workers), dir, tests, followUps);
   }
 
   /** The tests whose requests the runner sends: their workers wait for their record. */
@@ -126,7 +147,7 @@ export class RunnerSendAhead {
     if (this.inFlight === 0 && this.transport.sendAheadWindow() === 0) this.stop();
   }
 
-  private async send({ testId, request }: Queued): Promise<void> {
+  private async send({ testId, request, index }: Queued): Promise<void> {
     const progress = this.progress.get(testId) as Progress;
     progress.unsent--;
     progress.inFlight++;
@@ -139,10 +160,24 @@ export class RunnerSendAhead {
     }
     this.inFlight--;
     progress.inFlight--;
-    if (delivery) progress.record.answers[requestFingerprint(request)] = recorded(delivery.response);
-    else this.stop();
+    if (delivery) {
+      progress.record.answers[requestFingerprint(request)] = recorded(delivery.response);
+      if (index !== undefined) progress.declaredAnswers[index] = delivery.response;
+    } else {
+      this.stop();
+    }
+    this.followUpIfAnswered(testId, progress);
     this.writeIfDone(testId, progress);
     this.pump();
+  }
+
+  /** Once a chain's declared requests are all answered, its follow-up goes first in the queue: a test waits on it. */
+  private followUpIfAnswered(testId: string, progress: Progress): void {
+    if (this.stopped || progress.followedUp || progress.unsent > 0 || progress.inFlight > 0) return;
+    progress.followedUp = true;
+    const requests = this.followUps(progress.test, progress.declaredAnswers);
+    this.queue.unshift(...requests.map((request) => ({ testId, request })));
+    progress.unsent += requests.length;
   }
 
   /** Sends no more: each test gets what was answered once its requests still out are back. */

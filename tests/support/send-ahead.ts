@@ -1,11 +1,12 @@
 // Send-ahead: most tests send requests that depend on nothing before them: a probe its one request, a property the
-// inputs it samples. Against a far target (RSF_TARGET_DISTANCE) a worker, which runs one test at a time, would spend
-// the run waiting on one answer after another. So these requests, declared as data (probe(), property()), are sent
-// before their tests run, as many at once as the target's latency and the rate cap make useful
-// (Transport.sendAheadWindow), and each test then judges its own exchanges, recorded exactly as if it had sent them
-// (ApiClient.send). Two senders share the work:
-// - without a rate cap, the runner sends them all from the start, while the workers start (send-ahead-runner.ts):
-//   nothing is left for a worker to wait on but the chains of requests;
+// inputs it samples, a link its write (and then the read built from its answer). Against a far target
+// (RSF_TARGET_DISTANCE) a worker, which runs one test at a time, would spend the run waiting on one answer after
+// another. So these requests, declared as data (probe(), property(), link()), are sent before their tests run, as
+// many at once as the target's latency and the rate cap make useful (Transport.sendAheadWindow), and each test then
+// judges its own exchanges, recorded exactly as if it had sent them (ApiClient.send). Two senders share the work:
+// - without a rate cap, the runner sends them all from the start, while the workers start, and a link's read as soon
+//   as its write is answered (send-ahead-runner.ts): nothing is left for a worker to wait on but a property's last
+//   request, which restores the configured values;
 // - under a cap, which the workers share, each worker sends those of the probes that follow its running test in its
 //   spec file (send-ahead-worker.ts).
 //
@@ -24,8 +25,17 @@ import type { FullConfig, Suite, TestCase } from '@playwright/test/reporter';
 import type { ValidBodies } from './bodies';
 import type { RequestContext } from './body-rules';
 import type { Config } from './config';
-import { type Delivery, type OutgoingRequest, type SendOptions, outgoingRequest } from './http';
+import {
+  type Delivery,
+  type Exchange,
+  type OutgoingRequest,
+  type SendOptions,
+  credentialsOf,
+  exchangeOf,
+  outgoingRequest,
+} from './http';
 import { OPERATIONS, type OperationName } from './operations';
+import type { WireResponse } from './wire';
 import { skippedAsWrite } from './write-safety';
 
 const ROOT = resolve(__dirname, '../..');
@@ -43,9 +53,16 @@ export interface DeclaredRequest {
  */
 export type DeclaredRequests = (ctx: RequestContext) => DeclaredRequest[];
 
+/**
+ * What a chain sends once the declared requests are answered, built from their exchanges (in declared order): a
+ * link's read of what its write did. The test builds it from the same exchanges, so the request is the same one.
+ */
+export type FollowUp = (ctx: RequestContext, answers: readonly Exchange[]) => DeclaredRequest[];
+
 interface Declared {
   key: string;
   requests: DeclaredRequests;
+  followUp?: FollowUp;
 }
 
 /** A test of the plan: the key of its declared requests, or none when it declared none. */
@@ -84,14 +101,17 @@ function declaringFile(): string | undefined {
   }
 }
 
-/** Called as a test is declared (probe(), property()): `body` is the test's function, as Playwright keeps it. */
-export function declareRequests(body: object, requests: DeclaredRequests): void {
+/**
+ * Called as a test is declared (probe(), property(), link()): `body` is the test's function, as Playwright keeps it.
+ * The runner sends a chain's follow-up as soon as the requests before it are answered (send-ahead-runner.ts).
+ */
+export function declareRequests(body: object, requests: DeclaredRequests, followUp?: FollowUp): void {
   const file = declaringFile();
   if (!file) return;
   const path = relative(ROOT, file);
   const index = declaredPerFile.get(path) ?? 0;
   declaredPerFile.set(path, index + 1);
-  const entry = { key: `${path}#${index}`, requests };
+  const entry = { key: `${path}#${index}`, requests, ...(followUp && { followUp }) };
   byBody.set(body, entry);
   byKey.set(entry.key, entry);
 }
@@ -184,6 +204,36 @@ export function requestsAhead(
   try {
     return declared
       .requests({ bodies, config })
+      .map(({ operation, options }) => outgoingRequest(OPERATIONS[operation], options, config, apiBase));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The follow-up of a planned test's chain, from the answers to its declared requests (requestsAhead, same order),
+ * or none: it declared none, or it cannot be built (its test builds it, and says why).
+ */
+export function followUpAhead(
+  test: PlannedTest,
+  config: Config,
+  bodies: ValidBodies,
+  apiBase: string,
+  answers: readonly WireResponse[],
+): OutgoingRequest[] {
+  const declared = test.key === undefined ? undefined : byKey.get(test.key);
+  if (!declared?.followUp) return [];
+  const ctx = { bodies, config };
+  try {
+    const exchanges = declared.requests(ctx).map(({ operation, options }, i) => {
+      const answer = answers[i];
+      if (!answer) throw new Error('not answered');
+      const request = outgoingRequest(OPERATIONS[operation], options, config, apiBase);
+      const credentials = credentialsOf(OPERATIONS[operation], options);
+      return exchangeOf(OPERATIONS[operation], credentials, request, answer, [], config.maxResponseBytes);
+    });
+    return declared
+      .followUp(ctx, exchanges)
       .map(({ operation, options }) => outgoingRequest(OPERATIONS[operation], options, config, apiBase));
   } catch {
     return [];
