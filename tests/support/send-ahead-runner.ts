@@ -15,7 +15,7 @@ import { type Config, loadConfig } from './config';
 import { type Delivery, type OutgoingRequest, Transport, requestFingerprint } from './http';
 import { type PlannedTest, type SentAhead, followUpAhead, requestsAhead } from './send-ahead';
 import { apiBase, targetIsFar } from './target';
-import type { WireResponse } from './wire';
+import { MAX_SOCKETS_PER_HOST, type WireResponse, keepConnectionsPerHost } from './wire';
 
 const RECORDS_DIR = 'sent-ahead';
 /** How often a worker looks for the record of its test while the runner's requests are out. */
@@ -82,6 +82,8 @@ export class RunnerSendAhead {
 
   private constructor(
     private readonly transport: Transport,
+    /** The run's workers: the runner sends for all of them, with the window of each together. */
+    private readonly workers: number,
     private readonly dir: string,
     tests: { test: PlannedTest; requests: OutgoingRequest[] }[],
     private readonly followUps: FollowUps,
@@ -125,7 +127,9 @@ export class RunnerSendAhead {
     if (tests.length === 0) return undefined;
     mkdirSync(recordsDir(dir), { recursive: true });
     const followUps: FollowUps = (test, answers) => followUpAhead(test, config, bodies, base, answers);
-    return new RunnerSendAhead(new Transport(config, base, fullConfig.workers), dir, tests, followUps);
+    const { workers } = fullConfig;
+    keepConnectionsPerHost(MAX_SOCKETS_PER_HOST * workers);
+    return new RunnerSendAhead(new Transport(config, base, workers), workers, dir, tests, followUps);
   }
 
   /** The tests whose requests the runner sends: their workers wait for their record. */
@@ -138,13 +142,18 @@ export class RunnerSendAhead {
     this.pump();
   }
 
+  /** What the workers would have out together, each with its window (Transport.sendAheadWindow; no rate cap here). */
+  private window(): number {
+    return this.transport.sendAheadWindow() * this.workers;
+  }
+
   private pump(): void {
     if (this.transport.isPaced()) this.stop();
-    while (!this.stopped && this.queue.length > 0 && this.inFlight < this.transport.sendAheadWindow()) {
+    while (!this.stopped && this.queue.length > 0 && this.inFlight < this.window()) {
       void this.send(this.queue.shift() as Queued);
     }
     // The answers came quickly: the target is near after all, and the tests are better off sending their own.
-    if (this.inFlight === 0 && this.transport.sendAheadWindow() === 0) this.stop();
+    if (this.inFlight === 0 && this.window() === 0) this.stop();
   }
 
   private async send({ testId, request, index }: Queued): Promise<void> {

@@ -66,6 +66,12 @@ const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX
 const httpAgent = new HttpAgent(agentOptions);
 const httpsAgent = new HttpsAgent(agentOptions);
 
+/** For the runner, which sends ahead for every worker of the run: the connections of all of them, together. */
+export function keepConnectionsPerHost(max: number): void {
+  httpAgent.maxSockets = max;
+  httpsAgent.maxSockets = max;
+}
+
 /** Asks for compression as a browser would: a compressed body is capped by its inflated size. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
 
