@@ -89,6 +89,9 @@ export default defineConfig({
         // Last, so that its verdict line ends the output.
         ['./tests/support/reporter/conformance-reporter.ts', { outputDir: run.reportsDir }],
       ],
+  // Playwright removes each test's output folder after it, unless asked to keep it; the tests write none (their
+  // evidence is in the reports), so a run is spared an rm per test. The folder of the run is cleared as it starts.
+  preserveOutput: 'always',
   use: { trace: 'off' },
   metadata: {
     target: run.target,
