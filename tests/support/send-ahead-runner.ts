@@ -79,6 +79,7 @@ export class RunnerSendAhead {
   private inFlight = 0;
   private stopped = false;
   private readonly progress = new Map<string, Progress>();
+  private readonly queue: Queued[] = [];
 
   private constructor(
     private readonly transport: Transport,
@@ -87,21 +88,18 @@ export class RunnerSendAhead {
     private readonly dir: string,
     tests: { test: PlannedTest; requests: OutgoingRequest[] }[],
     private readonly followUps: FollowUps,
-    private readonly queue: Queued[] = [],
   ) {
     for (const { test, requests } of tests) {
-      const progress = this.progress.get(test.id) ?? {
+      for (const [index, request] of requests.entries()) this.queue.push({ testId: test.id, request, index });
+      this.progress.set(test.id, {
         test,
-        unsent: 0,
+        unsent: requests.length,
         inFlight: 0,
         declaredAnswers: [],
         followedUp: false,
         record: { answers: {} },
         written: false,
-      };
-      for (const [index, request] of requests.entries()) queue.push({ testId: test.id, request, index });
-      progress.unsent += requests.length;
-      this.progress.set(test.id, progress);
+      });
     }
   }
 
