@@ -2,10 +2,12 @@
 // of redirects, bytes that are not UTF-8, and throttle. None of that is non-conformance. Each hostile target here
 // gets its outcome (PASS, FAIL or ERROR and its exit code), in bounded time and output, with no token in any output.
 // The low-level client is tested in-process first; the child runs use small parts of the suite where they can.
+import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import type { Config } from '../support/config';
 import { loadConfig } from '../support/config';
 import { expect, test } from '../support/fixtures';
@@ -382,6 +384,30 @@ test.describe('the client', () => {
     expect(shown).toContain('\\u{202e}');
     expect(shown).toMatch(new RegExp(`… \\(${GARBAGE.length} bytes in all\\)$`));
     expect(printable('{"ok":true}')).toBe('{"ok":true}');
+  });
+
+  test('a string is shown as its UTF-8 bytes are, escaped and cut alike', () => {
+    // Strings and bytes take separate paths (a string that needs no escape returns at once); lone surrogates aside,
+    // which UTF-8 cannot hold, they must agree.
+    const codePoint = fc
+      .integer({ min: 0, max: 0x10ffff })
+      .filter((n) => n < 0xd800 || n > 0xdfff)
+      .map((n) => String.fromCodePoint(n));
+    const special = fc.constantFrom('\n', '\t', '\u{1b}', '\u{7f}', '\u{85}', '\u{202e}', '\u{2066}', '\u{feff}');
+    const text = fc.string({
+      unit: fc.oneof(
+        special,
+        fc.integer({ min: 0x20, max: 0x7e }).map((n) => String.fromCharCode(n)),
+        codePoint,
+      ),
+    });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 40 }), fc.boolean(), (value, maxChars, keepLineBreaks) => {
+        const options = { maxChars, keepLineBreaks };
+        assert.equal(printable(value, options), printable(Buffer.from(value, 'utf8'), options));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

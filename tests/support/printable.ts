@@ -40,6 +40,14 @@ function isUnprintable(codePoint: number, keepLineBreaks: boolean): boolean {
   );
 }
 
+/** Whether a string holds a code point isUnprintable() names (a lone surrogate too), with line breaks kept or not. */
+const UNPRINTABLE = {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  escapingLines: /[\0-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/u,
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  keepingLines: /[\0-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/u,
+};
+
 const escapeCodePoint = (codePoint: number): string => `\\u{${codePoint.toString(16)}}`;
 const escapeByte = (byte: number): string => `\\x${byte.toString(16).padStart(2, '0')}`;
 
@@ -79,6 +87,11 @@ function escapeUpTo(
     return size < limit;
   };
   if (typeof input === 'string') {
+    // Most strings need no escape and no cut: one regular expression instead of a part per character.
+    const unprintable = keepLineBreaks ? UNPRINTABLE.keepingLines : UNPRINTABLE.escapingLines;
+    if (input.length < limit && !unprintable.test(input)) {
+      return { text: input, whole: true };
+    }
     for (const char of input) {
       const codePoint = char.codePointAt(0) ?? 0;
       if (!push(isUnprintable(codePoint, keepLineBreaks) ? escapeCodePoint(codePoint) : char)) {
