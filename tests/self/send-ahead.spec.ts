@@ -129,7 +129,7 @@ const asLines = (seen: Seen[]): string[] =>
     .map((s) => `${s.method} ${s.path} auth=${s.authorization.replace(/invalid-\w+/, '<unknown>')} ${s.bodyLength}`)
     .sort();
 
-// Tests of every kind (probes, properties, links), but the credential probes without a header.
+// Probes and properties (the links write, and writes are off), but the credential probes without a header.
 const SOME_TESTS = ['--grep-invert', 'without an Authorization header'];
 
 /** Without a cap the runner sends ahead; under one (120 requests per 60 ms answer, at most 100), the worker does. */
