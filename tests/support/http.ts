@@ -100,7 +100,7 @@ const SEND_AHEAD_MIN_LATENCY_MS = 20;
 export const FIRST_SEND_AHEAD = 4;
 /**
  * Requests a worker sends ahead at most, when no rate cap bounds them sooner: as many as it keeps connections to the
- * target. The runner, which sends for every worker, has theirs together (send-ahead-runner.ts).
+ * target. The runner, which sends for every worker, has twice as many (send-ahead-runner.ts).
  */
 export const MAX_SEND_AHEAD = MAX_SOCKETS_PER_HOST;
 /** The answers whose durations say how far away the target is. */

@@ -18,6 +18,12 @@ import { apiBase, targetIsFar } from './target';
 import { MAX_SOCKETS_PER_HOST, type WireResponse, keepConnectionsPerHost } from './wire';
 
 const RECORDS_DIR = 'sent-ahead';
+/**
+ * The runner sends for every worker, so it may have out twice what one worker may (Transport.sendAheadWindow): 200
+ * requests at most without a rate cap, on any machine. At 150 ms that is about 1,300 answers a second, more than two
+ * workers judge; a bound that grew with the cores would grow the burst a target sees with them.
+ */
+const RUNNER_WINDOWS = 2;
 /** How often a worker looks for the record of its test while the runner's requests are out. */
 const POLL_MS = 5;
 
@@ -83,8 +89,6 @@ export class RunnerSendAhead {
 
   private constructor(
     private readonly transport: Transport,
-    /** The run's workers: the runner sends for all of them, with the window of each together. */
-    private readonly workers: number,
     private readonly dir: string,
     tests: { test: PlannedTest; requests: OutgoingRequest[] }[],
     private readonly followUps: FollowUps,
@@ -125,9 +129,8 @@ export class RunnerSendAhead {
     if (tests.length === 0) return undefined;
     mkdirSync(recordsDir(dir), { recursive: true });
     const followUps: FollowUps = (test, answers) => followUpAhead(test, config, bodies, base, answers);
-    const { workers } = fullConfig;
-    keepConnectionsPerHost(MAX_SOCKETS_PER_HOST * workers);
-    return new RunnerSendAhead(new Transport(config, base, workers), workers, dir, tests, followUps);
+    keepConnectionsPerHost(MAX_SOCKETS_PER_HOST * RUNNER_WINDOWS);
+    return new RunnerSendAhead(new Transport(config, base, fullConfig.workers), dir, tests, followUps);
   }
 
   /** The tests whose requests the runner sends: their workers wait for their record. */
@@ -140,9 +143,9 @@ export class RunnerSendAhead {
     this.pump();
   }
 
-  /** What the workers would have out together, each with its window (Transport.sendAheadWindow; no rate cap here). */
+  /** Twice a worker's window (Transport.sendAheadWindow; there is no rate cap here). */
   private window(): number {
-    return this.transport.sendAheadWindow() * this.workers;
+    return this.transport.sendAheadWindow() * RUNNER_WINDOWS;
   }
 
   private pump(): void {
