@@ -37,25 +37,32 @@ interface Seen {
 
 const { secrets, server: reference } = referenceForThisFile();
 
+/** How a target turns away a request that finds `above` requests in flight: a 429, or a reset connection. */
+interface TurnAway {
+  above: number;
+  by: 'throttling' | 'resetting';
+}
+
 /**
  * A target in front of the reference that answers `latencyMs` late and records each request and the most in flight;
- * with `throttleAbove`, it answers 429 to a request that finds that many in flight, among the first 60: the runner's
- * opening burst, not the tests that follow (which would be paced down for a while, and make this test slow).
+ * with `turnAway`, it refuses a request that finds that many in flight, among the first 60: the runner's opening
+ * burst, not the tests that follow (which would be paced down for a while, and make this test slow).
  */
-async function recordingTarget(latencyMs: number, throttleAbove = Number.POSITIVE_INFINITY) {
+async function recordingTarget(latencyMs: number, turnAway?: TurnAway) {
   const seen: Seen[] = [];
   let inFlight = 0;
   /** The requests in flight: "GET /path". */
   const out: string[] = [];
   let mostInFlight = 0;
-  let throttled = 0;
+  let turnedAway = 0;
   const target = await startHostileTarget({
     upstream: reference().url,
     latencyMs,
     misbehave: (req, res, count) => {
-      if (inFlight >= throttleAbove && count <= 60) {
-        throttled++;
-        res.writeHead(429, { 'Retry-After': '0' }).end();
+      if (turnAway && inFlight >= turnAway.above && count <= 60) {
+        turnedAway++;
+        if (turnAway.by === 'resetting') req.socket.destroy();
+        else res.writeHead(429, { 'Retry-After': '0' }).end();
         return true;
       }
       const line = `${req.method} ${req.url}`;
@@ -78,24 +85,24 @@ async function recordingTarget(latencyMs: number, throttleAbove = Number.POSITIV
       return false;
     },
   });
-  return { target, seen, mostInFlight: () => mostInFlight, throttled: () => throttled };
+  return { target, seen, mostInFlight: () => mostInFlight, turnedAway: () => turnedAway };
 }
 
 interface Distance {
   latencyMs: number;
   /** RSF_MAX_REQUESTS_PER_SECOND; 0, no cap: the runner sends ahead. Under a cap, the worker does. */
   maxRequestsPerSecond?: number;
-  throttleAbove?: number;
+  turnAway?: TurnAway;
   /** RSF_ALLOW_WRITES: the links write. */
   allowWrites?: boolean;
 }
 
 /** The suite, read-only, in one worker, against a target `latencyMs` away (near for 0). */
 async function runAgainst(
-  { latencyMs, maxRequestsPerSecond = 0, throttleAbove, allowWrites = false }: Distance,
+  { latencyMs, maxRequestsPerSecond = 0, turnAway, allowWrites = false }: Distance,
   args: string[],
 ) {
-  const { target, seen, mostInFlight, throttled } = await recordingTarget(latencyMs, throttleAbove);
+  const { target, seen, mostInFlight, turnedAway } = await recordingTarget(latencyMs, turnAway);
   const out = mkdtempSync(join(tmpdir(), 'rsf-send-ahead-'));
   writeFileSync(join(out, 'no-waivers.json'), '[]');
   try {
@@ -117,7 +124,7 @@ async function runAgainst(
       100_000,
     );
     const report = readReport(join(out, 'reports'));
-    return { run, seen, mostInFlight: mostInFlight(), throttled: throttled(), report };
+    return { run, seen, mostInFlight: mostInFlight(), turnedAway: turnedAway(), report };
   } finally {
     await target.close();
   }
@@ -199,17 +206,25 @@ test.describe('against a distant target, compared with the same target near', ()
     ).toBe(true);
   });
 
-  test('a distant target that throttles the runner: the tests send their own, and the verdict stands', async () => {
-    const [nearby, distant] = [await near(), await runAgainst({ latencyMs: 60, throttleAbove: 16 }, SOME_TESTS)];
-    expect(distant.throttled, 'the runner met the limit').toBeGreaterThan(0);
-    expect(lastLine(distant.run.stdout), distant.run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
-    expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
-      nearby.report.requirements.map((r) => [r.id, r.status]),
-    );
-    // Each request the runner gave up on was sent again by its test: what was answered is what the near run sent.
-    const answered = distant.seen.filter((s) => s.status !== 429);
-    expect(asLines(answered)).toEqual(asLines(nearby.seen));
-  });
+  // A server or proxy may turn away a burst it would serve at a slower pace: with a 429, or by resetting connections.
+  const TURNING_AWAY: [string, TurnAway][] = [
+    ['throttles', { above: 16, by: 'throttling' }],
+    ['resets the connections of', { above: 16, by: 'resetting' }],
+  ];
+  for (const [how, turnAway] of TURNING_AWAY) {
+    const title = `a distant target that ${how} the runner's burst: the tests send their own, and the verdict stands`;
+    test(title, async () => {
+      const [nearby, distant] = [await near(), await runAgainst({ latencyMs: 60, turnAway }, SOME_TESTS)];
+      expect(distant.turnedAway, 'the runner met the limit').toBeGreaterThan(0);
+      expect(lastLine(distant.run.stdout), distant.run.stdout.slice(-2000)).toMatch(/^Conformance: PASS/);
+      expect(distant.report.requirements.map((r) => [r.id, r.status])).toEqual(
+        nearby.report.requirements.map((r) => [r.id, r.status]),
+      );
+      // Each request the runner gave up on was sent again by its test: what was answered is what the near run sent.
+      const answered = distant.seen.filter((s) => s.status !== 429);
+      expect(asLines(answered)).toEqual(asLines(nearby.seen));
+    });
+  }
 });
 
 test('listing the tests sends nothing, even with a run directory set and a far target without a rate cap', async () => {

@@ -12,7 +12,7 @@ import { BREAKER_THRESHOLD, type BreakerTrip, type RunState, runState } from './
 import type { SentAhead } from './send-ahead';
 import { targetIsFar } from './target';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
-import { MAX_SOCKETS_PER_HOST, NoAnswer, type WireResponse, sendOnce } from './wire';
+import { MAX_SOCKETS_PER_HOST, NoAnswer, type NoAnswerKind, type WireResponse, sendOnce } from './wire';
 
 /** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
 export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
@@ -103,6 +103,8 @@ export const FIRST_SEND_AHEAD = 4;
  * target. The runner, which sends for every worker, has twice as many (send-ahead-runner.ts).
  */
 export const MAX_SEND_AHEAD = MAX_SOCKETS_PER_HOST;
+/** How a target may turn away a burst of connections it would serve one by one (Transport.deliverOnce). */
+const BURST_REFUSALS: readonly NoAnswerKind[] = ['refused', 'reset'];
 /** The answers whose durations say how far away the target is. */
 const LATENCY_SAMPLES = 8;
 
@@ -265,7 +267,9 @@ export class Transport {
   /**
    * Sends `request` once for the runner, which sends the tests' declared requests ahead (send-ahead-runner.ts). Only a
    * usable answer is returned. Anything else (throttled, no answer, the breaker open) is undefined: the test
-   * sends it again, paced, retried and counted as usual. A request without an answer still counts for the breaker.
+   * sends it again, paced, retried and counted as usual. A request without an answer still counts for the breaker,
+   * unless its connection was refused or reset: a server or proxy may do that to a burst it would answer at the
+   * tests' pace, and a target that is down refuses the tests' own requests too.
    */
   async deliverOnce(request: OutgoingRequest): Promise<Extract<Delivery, { kind: 'answer' }> | undefined> {
     if (this.state.breakerOpen()) return undefined;
@@ -277,7 +281,7 @@ export class Transport {
       response = await sendOnce({ ...request, timeoutMs, maxBodyBytes });
     } catch (e) {
       if (!(e instanceof NoAnswer)) throw e;
-      this.state.unanswered(sentAt, requestLine(request.method, request.url));
+      if (!BURST_REFUSALS.includes(e.kind)) this.state.unanswered(sentAt, requestLine(request.method, request.url));
       return undefined;
     }
     if (isThrottled(response)) return undefined;
