@@ -6,7 +6,8 @@
 //
 // At the first sign of trouble (an answer throttled or missing, the breaker open, the run paced, the target found to
 // be near after all) the runner stops sending: each test then sends what the runner did not answer, paced, retried
-// and counted as usual (a connection of the runner's refused or reset is left for the tests to count: deliverOnce). A record holds the fingerprints of the requests, never the requests: no token is written.
+// and counted as usual (a connection of the runner's refused or reset is left for the tests to count: deliverOnce).
+// A record holds the fingerprints of the requests, never the requests: no token is written.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test/reporter';
