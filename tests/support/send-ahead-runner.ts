@@ -1,7 +1,7 @@
 // The runner's part of send-ahead (send-ahead.ts). Against a far target without a rate cap, the runner sends the
 // declared requests of the run's tests as the run begins, while the workers start: the probes' first, in the order
-// the workers will need them, then the properties' sampled inputs and the links' first steps. A link's follow-up
-// leaves as soon as the step before it is answered. When a test's requests are all answered, their answers are left
+// the workers will need them, then the links' writes and the properties' sampled inputs. A link's read leaves as
+// soon as its write is answered. When a test's requests are all answered, their answers are left
 // in the run directory as the test's record, which its worker takes in place of sending them.
 //
 // At the first sign of trouble (an answer throttled or missing, the breaker open, the run paced, the target found to

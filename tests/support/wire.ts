@@ -66,7 +66,7 @@ const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX
 const httpAgent = new HttpAgent(agentOptions);
 const httpsAgent = new HttpsAgent(agentOptions);
 
-/** For the runner, which sends ahead for every worker of the run: the connections of all of them, together. */
+/** For the runner, which sends ahead for every worker of the run: more connections than one worker keeps. */
 export function keepConnectionsPerHost(max: number): void {
   httpAgent.maxSockets = max;
   httpsAgent.maxSockets = max;
