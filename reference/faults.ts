@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { isObject, type OperationNumber, STREET_FIELDS } from '../tests/support/operations';
+import { isObject, type OperationNumber, STREET_FIELDS } from '../src/model/operations';
 import type { FaultHooks, ProductView } from './hooks';
 import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';

@@ -1,6 +1,6 @@
 // The few generic points where a fault (reference/faults.ts) can bend the server's behaviour.
 import type { ErrorObject } from 'ajv';
-import type { AuthRule, OperationNumber } from '../tests/support/operations';
+import type { AuthRule, OperationNumber } from '../src/model/operations';
 import type { ModeChoices } from './modes';
 import type { Reply } from './reply';
 import type { SeedProduct } from './seed';

@@ -1,8 +1,8 @@
 // The reference's behaviour for each of the 15 operations of §4: its error shape and its handler. What the spec says
 // about an operation (method, path, credentials, request schema, sample body) comes from the suite's neutral
-// description, tests/support/operations.ts, and is not restated here.
+// description, src/model/operations.ts, and is not restated here.
 import { randomBytes } from 'node:crypto';
-import { isObject, type Operation, OPERATIONS, type OperationNumber } from '../tests/support/operations';
+import { isObject, type Operation, OPERATIONS, type OperationNumber } from '../src/model/operations';
 import type { BusinessRule, Credentials, FaultHooks } from './hooks';
 import type { ModeChoices } from './modes';
 import { placeholderProduct, priceEntry, productView } from './products';

@@ -1,7 +1,7 @@
 // Seed data of the reference server, and the in-memory store that each profile (clean, mode or fault) gets a fresh
-// copy of. The client and the address are the sample bodies of tests/support/operations.ts, which the suite's
+// copy of. The client and the address are the sample bodies of src/model/operations.ts, which the suite's
 // settings default to as well; tests/self/reference.spec.ts checks that the rest matches those defaults.
-import { SAMPLE_BODIES } from '../tests/support/operations';
+import { SAMPLE_BODIES } from '../src/model/operations';
 
 /** The tokens of the suite's defaults (RSF_BEARER_TOKEN, RSF_CHANNEL_TOKEN), unless the server is given others. */
 export const DEFAULT_BEARER_TOKEN = 'reference-bearer-token';

@@ -2,7 +2,7 @@
 // /_modes/<mode>/v1, /_faults/<fault>/v1), each with its own in-memory state.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthRule } from '../tests/support/operations';
+import type { AuthRule } from '../src/model/operations';
 import { isJsonContentType, parseJsonBody, readBody } from './body';
 import { faultNamed } from './faults';
 import type { Credentials, ExchangeFacts, FaultHooks } from './hooks';

@@ -2,7 +2,7 @@
 // the reference never restates a rule. A fault may ignore some ajv errors; combinators (if/then/else,
 // anyOf, oneOf) are then re-evaluated, so that ignoring `required placeId` makes the `else` branch pass.
 import type { ErrorObject } from 'ajv';
-import { formatErrors, schemas } from '../tests/support/schema-registry';
+import { formatErrors, schemas } from '../src/model/schema-registry';
 import { Rejection } from './reply';
 
 export type ErrorFilter = (error: ErrorObject) => boolean;

@@ -23,6 +23,6 @@ export default defineConfig({
   ...base,
   testDir: resolve(ROOT, 'tests/conformance'),
   outputDir: resolve(ROOT, 'test-results/bench'),
-  globalSetup: resolve(ROOT, 'tests/support/global-setup.ts'),
+  globalSetup: resolve(ROOT, 'src/playwright/global-setup.ts'),
   reporter: [...reporters.slice(0, -1), timing, ...reporters.slice(-1)],
 });

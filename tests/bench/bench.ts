@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { SETTINGS } from '../support/config';
+import { SETTINGS } from '../../src/config/config';
 import {
   listedDurations,
   median,
@@ -133,7 +133,7 @@ function testPhaseMs(timings: RunTimings): number {
 
 /**
  * The preflight (the global setup) reads the price list and the settings' resources side by side, once: its one
- * round trip comes before any test sends, so it heads every chain (tests/support/preflight.ts).
+ * round trip comes before any test sends, so it heads every chain (src/checks/preflight.ts).
  */
 const PREFLIGHT_ROUND_TRIPS = 1;
 

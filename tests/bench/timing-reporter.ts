@@ -3,7 +3,7 @@
 // no URL, header or body, so nothing secret can reach the file.
 import { writeFileSync } from 'node:fs';
 import type { FullConfig, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { REQUEST_CHAIN_ANNOTATION, REQUESTS_ANNOTATION } from '../support/check-protocol';
+import { REQUEST_CHAIN_ANNOTATION, REQUESTS_ANNOTATION } from '../../src/checks/check-protocol';
 
 export const TIMINGS_FILE_ENV = 'BENCH_TIMINGS_FILE';
 

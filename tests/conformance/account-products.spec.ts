@@ -1,6 +1,6 @@
-import { succeeds } from '../support/checks';
-import { test } from '../support/fixtures';
-import { credentialProbes, probe } from '../support/probes';
+import { succeeds } from '../../src/checks/checks';
+import { test } from '../../src/playwright/fixtures';
+import { credentialProbes, probe } from '../../src/playwright/probes';
 
 test.describe('DELETE /miCuenta/misProductos/{id} · operation 12 · §4.12', () => {
   test(

@@ -1,7 +1,7 @@
-import { BODY_RULES } from '../support/body-rules';
-import { negativeDataRejection, succeeds } from '../support/checks';
-import { test } from '../support/fixtures';
-import { credentialProbes, probe, requestBodyProbes } from '../support/probes';
+import { BODY_RULES } from '../../src/model/body-rules';
+import { negativeDataRejection, succeeds } from '../../src/checks/checks';
+import { test } from '../../src/playwright/fixtures';
+import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 const rule = BODY_RULES.updateCartItems;
 

@@ -1,14 +1,14 @@
 // Checks that span operations: what one operation creates or changes, another one reads (§2.2, §2.6, §4.13-§4.15).
 // Each link writes, so it runs only when writes are allowed (@writes), and its evidence shows every exchange.
-import { channelParams } from '../support/body-rules';
-import { linkCheck, notApplicable, successProblem } from '../support/checks';
-import { failure } from '../support/failure';
-import { test } from '../support/fixtures';
-import { type Exchange, jsonBody } from '../support/http';
-import { isObject, outcomeOf } from '../support/outcome';
-import { link } from '../support/probes';
-import { runNonce } from '../support/run-state';
-import type { Config } from '../support/config';
+import { channelParams } from '../../src/model/body-rules';
+import { linkCheck, notApplicable, successProblem } from '../../src/checks/checks';
+import { failure } from '../../src/checks/failure';
+import { test } from '../../src/playwright/fixtures';
+import { type Exchange, jsonBody } from '../../src/http/http';
+import { isObject, outcomeOf } from '../../src/checks/outcome';
+import { link } from '../../src/playwright/probes';
+import { runNonce } from '../../src/http/run-state';
+import type { Config } from '../../src/config/config';
 
 /** Why a chain stopped at its first step, or undefined when that step succeeded. */
 function firstStepFailed(first: Exchange, config: Config, judgedBy: string): string | undefined {

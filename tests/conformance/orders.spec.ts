@@ -1,6 +1,6 @@
-import { succeedsWithJson } from '../support/checks';
-import { test } from '../support/fixtures';
-import { credentialProbes, probe } from '../support/probes';
+import { succeedsWithJson } from '../../src/checks/checks';
+import { test } from '../../src/playwright/fixtures';
+import { credentialProbes, probe } from '../../src/playwright/probes';
 
 test.describe('GET /miCuenta/pedidos/{branch}/{albNumber} · operation 11 · §4.11', () => {
   test(

@@ -1,7 +1,7 @@
-import { BODY_RULES, channelParams } from '../support/body-rules';
-import { errorContentType, rejects, succeedsWithJson, worksWithoutCredentials } from '../support/checks';
-import { test } from '../support/fixtures';
-import { credentialProbes, probe, requestBodyProbes } from '../support/probes';
+import { BODY_RULES, channelParams } from '../../src/model/body-rules';
+import { errorContentType, rejects, succeedsWithJson, worksWithoutCredentials } from '../../src/checks/checks';
+import { test } from '../../src/playwright/fixtures';
+import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 test.describe('POST /postventa · operation 13 · §4.13', () => {
   test(

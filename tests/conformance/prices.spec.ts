@@ -1,9 +1,9 @@
-import { notApplicable, requirementCheck, succeedsWithJson } from '../support/checks';
-import { failure } from '../support/failure';
-import { expect, test } from '../support/fixtures';
-import { jsonBody } from '../support/http';
-import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../support/prices';
-import { credentialProbes, probe } from '../support/probes';
+import { notApplicable, requirementCheck, succeedsWithJson } from '../../src/checks/checks';
+import { failure } from '../../src/checks/failure';
+import { expect, test } from '../../src/playwright/fixtures';
+import { jsonBody } from '../../src/http/http';
+import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../../src/checks/prices';
+import { credentialProbes, probe } from '../../src/playwright/probes';
 
 const underV1 = requirementCheck('GEN-V1-PREFIX', (exchange) => {
   expect([404, 405], 'the path under /v1 exists').not.toContain(exchange.status);

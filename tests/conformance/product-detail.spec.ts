@@ -6,12 +6,12 @@ import {
   rejects,
   requirementCheck,
   worksWithoutCredentials,
-} from '../support/checks';
-import { expect, test } from '../support/fixtures';
-import { probe } from '../support/probes';
-import { LOGGED_IN_FIELDS, asProduct, loggedInDataIn } from '../support/stock';
-import { jsonBody } from '../support/http';
-import type { RequestContext } from '../support/body-rules';
+} from '../../src/checks/checks';
+import { expect, test } from '../../src/playwright/fixtures';
+import { probe } from '../../src/playwright/probes';
+import { LOGGED_IN_FIELDS, asProduct, loggedInDataIn } from '../../src/checks/stock';
+import { jsonBody } from '../../src/http/http';
+import type { RequestContext } from '../../src/model/body-rules';
 
 const product = ({ config }: RequestContext, productId: string | number = config.productId) => ({
   params: { product_id: productId },

@@ -16,8 +16,8 @@ import {
   stockProbe,
   utilityAbove100,
   validCategoryUpdate,
-} from '../support/arbitraries';
-import { BODY_RULES, bodyRequest, channelParams } from '../support/body-rules';
+} from '../../src/arbitraries';
+import { BODY_RULES, bodyRequest, channelParams } from '../../src/model/body-rules';
 import {
   type Check,
   documentedErrorShape,
@@ -26,14 +26,14 @@ import {
   rejects,
   requirementCheck,
   succeeds,
-} from '../support/checks';
-import { failure } from '../support/failure';
-import { test } from '../support/fixtures';
-import { type Exchange, jsonBody } from '../support/http';
-import { OPERATIONS, type OperationName } from '../support/operations';
-import { type PropertyCheck, property } from '../support/property';
-import { declaredTags } from '../support/probes';
-import { asProduct, loggedInDataIn, stockBoundsProblem, stockLabelProblem } from '../support/stock';
+} from '../../src/checks/checks';
+import { failure } from '../../src/checks/failure';
+import { test } from '../../src/playwright/fixtures';
+import { type Exchange, jsonBody } from '../../src/http/http';
+import { OPERATIONS, type OperationName } from '../../src/model/operations';
+import { type PropertyCheck, property } from '../../src/playwright/property';
+import { declaredTags } from '../../src/playwright/probes';
+import { asProduct, loggedInDataIn, stockBoundsProblem, stockLabelProblem } from '../../src/checks/stock';
 
 /** The tags of a property test: its checks' requirements, @property, and @writes where it may write. */
 const propertyTags = (operation: OperationName, ...checks: Check[]): string[] =>

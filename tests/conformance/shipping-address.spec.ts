@@ -1,17 +1,17 @@
-import { namesField } from '../support/arbitraries';
-import { BODY_RULES } from '../support/body-rules';
-import { requiredFields, without } from '../support/bodies';
+import { namesField } from '../../src/arbitraries';
+import { BODY_RULES } from '../../src/model/body-rules';
+import { requiredFields, without } from '../../src/model/bodies';
 import {
   namesMissingField,
   negativeDataRejection,
   requirementCheck,
   succeeds,
   succeedsWithJson,
-} from '../support/checks';
-import { expect, test } from '../support/fixtures';
-import { jsonBody } from '../support/http';
-import { isObject } from '../support/outcome';
-import { credentialProbes, probe, requestBodyProbes } from '../support/probes';
+} from '../../src/checks/checks';
+import { expect, test } from '../../src/playwright/fixtures';
+import { jsonBody } from '../../src/http/http';
+import { isObject } from '../../src/checks/outcome';
+import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 const missingData = { errorShape: 'OP2-MISSING-DATA-PLAIN-STRING' };
 const addressSettings = ['addressFields', 'placeId'] as const;

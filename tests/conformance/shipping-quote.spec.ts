@@ -1,6 +1,6 @@
-import { negativeDataRejection, succeedsWithJson } from '../support/checks';
-import { test } from '../support/fixtures';
-import { credentialProbes, probe } from '../support/probes';
+import { negativeDataRejection, succeedsWithJson } from '../../src/checks/checks';
+import { test } from '../../src/playwright/fixtures';
+import { credentialProbes, probe } from '../../src/playwright/probes';
 
 const OPERATION_7 = 'GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta} · operation 7 · §4.7';
 

@@ -1,6 +1,6 @@
-import { succeedsWithJson } from '../support/checks';
-import { test } from '../support/fixtures';
-import { credentialProbes, probe } from '../support/probes';
+import { succeedsWithJson } from '../../src/checks/checks';
+import { test } from '../../src/playwright/fixtures';
+import { credentialProbes, probe } from '../../src/playwright/probes';
 
 test.describe('GET /paymentVoucher/{branch}-{order} · operation 10 · §4.10', () => {
   test(

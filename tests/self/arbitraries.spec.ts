@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-// The arbitraries of tests/support/arbitraries, judged by the request schemas: every "valid" body validates and
+// The arbitraries of src/arbitraries, judged by the request schemas: every "valid" body validates and
 // every "invalid" one does not, for the reason it was made invalid. Two kinds of invalidity are semantic, so
 // those bodies are schema-valid on purpose: an unknown product and a disallowed item type (§4.5). utility above
 // 100 is schema-level (maximum: 100). Wrong-type values are of another JSON type and not coercible to the right one;
@@ -23,11 +23,11 @@ import {
   utilityAbove100,
   validCategoryUpdate,
   valueNotOfType,
-} from '../support/arbitraries';
-import { requirement } from '../support/catalogue';
-import { expect, test } from '../support/fixtures';
-import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../support/prices';
-import { fieldsOf, schemas } from '../support/schema-registry';
+} from '../../src/arbitraries';
+import { requirement } from '../../src/model/catalogue';
+import { expect, test } from '../../src/playwright/fixtures';
+import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../../src/checks/prices';
+import { fieldsOf, schemas } from '../../src/model/schema-registry';
 
 const RUNS = { numRuns: 300 };
 // Inside a property, run hundreds of times, checks use node:assert: Playwright's expect() captures a source-mapped

@@ -2,8 +2,8 @@
 // and together cover every operation.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { test, expect } from '../support/fixtures';
-import { CATALOGUE_PATH, LEVELS, REQUIREMENT_ID, requirements } from '../support/catalogue';
+import { test, expect } from '../../src/playwright/fixtures';
+import { CATALOGUE_PATH, LEVELS, REQUIREMENT_ID, requirements } from '../../src/model/catalogue';
 
 const OPERATION_COUNT = 15;
 

@@ -1,16 +1,10 @@
 // The HTML report's matrix, on plain data: every requirement lands in exactly one kind of check, and a cell's status
 // is what the tests of *that* operation (and credential variant) said.
-import { type Requirement, requirements } from '../support/catalogue';
-import { expect, test } from '../support/fixtures';
-import {
-  CREDENTIAL_VARIANTS,
-  MATRIX_COLUMNS,
-  checkKind,
-  columnsOf,
-  kindsMatching,
-} from '../support/reporter/check-kinds';
-import { type MatrixRow, buildMatrix } from '../support/reporter/matrix';
-import { type TestRecord, buildReport } from '../support/reporter/model';
+import { type Requirement, requirements } from '../../src/model/catalogue';
+import { expect, test } from '../../src/playwright/fixtures';
+import { CREDENTIAL_VARIANTS, MATRIX_COLUMNS, checkKind, columnsOf, kindsMatching } from '../../src/report/check-kinds';
+import { type MatrixRow, buildMatrix } from '../../src/report/matrix';
+import { type TestRecord, buildReport } from '../../src/report/model';
 
 test('every requirement with operations is of exactly one kind of check', () => {
   const misfits = requirements()

@@ -1,9 +1,9 @@
 // Self-test of the configuration: defaults load, bad values are named, docs match the code.
 import { readFileSync } from 'node:fs';
-import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../support/config';
-import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../support/config-docs';
-import { expect, test } from '../support/fixtures';
-import { apiBase, displayTarget, normalizeTargetUrl } from '../support/target';
+import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
+import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
+import { expect, test } from '../../src/playwright/fixtures';
+import { apiBase, displayTarget, normalizeTargetUrl } from '../../src/config/target';
 
 test('the defaults load and target the embedded reference with writes on', () => {
   const config = loadConfig({});

@@ -4,10 +4,10 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures';
-import { requirements } from '../support/catalogue';
-import { type ConformanceReport, STATUSES, buildReport } from '../support/reporter/model';
-import { renderHtml } from '../support/reporter/render-html';
+import { expect, test } from '../../src/playwright/fixtures';
+import { requirements } from '../../src/model/catalogue';
+import { type ConformanceReport, STATUSES, buildReport } from '../../src/report/model';
+import { renderHtml } from '../../src/report/render-html';
 import { runFakeSuite } from './support/child-run';
 import { CHROMIUM, chromiumAvailable, launchChromium, offlineContext } from './support/offline-browser';
 

@@ -10,7 +10,7 @@
 import { defineConfig } from '@playwright/test';
 import base from '../../playwright.config';
 import { FAULTS, type Fault, MODES, profilePath } from '../../reference/server';
-import { loadConfig } from '../support/config';
+import { loadConfig } from '../../src/config/config';
 
 // Faults and modes exist only on the embedded reference; never send this matrix anywhere else.
 if (!loadConfig().embedded)
@@ -49,14 +49,14 @@ export default defineConfig<
   ...base,
   testDir: '../conformance',
   outputDir: '../../test-results/mutation',
-  globalSetup: '../support/global-setup.ts',
+  globalSetup: '../../src/playwright/global-setup.ts',
   // Each project needs workers of its own; one per file, not one per test, keeps worker start-ups few.
   fullyParallel: false,
   reporter: [
     // As in the suite's own config: against a far reference (RSF_REFERENCE_LATENCY_MS), probes are sent ahead.
-    ['../support/reporter/send-ahead-plan.ts'],
+    ['../../src/playwright/send-ahead-plan.ts'],
     ['dot'],
-    ['../support/reporter/conformance-reporter.ts', { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` }],
+    ['../../src/playwright/conformance-reporter.ts', { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` }],
   ],
   projects: [
     ...MODES.map((m) => ({

@@ -4,10 +4,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FAULTS, MODES } from '../../reference/server';
-import { requirements } from '../support/catalogue';
-import { expect, test } from '../support/fixtures';
+import { requirements } from '../../src/model/catalogue';
+import { expect, test } from '../../src/playwright/fixtures';
 import { runPlaywright } from './support/child-run';
-import type { ConformanceReport, RequirementRow, TestRef } from '../support/reporter/model';
+import type { ConformanceReport, RequirementRow, TestRef } from '../../src/report/model';
 import { modeProject, roundProject } from './mutation.config';
 import { type ListedTest, faultRounds, isListed, listConformanceTests, testsOf } from './support/matrix-rounds';
 

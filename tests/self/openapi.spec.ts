@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse } from 'yaml';
-import { test, expect } from '../support/fixtures';
-import { requirements } from '../support/catalogue';
-import { type AuthRule, OPERATIONS as SUITE_OPERATIONS } from '../support/operations';
-import { SCHEMA_DIR, SCHEMA_SUFFIX, schemas } from '../support/schema-registry';
+import { test, expect } from '../../src/playwright/fixtures';
+import { requirements } from '../../src/model/catalogue';
+import { type AuthRule, OPERATIONS as SUITE_OPERATIONS } from '../../src/model/operations';
+import { SCHEMA_DIR, SCHEMA_SUFFIX, schemas } from '../../src/model/schema-registry';
 
 const OPENAPI_PATH = resolve(__dirname, '../../specs/openapi.yaml');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -21,7 +21,7 @@ const OPTIONAL: Security = [{}, { bearerAuth: [] }];
 /** What §5 gives each authentication rule, as OpenAPI security requirements. */
 const SECURITY: Record<AuthRule, Security> = { bearer: BEARER, none: NONE, 'optional-bearer': OPTIONAL };
 
-/** The suite's §4 table (tests/support/operations.ts), whose names are the document's operationIds. */
+/** The suite's §4 table (src/model/operations.ts), whose names are the document's operationIds. */
 const OPERATIONS = Object.entries(SUITE_OPERATIONS).map(([operationId, o]) => ({
   n: o.number,
   operationId,
@@ -180,7 +180,7 @@ for (const expected of OPERATIONS) {
     expect(requestSchemas).toEqual(expected.requestSchema ? [expected.requestSchema] : []);
     if (expected.requestSchema) {
       const verdict = schemas().validate(expected.requestSchema, expected.sampleBody);
-      expect(verdict.errors, `the sample body of ${expected.operationId} (tests/support/operations.ts)`).toEqual([]);
+      expect(verdict.errors, `the sample body of ${expected.operationId} (src/model/operations.ts)`).toEqual([]);
     } else expect(expected.sampleBody, 'a sample body without a request schema').toBeUndefined();
 
     // Success is documented under '200' (status codes of errors are not shown, §7.3).

@@ -5,7 +5,7 @@ import { type AddressInfo, type Server, createServer as createTcpServer } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
-import { expect, test } from '../support/fixtures';
+import { expect, test } from '../../src/playwright/fixtures';
 import { lastLine, runPlaywright } from './support/child-run';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {

@@ -8,11 +8,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FAULTS } from '../../reference/faults';
-import { SETTINGS } from '../support/config';
-import { expect, test } from '../support/fixtures';
-import { replayCommand } from '../support/property';
+import { SETTINGS } from '../../src/config/config';
+import { expect, test } from '../../src/playwright/fixtures';
+import { replayCommand } from '../../src/playwright/property';
 import { childEnv, readReport } from './support/child-run';
-import type { ConformanceReport, TestRef } from '../support/reporter/model';
+import type { ConformanceReport, TestRef } from '../../src/report/model';
 
 const ROOT = resolve(__dirname, '../..');
 const SPEC = 'tests/conformance/properties.spec.ts';
@@ -76,7 +76,7 @@ function testsOf(report: ConformanceReport): TestRef[] {
 /** The last part of a test's " › "-joined title. */
 const ownTitle = (t: TestRef): string => t.title.split(' › ').at(-1) ?? '';
 
-/** What a failing property prints: the lines of tests/support/property.ts's failure message. */
+/** What a failing property prints: the lines of src/playwright/property.ts's failure message. */
 function failureOf(output: string): {
   counterexample: string;
   seed: string;

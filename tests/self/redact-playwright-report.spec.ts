@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '../support/fixtures';
-import { REDACTED, registerSecret } from '../support/redact';
+import { expect, test } from '../../src/playwright/fixtures';
+import { REDACTED, registerSecret } from '../../src/http/redact';
 import { unzip } from './support/artifacts';
-import RedactPlaywrightReport, { readZip, redactFolder, writeZip } from '../support/reporter/redact-playwright-report';
+import RedactPlaywrightReport, { readZip, redactFolder, writeZip } from '../../src/playwright/redact-playwright-report';
 
 const PREFIX =
   '<!DOCTYPE html><html><head><script type="module">const report = "no secret here";</script></head><body>';

@@ -4,8 +4,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../../reference/server';
-import { requirements } from '../support/catalogue';
-import { expect, test } from '../support/fixtures';
+import { requirements } from '../../src/model/catalogue';
+import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { fakeSecrets, readReport, runPlaywright } from './support/child-run';
 

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { bearer, send } from '../../reference/test-client';
-import { expect, test } from '../support/fixtures';
+import { expect, test } from '../../src/playwright/fixtures';
 import { killGroup } from './support/child-run';
 
 const ROOT = resolve(__dirname, '../..');

@@ -5,9 +5,9 @@ import { ROUTES } from '../../reference/operations';
 import { finalPrice } from '../../reference/products';
 import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { bearer, type RawRequest, type RawResponse, send } from '../../reference/test-client';
-import { requirement, requirements } from '../support/catalogue';
-import { expect, test } from '../support/fixtures';
-import { schemas } from '../support/schema-registry';
+import { requirement, requirements } from '../../src/model/catalogue';
+import { expect, test } from '../../src/playwright/fixtures';
+import { schemas } from '../../src/model/schema-registry';
 
 const AUTH = bearer('reference-bearer-token');
 const JSON_TYPE = { ...AUTH, 'content-type': 'application/json' };

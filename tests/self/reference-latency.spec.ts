@@ -3,8 +3,8 @@
 // bounds with margins of seconds, so that a loaded machine cannot fail these tests.
 import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { bearer, send } from '../../reference/test-client';
-import { ConfigError, loadConfig } from '../support/config';
-import { expect, test } from '../support/fixtures';
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { expect, test } from '../../src/playwright/fixtures';
 
 const AUTH = bearer(loadConfig({}).bearerToken);
 const LATENCY_MS = 400;

@@ -6,7 +6,7 @@ import { MODES } from '../../reference/modes';
 import { ROUTES } from '../../reference/operations';
 import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { bearer, type RawResponse, send } from '../../reference/test-client';
-import { expect, test } from '../support/fixtures';
+import { expect, test } from '../../src/playwright/fixtures';
 
 const AUTH = bearer('reference-bearer-token');
 const FUZZ_SEED = 20240521;

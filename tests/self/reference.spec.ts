@@ -6,9 +6,9 @@ import { finalPrice } from '../../reference/products';
 import * as seed from '../../reference/seed';
 import { type ReferenceServer, startReferenceServer } from '../../reference/server';
 import { bearer, type RawResponse, send } from '../../reference/test-client';
-import { loadConfig } from '../support/config';
-import { expect, test } from '../support/fixtures';
-import { schemas } from '../support/schema-registry';
+import { loadConfig } from '../../src/config/config';
+import { expect, test } from '../../src/playwright/fixtures';
+import { schemas } from '../../src/model/schema-registry';
 
 const config = loadConfig({});
 const AUTH = bearer(config.bearerToken);
@@ -857,7 +857,7 @@ for (const mode of MODES) {
   });
 }
 
-test('the seed data matches the defaults of tests/support/config.ts', () => {
+test('the seed data matches the defaults of src/config/config.ts', () => {
   const store = seed.createStore(seed.DEFAULT_CHANNEL_TOKEN);
   const product = (id: string | number) => seed.PRODUCTS.find((p) => p.id === Number(id));
   expect([seed.DEFAULT_BEARER_TOKEN, seed.DEFAULT_CHANNEL_TOKEN]).toEqual([config.bearerToken, config.channelToken]);

@@ -5,8 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { expect, test } from '../support/fixtures';
-import { MARKDOWN_LIMIT } from '../support/reporter/render-markdown';
+import { expect, test } from '../../src/playwright/fixtures';
+import { MARKDOWN_LIMIT } from '../../src/report/render-markdown';
 import { type ChildRun, lastLine, readReport, runPlaywright } from './support/child-run';
 
 test.describe.configure({ mode: 'parallel', timeout: 120_000 });

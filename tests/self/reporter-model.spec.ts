@@ -2,19 +2,19 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Requirement, requirements } from '../support/catalogue';
-import type { Evidence } from '../support/check-protocol';
-import { expect, test } from '../support/fixtures';
-import { type Baseline, loadBaseline } from '../support/reporter/baseline';
-import { projectDirName, projectDirs } from '../support/reporter/conformance-reporter';
-import { verdictLine } from '../support/reporter/format';
-import { buildReport } from '../support/reporter/model';
-import type { ReportInput, RequirementRow, Status, TestRecord } from '../support/reporter/model';
-import { renderHtml } from '../support/reporter/render-html';
-import { renderJunit } from '../support/reporter/render-junit';
-import { MARKDOWN_LIMIT, renderMarkdown } from '../support/reporter/render-markdown';
-import { oneSentence } from '../support/reporter/verdict';
-import { loadWaivers } from '../support/reporter/waivers';
+import { type Requirement, requirements } from '../../src/model/catalogue';
+import type { Evidence } from '../../src/checks/check-protocol';
+import { expect, test } from '../../src/playwright/fixtures';
+import { type Baseline, loadBaseline } from '../../src/report/baseline';
+import { projectDirName, projectDirs } from '../../src/playwright/conformance-reporter';
+import { verdictLine } from '../../src/report/format';
+import { buildReport } from '../../src/report/model';
+import type { ReportInput, RequirementRow, Status, TestRecord } from '../../src/report/model';
+import { renderHtml } from '../../src/report/render-html';
+import { renderJunit } from '../../src/report/render-junit';
+import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/render-markdown';
+import { oneSentence } from '../../src/report/verdict';
+import { loadWaivers } from '../../src/report/waivers';
 
 const req = (id: string, level: Requirement['level'], extra: Partial<Requirement> = {}): Requirement => ({
   id,

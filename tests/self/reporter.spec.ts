@@ -1,8 +1,8 @@
 // The conformance reporter, end to end: run the fake suite in a child process and read what the reporter wrote.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '../support/fixtures';
-import { requirements } from '../support/catalogue';
+import { expect, test } from '../../src/playwright/fixtures';
+import { requirements } from '../../src/model/catalogue';
 import {
   FAKE_RUN_TIMEOUT_MS,
   FAKE_SUITE_CONFIG,
@@ -16,7 +16,7 @@ import {
 
 const COUNTS = fakeSuiteCounts();
 const UNTESTED = COUNTS.MUST.untested + COUNTS.SHOULD.untested + COUNTS.INFO.untested;
-import type { ConformanceReport, RequirementRow, Status } from '../support/reporter/model';
+import type { ConformanceReport, RequirementRow, Status } from '../../src/report/model';
 
 test.describe.configure({ mode: 'parallel', timeout: 150_000 });
 

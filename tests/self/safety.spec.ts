@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server';
-import { expect, test } from '../support/fixtures';
+import { expect, test } from '../../src/playwright/fixtures';
 import { readReport, runPlaywright } from './support/child-run';
 
 interface Seen {

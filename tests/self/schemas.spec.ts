@@ -2,7 +2,7 @@
 // data-driven cases (tests/self/schema-cases/, JSON-Schema-Test-Suite style) say.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { test, expect } from '../support/fixtures';
+import { test, expect } from '../../src/playwright/fixtures';
 import {
   cachedValidators,
   formatErrors,
@@ -10,8 +10,8 @@ import {
   schemaId,
   schemas,
   SCHEMA_SUFFIX,
-} from '../support/schema-registry';
-import { requirements } from '../support/catalogue';
+} from '../../src/model/schema-registry';
+import { requirements } from '../../src/model/catalogue';
 
 const CASE_DIR = resolve(__dirname, 'schema-cases');
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';

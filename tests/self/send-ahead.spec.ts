@@ -1,13 +1,13 @@
-// Send-ahead (tests/support/send-ahead.ts): against a distant target the probes' requests leave before their tests
+// Send-ahead (src/playwright/send-ahead.ts): against a distant target the probes' requests leave before their tests
 // run, from the runner without a rate cap, from the worker under one. It must change when requests leave, and
 // nothing else: the same requests, each once, only for the tests the run runs, no write while writes are off, and
 // the same verdict.
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../support/config';
-import { targetIsFar } from '../support/target';
-import { expect, test } from '../support/fixtures';
+import { loadConfig } from '../../src/config/config';
+import { targetIsFar } from '../../src/config/target';
+import { expect, test } from '../../src/playwright/fixtures';
 import {
   type Delivery,
   FIRST_SEND_AHEAD,
@@ -16,10 +16,10 @@ import {
   Transport,
   requestFingerprint,
   sendAheadWindow,
-} from '../support/http';
-import type { WireResponse } from '../support/wire';
-import { recorded, recordsDir, sentByRunner, writeRunnerRecord } from '../support/send-ahead-runner';
-import { RunState } from '../support/run-state';
+} from '../../src/http/http';
+import type { WireResponse } from '../../src/http/wire';
+import { recorded, recordsDir, sentByRunner, writeRunnerRecord } from '../../src/playwright/send-ahead-runner';
+import { RunState } from '../../src/http/run-state';
 import { lastLine, readReport, runPlaywright } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';

@@ -2,7 +2,7 @@
 // the reporter derives everything from tests, results, annotations, attachments and config.metadata.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '../support/fixtures';
+import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts, secretForms } from './support/artifacts';
 import {
   FAKE_RUN_TIMEOUT_MS,
@@ -96,7 +96,7 @@ test('the real suite: two shards merged equal one unsharded run', async ({}, tes
     config: [],
     // As the README says: playwright.config.ts reports a shard as a redacted blob by itself.
     shard: (n) => [`--shard=${n}/2`],
-    mergeConfig: 'tests/support/reporter/merge.config.ts',
+    mergeConfig: 'src/playwright/merge.config.ts',
     outputs: (dir) => ({
       // One seed for all three runs, so that the property tests send the same requests.
       env: {

@@ -1,7 +1,7 @@
 // Every MUST requirement that HTTP can show has a conformance test, and every tag names a catalogue entry.
-import { requirements } from '../support/catalogue';
-import { expect, test } from '../support/fixtures';
-import { WRITES_TAG } from '../support/write-safety';
+import { requirements } from '../../src/model/catalogue';
+import { expect, test } from '../../src/playwright/fixtures';
+import { WRITES_TAG } from '../../src/checks/write-safety';
 import { runPlaywright } from './support/child-run';
 
 /** Tags that are not requirement IDs. */

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { expect, test } from '../support/fixtures';
+import { expect, test } from '../../src/playwright/fixtures';
 import { REPO_ROOT } from './support/child-run';
 
 interface Step {
@@ -169,11 +169,9 @@ test('conformance.yml: a shard matrix whose blobs are merged, reported, uploaded
   expect(report.steps[baseline]?.if).toBe(gh("env.RSF_FAIL_ON == 'regression'"));
   const mergeStep = report.steps[merge];
   // The merge's exit code is the verdict's (0 PASS, 1 FAIL, 2 ERROR): it must fail the job.
-  expect(mergeStep?.run?.trim()).toBe(
-    'npx playwright merge-reports --config tests/support/reporter/merge.config.ts all-blobs',
-  );
+  expect(mergeStep?.run?.trim()).toBe('npx playwright merge-reports --config src/playwright/merge.config.ts all-blobs');
   expect(mergeStep?.['continue-on-error']).toBeUndefined();
-  expect(existsSync(join(REPO_ROOT, 'tests/support/reporter/merge.config.ts'))).toBe(true);
+  expect(existsSync(join(REPO_ROOT, 'src/playwright/merge.config.ts'))).toBe(true);
   // The reports are uploaded whatever the verdict, under the name the baseline step downloads.
   const upload = uses(report, 'actions/upload-artifact')[0];
   expect(upload?.if).toBe(gh('!cancelled()'));

@@ -3,10 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { requirements } from '../../support/catalogue';
-import { SETTINGS } from '../../support/config';
-import { REPO_ROOT } from '../../support/reporter/collect';
-import type { ConformanceReport } from '../../support/reporter/model';
+import { requirements } from '../../../src/model/catalogue';
+import { SETTINGS } from '../../../src/config/config';
+import { REPO_ROOT } from '../../../src/playwright/collect';
+import type { ConformanceReport } from '../../../src/report/model';
 
 export { REPO_ROOT };
 const CLI = require.resolve('@playwright/test/cli');

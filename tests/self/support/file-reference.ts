@@ -1,6 +1,6 @@
 // A reference server shared by the tests of one self-test file, with made-up secrets that the leak searches look for.
 import { type ReferenceServer, startReferenceServer } from '../../../reference/server';
-import { test } from '../../support/fixtures';
+import { test } from '../../../src/playwright/fixtures';
 import { fakeSecrets } from './child-run';
 
 /** Starts the server before the file's tests and closes it after them; `server()` is it, once started. */

@@ -2,7 +2,7 @@
 // of a round is sent to exactly one fault. See tests/self/mutation.config.ts.
 import { basename } from 'node:path';
 import type { Fault } from '../../../reference/server';
-import type { TestRef } from '../../support/reporter/model';
+import type { TestRef } from '../../../src/report/model';
 import { runPlaywright } from './child-run';
 
 /** A conformance test as `playwright test --list` names it. */

@@ -1,0 +1,88 @@
+// One field of a valid body broken, the ways the request schema allows to name: a required field dropped, or
+// a field of a declared type given a value of another JSON type. Fields and types are read from the schema.
+import fc from 'fast-check';
+import { requiredFields, typedFields, without } from '../model/bodies';
+
+type Body = Record<string, unknown>;
+
+export interface FieldMutation {
+  field: string;
+  mutation: 'dropped' | 'retyped';
+  body: Body;
+}
+
+/**
+ * Words that lax parsers turn into a number or a boolean (Python's float('inf'), 'yes' → true, …): never used as
+ * "text", so that a wrong-type value cannot be read as the right type by a conforming server's coercion.
+ */
+const COERCIBLE_WORDS = /^(nan|inf|infinity|true|false|yes|no|on|off|y|n|t|f|null|none|undefined|nil)$/i;
+/** Letters only: no digit, sign, dot or space, so it is no number ("123", " ", "1e5", "0x1f" cannot come up). */
+const WORD = fc
+  .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 12 })
+  .filter((s) => !COERCIBLE_WORDS.test(s));
+const INTEGER = fc.integer();
+const FRACTION = fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n));
+const BOOLEAN = fc.boolean();
+/** Two or three elements: no single value to unwrap ([5] → 5), and never empty ([] → 0, "" or false). */
+const ARRAY = fc.array(fc.integer(), { minLength: 2, maxLength: 3 });
+/** Never empty. */
+const OBJECT = fc.record({ value: fc.integer() });
+
+/**
+ * JSON values that are clearly of another JSON type than `type` (a JSON Schema type name), and that no common
+ * coercion turns into one: for a number or an integer, no numeric string ("123"), no fraction (truncated to an
+ * integer it would be one), no null (read as "not sent", or 0); for a boolean, no 0/1 nor "true"/"yes"; for a
+ * string, numbers and booleans are fine. null is never used: many servers read it as an absent optional field.
+ */
+export function valueNotOfType(type: string): fc.Arbitrary<unknown> {
+  switch (type) {
+    case 'string':
+      return fc.oneof(INTEGER, FRACTION, BOOLEAN, ARRAY, OBJECT);
+    case 'integer':
+    case 'number':
+      return fc.oneof(WORD, BOOLEAN, ARRAY, OBJECT);
+    case 'boolean':
+      return fc.oneof(WORD, ARRAY, OBJECT);
+    case 'array':
+      return fc.oneof(WORD, INTEGER, BOOLEAN, OBJECT);
+    case 'object':
+      return fc.oneof(WORD, INTEGER, BOOLEAN, ARRAY);
+    default:
+      throw new Error(`valueNotOfType: no wrong-type values for JSON Schema type "${type}"`);
+  }
+}
+
+function names(fields: { name: string }[], schema: string, what: string): string[] {
+  if (fields.length === 0) throw new Error(`schemas/${schema}.schema.json has no ${what} fields`);
+  return fields.map((f) => f.name);
+}
+
+const dropped =
+  (base: Body) =>
+  (field: string): FieldMutation => ({ field, mutation: 'dropped', body: without(base, field) });
+
+/** `base` without one of the schema's required fields. */
+export function bodyWithFieldDropped(schema: string, base: Body): fc.Arbitrary<FieldMutation> {
+  return fc.constantFrom(...names(requiredFields(schema), schema, 'required')).map(dropped(base));
+}
+
+/** Every required field dropped in turn, in schema order: the whole (small) domain of bodyWithFieldDropped. */
+export function everyFieldDropped(schema: string, base: Body): FieldMutation[] {
+  return names(requiredFields(schema), schema, 'required').map(dropped(base));
+}
+
+/**
+ * `base` with one field of a single declared type set to a value of another type. Fields whose type the spec
+ * leaves open (the schema allows several) are not probed; optional typed fields are, as they are typed too.
+ */
+export function bodyWithFieldRetyped(schema: string, base: Body): fc.Arbitrary<FieldMutation> {
+  const fields = typedFields(schema);
+  names(fields, schema, 'typed');
+  return fc.constantFrom(...fields).chain((f) =>
+    valueNotOfType(f.type ?? '').map((value) => ({
+      field: f.name,
+      mutation: 'retyped' as const,
+      body: { ...base, [f.name]: value },
+    })),
+  );
+}

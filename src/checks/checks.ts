@@ -1,0 +1,249 @@
+// Named checks, after Schemathesis' checks: each declares the requirements it asserts, and judges an exchange against
+// them. A test's tags are derived from the checks it runs (tagsOf), so a helper that also judges the status code or the
+// content type says so here, once, and never at each call site. Example tests and property probes run the same checks.
+import { requirement } from '../model/catalogue';
+import type { Config } from '../config/config';
+import { CheckFailure, expectedReceived, failure } from './failure';
+import { type Credentials, type Exchange, plainString, schemaInput } from '../http/http';
+import { isObject, outcomeOf } from './outcome';
+import { schemas } from '../model/schema-registry';
+
+/** What an assertion may use besides the exchange. */
+export interface CheckContext {
+  config: Config;
+  /** Sends the judged request again with other credentials (the "works without credentials" diagnosis). */
+  resend?: (credentials: Credentials) => Promise<Exchange>;
+  /** A stateful link's exchanges, in order, when the judged exchange is the last of a chain. */
+  chain?: readonly Exchange[];
+}
+
+/** The exchange cannot speak to the requirement: the check is recorded as untested, with the reason. */
+export interface NotApplicable {
+  notApplicable: string;
+}
+
+export const notApplicable = (reason: string): NotApplicable => ({ notApplicable: reason });
+
+export const isNotApplicable = (value: unknown): value is NotApplicable =>
+  isObject(value) && typeof value.notApplicable === 'string';
+
+/** One requirement's judgement of an exchange: returns, returns NotApplicable, or throws (CheckFailure or expect). */
+export interface Assertion {
+  id: string;
+  /* biome-ignore lint/suspicious/noConfusingVoidType: a judge that returns nothing passed;
+     callers pass plain `(x) => void` arrows */
+  judge: (exchange: Exchange, context: CheckContext) => void | NotApplicable | Promise<void | NotApplicable>;
+}
+
+export interface Check {
+  /** Plain name, after Schemathesis: negative_data_rejection, ignored_auth… */
+  name: string;
+  /** What a conforming target does with the request: carry it out, or refuse it (the write-safety gate reads this). */
+  expects: 'success' | 'rejection' | 'either';
+  /** Judged in order; a failed MUST stops the test. */
+  assertions: readonly Assertion[];
+}
+
+/** The requirement IDs the checks assert, in order, once each. */
+export function requirementsOf(...checks: readonly Check[]): string[] {
+  return [...new Set(checks.flatMap((c) => c.assertions.map((a) => a.id)))];
+}
+
+/** Playwright tags of the checks' requirements, e.g. ['@OP4-UTILITY-MAX', '@HTTP-INVALID-INPUT-4XX']. */
+export function tagsOf(...checks: readonly Check[]): string[] {
+  return requirementsOf(...checks).map((id) => `@${id}`);
+}
+
+const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+// Problems: the judgements themselves, shared by the checks and by the custom matchers of fixtures' `expect`.
+
+export function successProblem(exchange: Exchange, config: Config): CheckFailure | undefined {
+  const outcome = outcomeOf(exchange, config);
+  if (outcome.succeeded) return undefined;
+  const expected = `the operation to succeed (2xx, a ${exchange.operation.successSchema} body, a success value)`;
+  return failure('The operation did not succeed', expected, outcome.reason, outcome.schemaErrors);
+}
+
+export function rejectionProblem(exchange: Exchange, config: Config): CheckFailure | undefined {
+  const expected = 'the operation to be rejected (a non-2xx status, or a body that is not a success)';
+  // A 2xx body not read whole may be a success: it proves no rejection (§8 bounds no body; the cap is ours).
+  if (exchange.truncated && exchange.status >= 200 && exchange.status <= 299) {
+    const received = `HTTP ${exchange.status} with a response larger than ${exchange.truncated.limitBytes} bytes`;
+    return failure('Response too large to tell a rejection', expected, `${received} (RSF_MAX_RESPONSE_BYTES)`);
+  }
+  const outcome = outcomeOf(exchange, config);
+  if (!outcome.succeeded) return undefined;
+  return failure('The operation was carried out', expected, `a success: ${outcome.reason}`);
+}
+
+export function schemaProblem(exchange: Exchange, names: readonly string[]): CheckFailure | undefined {
+  const data = schemaInput(exchange.body);
+  const verdicts = names.map((name) => ({ name, ...schemas().validate(name, data) }));
+  if (verdicts.some((v) => v.valid)) return undefined;
+  const errors = verdicts.flatMap((v) => (names.length > 1 ? v.errors.map((e) => `${v.name}: ${e}`) : v.errors));
+  const expected = `a body matching ${names.map((n) => `schemas/${n}.schema.json`).join(' or ')}`;
+  const received = exchange.truncated
+    ? `a response larger than ${exchange.truncated.limitBytes} bytes (RSF_MAX_RESPONSE_BYTES), not read whole`
+    : `a ${exchange.body.kind} body with schema errors`;
+  return failure('Response does not match the schema', expected, received, errors);
+}
+
+export function jsonContentTypeProblem(exchange: Exchange): CheckFailure | undefined {
+  if (JSON_MEDIA_TYPE.test(exchange.contentType)) return undefined;
+  const received = exchange.contentType || '(no Content-Type)';
+  return failure('Undocumented Content-Type', 'Content-Type application/json', received);
+}
+
+const rejectedOnly = (exchange: Exchange, config: Config): NotApplicable | undefined =>
+  outcomeOf(exchange, config).succeeded
+    ? notApplicable('the target carried the request out: no error to judge')
+    : undefined;
+
+const throwIf = (problem: CheckFailure | undefined): void => {
+  if (problem) throw problem;
+};
+
+/** A check of one requirement, judged by `judge` (plain `expect` is fine inside). */
+export function requirementCheck(id: string, judge: Assertion['judge'], expects: Check['expects'] = 'either'): Check {
+  return { name: id, expects, assertions: [{ id, judge }] };
+}
+
+/**
+ * A stateful link between operations: `judge` sees every exchange of the chain, in order; a chain that stopped
+ * early (its first step did not give what the next one needs) has fewer.
+ */
+export function linkCheck(
+  id: string,
+  judge: (chain: readonly Exchange[], context: CheckContext) => ReturnType<Assertion['judge']>,
+): Check {
+  return requirementCheck(id, (last, context) => judge(context.chain ?? [last], context), 'success');
+}
+
+/** positive_data_acceptance: the operation succeeds with its documented success body. */
+export function succeeds(id: string): Check {
+  return requirementCheck(id, (x, { config }) => throwIf(successProblem(x, config)), 'success');
+}
+
+/** content_type_conformance for JSON success bodies (intro paragraph). */
+export function jsonContentType(): Check {
+  return requirementCheck('GEN-JSON-CONTENT-TYPE', (x) => throwIf(jsonContentTypeProblem(x)));
+}
+
+/** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */
+export function succeedsWithJson(id: string): Check {
+  return {
+    name: 'positive_data_acceptance',
+    expects: 'success',
+    assertions: [...succeeds(id).assertions, ...jsonContentType().assertions],
+  };
+}
+
+/** response_schema_conformance: the body matches `schema`. */
+export function matchesSchema(id: string, schema: string): Check {
+  return requirementCheck(id, (x) => throwIf(schemaProblem(x, [schema])));
+}
+
+/** negative_data_rejection / ignored_auth, the MUST half: the operation does not succeed. */
+export function rejects(id: string): Check {
+  return requirementCheck(id, (x, { config }) => throwIf(rejectionProblem(x, config)), 'rejection');
+}
+
+/** The error body has one of the shapes that requirement `id` documents; judged on rejections only. */
+export function documentedErrorShape(id: string): Check {
+  const shapes = requirement(id).schemas;
+  if (!shapes?.length) throw new Error(`${id} names no schema in specs/requirements.json`);
+  return requirementCheck(id, (x, { config }) => rejectedOnly(x, config) ?? throwIf(schemaProblem(x, shapes)));
+}
+
+/** content_type_conformance for error bodies that are JSON objects; a plain-string error has nothing to check. */
+export function errorContentType(): Check {
+  return requirementCheck('GEN-ERROR-CONTENT-TYPE', (x, { config }) => {
+    const rejected = rejectedOnly(x, config);
+    if (rejected) return rejected;
+    if (x.body.kind !== 'json' || !isObject(x.body.value)) return notApplicable('the error body is not a JSON object');
+    throwIf(jsonContentTypeProblem(x));
+  });
+}
+
+/**
+ * HTTP practice for the status of a refusal: judged on rejections only (an acceptance is the rejection check's
+ * failure), and `expected` describes the status a refusal should have.
+ */
+function refusalStatus(id: string, title: string, expected: string, fits: (status: number) => boolean): Check {
+  return requirementCheck(id, (x, { config }) => {
+    const rejected = rejectedOnly(x, config);
+    if (rejected) return rejected;
+    if (!fits(x.status)) throw failure(title, expected, `HTTP ${x.status}`);
+  });
+}
+
+/** A refusal: `id` (the rule), then its status, content type and documented shape. */
+function refusal(name: string, id: string, status: Check, errorShape?: string): Check {
+  const checks = [rejects(id), status, errorContentType(), ...(errorShape ? [documentedErrorShape(errorShape)] : [])];
+  return { name, expects: 'rejection', assertions: checks.flatMap((c) => c.assertions) };
+}
+
+/**
+ * negative_data_rejection: invalid input is refused (`id`), ideally with a 4xx (SHOULD), with a JSON content type
+ * when the error is a JSON object, and in the shape requirement `errorShape` documents, if given.
+ */
+export function negativeDataRejection(id: string, options: { errorShape?: string } = {}): Check {
+  const status = refusalStatus(
+    'HTTP-INVALID-INPUT-4XX',
+    'Invalid input not answered with a 4xx',
+    'a 4xx status for invalid input',
+    (code) => code >= 400 && code <= 499,
+  );
+  return refusal('negative_data_rejection', id, status, options.errorShape);
+}
+
+/** ignored_auth: missing or refused credentials are refused (MUST `id`), ideally with 401 (SHOULD). */
+export function ignoredAuthRejected(id: string, options: { errorShape?: string } = {}): Check {
+  const status = refusalStatus(
+    'HTTP-AUTH-401',
+    'Refused credentials not answered with 401',
+    'HTTP 401 for missing or refused credentials',
+    (code) => code === 401,
+  );
+  return refusal('ignored_auth', id, status, options.errorShape);
+}
+
+/**
+ * An operation that takes no credentials (§5.2, §5.3) succeeds without an Authorization header. Only when it does
+ * not is the same request sent once more, with the token: if that succeeds, the missing header was the reason and
+ * `id` fails; if not, the operation fails in some other way, which its success check reports, so `id` stays untested.
+ */
+export function worksWithoutCredentials(id: string): Check {
+  return requirementCheck(
+    id,
+    async (exchange, { config, resend }) => {
+      if (outcomeOf(exchange, config).succeeded) return;
+      if (!resend) throw new Error(`${id}: worksWithoutCredentials needs the request to send it again with the token`);
+      const withToken = await resend('valid');
+      if (!outcomeOf(withToken, config).succeeded) {
+        return notApplicable('the request failed with the token as well, so the missing header is not the reason');
+      }
+      const received =
+        `refused without an Authorization header (${outcomeOf(exchange, config).reason}), ` +
+        'while the same request with the token succeeds';
+      throw new CheckFailure({
+        title: 'Credentials required where the spec takes none',
+        detail: expectedReceived('the operation to succeed without an Authorization header', received),
+        exchanges: [exchange, withToken],
+      });
+    },
+    'success',
+  );
+}
+
+/** §4.2's "a plain string naming the missing item": judged on rejections only. */
+export function namesMissingField(id: string, field: string, names: (text: string, field: string) => boolean): Check {
+  return requirementCheck(id, (x, { config }) => {
+    const rejected = rejectedOnly(x, config);
+    if (rejected) return rejected;
+    const text = plainString(x.body) ?? '';
+    if (names(text, field)) return;
+    throw failure('The error does not name the missing item', `a message naming ${field}`, JSON.stringify(text));
+  });
+}

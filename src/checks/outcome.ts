@@ -1,0 +1,100 @@
+// Did an operation succeed? Only a 2xx whose body matches the success schema and carries a success value.
+// Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
+import type { Config } from '../config/config';
+import { type Exchange, plainString, schemaInput, tooLargeMessage } from '../http/http';
+import { isObject } from '../model/operations';
+import { schemas } from '../model/schema-registry';
+
+export interface Outcome {
+  succeeded: boolean;
+  /** Why it counts as a success or a rejection, in one line. */
+  reason: string;
+  schemaErrors: string[];
+}
+
+// One isObject for the suite and the reference: the neutral operation module's.
+export { isObject };
+export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+const ERROR_WORD = /^(error|false|fail(ed|ure)?|ko|no|denied|invalid)$/i;
+
+const saysSomething = (v: unknown): boolean => (typeof v === 'string' && v.trim() !== '') || v === true;
+
+/**
+ * An object that says it is an error in one of the ways §7.1 documents, or by an `error` member with a message.
+ * Only a non-empty message counts: `error: null` or `error_message: ""` may be ordinary fields of a free-form body.
+ */
+export function errorMarker(value: unknown): string | undefined {
+  if (!isObject(value)) return undefined;
+  if (saysSomething(value.error_message)) return 'it has an error_message (§7.1)';
+  if (value.success === false || value.success === 'error')
+    return `its success is ${JSON.stringify(value.success)} (§7.1)`;
+  if (saysSomething(value.error)) return 'it has an error member';
+  return undefined;
+}
+
+function successValue(exchange: Exchange, config: Config): string | undefined {
+  const value = schemaInput(exchange.body);
+  const object = isObject(value) ? value : {};
+  switch (exchange.operation.successSignal) {
+    case 'client-status':
+      return config.clientSuccessStatus.test(String(object.status))
+        ? undefined
+        : `status ${JSON.stringify(object.status)} does not match ` +
+            `RSF_CLIENT_SUCCESS_STATUS ${config.clientSuccessStatus} (§4.1 uses {status, message} for failures too)`;
+    case 'success-ok':
+      return object.success === 'ok' ? undefined : `success is ${JSON.stringify(object.success)}, not "ok"`;
+    case 'success-true':
+      return object.success === true ? undefined : `success is ${JSON.stringify(object.success)}, not true`;
+    case 'success-string':
+      return ERROR_WORD.test(String(object.success))
+        ? `success is ${JSON.stringify(object.success)}, an error word`
+        : undefined;
+    case 'plain-string': {
+      const text = plainString(exchange.body) ?? '';
+      return config.rejectionText.test(text)
+        ? `the text matches RSF_REJECTION_TEXT ${config.rejectionText}`
+        : undefined;
+    }
+    case 'object':
+    case 'array':
+    case 'unspecified': {
+      const marker = errorMarker(value);
+      if (marker) return `the body is an error: ${marker}`;
+      const text = plainString(exchange.body);
+      if (text !== undefined && exchange.operation.successSignal === 'unspecified' && config.rejectionText.test(text)) {
+        return `the text matches RSF_REJECTION_TEXT ${config.rejectionText}`;
+      }
+      return undefined;
+    }
+  }
+}
+
+export function outcomeOf(exchange: Exchange, config: Config): Outcome {
+  if (exchange.status < 200 || exchange.status > 299) {
+    return { succeeded: false, reason: `HTTP ${exchange.status} is not 2xx`, schemaErrors: [] };
+  }
+  // Not read whole, so not judged a success: a plain-string or unspecified body would otherwise pass unseen.
+  if (exchange.truncated) {
+    return {
+      succeeded: false,
+      reason: `HTTP ${exchange.status}, but the ${tooLargeMessage(exchange.truncated.limitBytes)}`,
+      schemaErrors: [],
+    };
+  }
+  const verdict = schemas().validate(exchange.operation.successSchema, schemaInput(exchange.body));
+  if (!verdict.valid) {
+    return {
+      succeeded: false,
+      reason: `HTTP ${exchange.status}, but the body does not match ${exchange.operation.successSchema}`,
+      schemaErrors: verdict.errors,
+    };
+  }
+  const notSuccess = successValue(exchange, config);
+  if (notSuccess) return { succeeded: false, reason: `HTTP ${exchange.status}, but ${notSuccess}`, schemaErrors: [] };
+  return {
+    succeeded: true,
+    reason: `HTTP ${exchange.status} with a ${exchange.operation.successSchema} body`,
+    schemaErrors: [],
+  };
+}

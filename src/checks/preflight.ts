@@ -1,0 +1,235 @@
+// Before any test: is the target there, is it this API, does it accept the token, and does every setting that can be
+// read without writing name something the target has? A wrong setting is a configuration error, never a failure of
+// the target: the run stops with one message naming the variable, its value and what the target answered.
+import type { Config } from '../config/config';
+import {
+  type Delivery,
+  type Exchange,
+  type OutgoingRequest,
+  Transport,
+  exchangeOf,
+  parseBody,
+  plainString,
+  throttledMessage,
+} from '../http/http';
+import { OPERATIONS, type OperationName, fillPath, operationLabel } from '../model/operations';
+import { errorMarker, outcomeOf } from './outcome';
+import { printable } from '../model/printable';
+import { redact } from '../http/redact';
+import { apiBase } from '../config/target';
+
+export class PreflightError extends Error {
+  override name = 'PreflightError';
+}
+
+/** The preflight runs before any test: it may wait this long in all for a throttling target. */
+const PREFLIGHT_RETRY_BUDGET_MS = 60_000;
+/** A body in a one-paragraph message: enough to recognise an error message. */
+const EXCERPT_CHARS = 300;
+
+const HEADING = 'Preflight failed, so no test was run.';
+
+/** A resource that settings name, read with operation `operation`, that must exist (or, for one, must not). */
+interface ResourceRead {
+  /** "RSF_ORDER_BRANCH=1, RSF_ORDER_ALB_NUMBER=123456", or a value of a list setting. */
+  settings: string[];
+  operation: OperationName;
+  params: Record<string, string | number>;
+  query?: string;
+  expect: 'present' | 'missing';
+  /** What it should name, for the advice: "an order the target has". */
+  names: string;
+}
+
+/** The settings that operations 8, 10, 11 and 14 can check without writing, one read per distinct request. */
+function resourceReads(config: Config): ResourceRead[] {
+  const product = (productId: string | number) => ({
+    params: { product_id: productId },
+    query: config.productDetailQuery,
+  });
+  const reads: ResourceRead[] = [
+    {
+      settings: [`RSF_PRODUCT_ID=${config.productId}`],
+      operation: 'getProduct',
+      ...product(config.productId),
+      expect: 'present',
+      names: 'a product the target has',
+    },
+    ...config.stockProductIds.map(
+      (id): ResourceRead => ({
+        settings: [`${id} of RSF_STOCK_PRODUCT_IDS=${config.stockProductIds.join(',')}`],
+        operation: 'getProduct',
+        ...product(id),
+        expect: 'present',
+        names: 'products the target has',
+      }),
+    ),
+    {
+      settings: [`RSF_MISSING_PRODUCT_ID=${config.missingProductId}`],
+      operation: 'getProduct',
+      ...product(config.missingProductId),
+      expect: 'missing',
+      names: 'a product the target does not have',
+    },
+    {
+      settings: [`RSF_ORDER_BRANCH=${config.orderBranch}`, `RSF_ORDER_ALB_NUMBER=${config.orderAlbNumber}`],
+      operation: 'getOrder',
+      params: { branch: config.orderBranch, albNumber: config.orderAlbNumber },
+      expect: 'present',
+      names: 'an order the target has',
+    },
+    {
+      settings: [`RSF_VOUCHER_BRANCH=${config.voucherBranch}`, `RSF_VOUCHER_ORDER=${config.voucherOrder}`],
+      operation: 'getPaymentVoucher',
+      params: { branch: config.voucherBranch, order: config.voucherOrder },
+      expect: 'present',
+      names: 'a payment voucher the target has',
+    },
+    {
+      settings: [`RSF_POSTSALE_ID=${config.postSaleId}`],
+      operation: 'getMessageChannel',
+      params: { postsaleInboundId: config.postSaleId },
+      expect: 'present',
+      names: 'a post-sale channel the target has',
+    },
+  ];
+  // The product id is often one of the stock ids too: one request, every setting named.
+  const byRequest = new Map<string, ResourceRead>();
+  for (const read of reads) {
+    const key = `${read.operation} ${JSON.stringify(read.params)} ${read.expect}`;
+    const seen = byRequest.get(key);
+    if (seen) seen.settings.push(...read.settings);
+    else byRequest.set(key, { ...read, settings: [...read.settings] });
+  }
+  return [...byRequest.values()];
+}
+
+function getRequest(url: string, config: Config): OutgoingRequest {
+  return { method: 'GET', url, headers: { Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` } };
+}
+
+/** An answer that says "no such thing": not a 2xx, or a 2xx with an error body (§7.3: errors may come with 200). */
+function isRefusal(exchange: Exchange, config: Config): boolean {
+  if (exchange.status < 200 || exchange.status > 299) return true;
+  if (exchange.truncated) return false; // too large to be an error message: the tests judge it
+  if (errorMarker(exchange.body.kind === 'json' ? exchange.body.value : undefined)) return true;
+  const text = plainString(exchange.body);
+  return text !== undefined && config.rejectionText.test(text);
+}
+
+/** "HTTP 404: {"error_message":"…"}": the status and a printable, redacted excerpt of the body. */
+function answerOf(exchange: Exchange, maxChars = EXCERPT_CHARS): string {
+  const body = printable(exchange.rawBody, { maxChars, transform: redact });
+  return `HTTP ${exchange.status}${body ? `: ${body}` : ' with an empty body'}`;
+}
+
+/** Why a resource read stops the run, or undefined when the setting names what it should. */
+function resourceProblem(read: ResourceRead, exchange: Exchange, config: Config): string | undefined {
+  const { number, section } = exchange.operation;
+  const request = `GET ${exchange.request.url} (operation ${number}, §${section})`;
+  const which = read.settings.join(', ');
+  if (read.expect === 'missing') {
+    if (!outcomeOf(exchange, config).succeeded) return undefined;
+    return `${which}: ${request} found it, ${answerOf(exchange, 120)}. Set it to ${read.names}.`;
+  }
+  // A body that is not an error but not the documented shape either is for the tests to judge, not a wrong setting.
+  if (outcomeOf(exchange, config).succeeded || !isRefusal(exchange, config)) return undefined;
+  return `${which}: ${request} answered ${answerOf(exchange)}. Set it to ${read.names}.`;
+}
+
+type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
+
+/** Why a request had no answer to judge: throttled throughout, or none at all. */
+function transportProblem(delivery: Unanswered, label: string, config: Config): string {
+  if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
+  const failure = delivery.kind === 'no-answer' ? delivery.failure.message : 'the target had stopped answering';
+  const within = `RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}`;
+  return `The target did not answer within ${within}: ${failure}\n  Check RSF_TARGET_URL, and that the server is up.`;
+}
+
+/** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
+async function checkPrices(transport: Transport, config: Config, base: string): Promise<void> {
+  const url = `${base}/prices`;
+  const fail = (why: string): never => {
+    throw new PreflightError(redact(`${HEADING}\n  GET ${url}\n  ${why}`));
+  };
+  const request = getRequest(url, config);
+  const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
+  if (delivery.kind !== 'answer') return fail(transportProblem(delivery, `GET ${url}`, config));
+  const { response } = delivery;
+  const exchange = exchangeOf(
+    OPERATIONS.listPrices,
+    'valid',
+    request,
+    response,
+    delivery.attempts,
+    config.maxResponseBytes,
+  );
+  const { status } = exchange;
+  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact });
+  const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
+  if (status >= 300 && status < 400) {
+    const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
+    fail(`HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`);
+  }
+  if (status === 404)
+    fail('HTTP 404: there is no /v1/prices here. RSF_TARGET_URL must be the base URL that /v1 follows (§9).');
+  if (status === 401 || status === 403)
+    fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
+  if (/^\s*</.test(body))
+    fail(`HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.`);
+  if (status >= 500) fail(`HTTP ${status}: the target is failing. Body: ${body}`);
+  // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
+  const parsed = exchange.truncated ? undefined : parseBody(exchange.text, exchange.contentType);
+  if (!(parsed?.kind === 'json' && Array.isArray(parsed.value))) {
+    fail(
+      `HTTP ${status}, but not the price list of §4.9: ${body || '(empty body)'}\n` +
+        '  Does the target accept RSF_BEARER_TOKEN?',
+    );
+  }
+}
+
+/** Reads every resource the settings name, side by side (the transport keeps to the rate cap). */
+async function checkResources(transport: Transport, config: Config, base: string): Promise<void> {
+  const results = await Promise.all(
+    resourceReads(config).map(async (read) => {
+      const operation = OPERATIONS[read.operation];
+      const url = `${base}${fillPath(operation.path, read.params)}${read.query ? `?${read.query}` : ''}`;
+      const request = getRequest(url, config);
+      const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
+      if (delivery.kind !== 'answer') {
+        return { unanswered: `GET ${url}\n  ${transportProblem(delivery, operationLabel(operation), config)}` };
+      }
+      const exchange = exchangeOf(
+        operation,
+        'valid',
+        request,
+        delivery.response,
+        delivery.attempts,
+        config.maxResponseBytes,
+      );
+      return { wrongSetting: resourceProblem(read, exchange, config) };
+    }),
+  );
+  const unanswered = results.find((r) => r.unanswered !== undefined)?.unanswered;
+  if (unanswered !== undefined) throw new PreflightError(redact(`${HEADING}\n  ${unanswered}`));
+  const wrong = results.map((r) => r.wrongSetting).filter((p): p is string => p !== undefined);
+  if (wrong.length === 0) return;
+  const what = wrong.length === 1 ? 'A setting does not name' : `${wrong.length} settings do not name`;
+  throw new PreflightError(redact(`${HEADING} ${what} what the target has:\n${wrong.map((p) => `  ${p}`).join('\n')}`));
+}
+
+/**
+ * The preflight. `resourceBase` is where the settings' resources are read: against the embedded reference, its clean
+ * profile, whose data every mode and fault shares (a fault must fail its check, not stop the run).
+ */
+export async function preflight(config: Config, base = apiBase(config), resourceBase = base): Promise<void> {
+  const transport = new Transport(config, base, 1);
+  // Side by side, but the price list speaks first: a wrong URL or a refused token explains every other failure.
+  const [prices, resources] = await Promise.allSettled([
+    checkPrices(transport, config, base),
+    checkResources(transport, config, resourceBase),
+  ]);
+  await transport.settle();
+  for (const check of [prices, resources]) if (check.status === 'rejected') throw check.reason;
+}

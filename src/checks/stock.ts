@@ -1,0 +1,66 @@
+// §2.6 and §8: the logged-in stock fields, their bounds, and the three forms of availableStockLabel.
+import type { Config } from '../config/config';
+import { isFiniteNumber, isObject } from './outcome';
+
+export const LOGGED_IN_FIELDS = ['stockDisplayLimit', 'availableStock', 'availableStockLabel'] as const;
+
+type Product = Record<string, unknown>;
+
+export const asProduct = (value: unknown): Product => (isObject(value) ? value : {});
+
+/** Logged-in fields that carry data: present and not null. */
+export function loggedInDataIn(product: Product): string[] {
+  return LOGGED_IN_FIELDS.filter((f) => product[f] !== undefined && product[f] !== null);
+}
+
+/** Why availableStock is out of [0, stockDisplayLimit], or undefined when it is within (or a bound is null). */
+export function stockBoundsProblem(product: Product): string | undefined {
+  const { availableStock: stock, stockDisplayLimit: limit } = product;
+  if (!isFiniteNumber(stock)) return undefined;
+  if (stock < 0) return `availableStock ${stock} is below 0`;
+  if (isFiniteNumber(limit) && stock > limit) return `availableStock ${stock} is above stockDisplayLimit ${limit}`;
+  return undefined;
+}
+
+type LabelForm = { form: 'none' } | { form: 'exact'; n: number } | { form: 'at-least'; n: number };
+
+export function labelForm(label: string, config: Config): LabelForm | undefined {
+  const trimmed = label.trim();
+  const atLeast = config.stockLabelAtLeast.exec(trimmed);
+  if (atLeast) return { form: 'at-least', n: Number(atLeast[1]) };
+  const exact = config.stockLabelExact.exec(trimmed);
+  if (exact) return { form: 'exact', n: Number(exact[1]) };
+  if (config.stockLabelNone.test(trimmed)) return { form: 'none' };
+  return undefined;
+}
+
+/**
+ * Why availableStockLabel is not one of the three forms, or disagrees with availableStock; undefined when fine.
+ * At the limit both "X units or more" and "N units" (N = limit) are accepted: §2.6 does not say which.
+ */
+export function stockLabelProblem(product: Product, config: Config): string | undefined {
+  const { availableStockLabel: label, availableStock: stock, stockDisplayLimit: limit } = product;
+  if (typeof label !== 'string') return undefined;
+  const shown = JSON.stringify(label);
+  const form = labelForm(label, config);
+  if (!form)
+    return (
+      `availableStockLabel ${shown} has none of the three forms of §2.6 ` +
+      '(RSF_STOCK_LABEL_NONE, RSF_STOCK_LABEL_EXACT, RSF_STOCK_LABEL_AT_LEAST)'
+    );
+  if (!isFiniteNumber(stock)) return undefined;
+  const says = `availableStockLabel ${shown} with availableStock ${stock} and stockDisplayLimit ${String(limit)}`;
+  if (stock <= 0)
+    return form.form === 'none' || (form.form === 'exact' && form.n === 0)
+      ? undefined
+      : `${says}: no stock must read as the "no stock" label`;
+  if (form.form === 'none') return `${says}: the "no stock" label while stock is available`;
+  const atLimit = isFiniteNumber(limit) ? stock >= limit : false;
+  if (form.form === 'exact')
+    return form.n === stock ? undefined : `${says}: the label's number ${form.n} is not availableStock`;
+  if (!isFiniteNumber(limit))
+    return form.n === stock ? undefined : `${says}: "X units or more" with X other than availableStock`;
+  return atLimit && form.n === limit
+    ? undefined
+    : `${says}: "X units or more" is for stock at the limit, with X = stockDisplayLimit`;
+}

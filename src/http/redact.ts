@@ -1,0 +1,86 @@
+// Secrets never leave the process unredacted: every string bound for a report, message or log passes here.
+import { SETTINGS, loadConfig, secretsOf } from '../config/config';
+
+export const REDACTED = '[REDACTED]';
+
+let secrets: string[] | undefined;
+
+function knownSecrets(): string[] {
+  if (!secrets) {
+    try {
+      secrets = secretsOf(loadConfig());
+    } catch {
+      secrets = []; // a broken configuration is reported elsewhere; nothing configured, nothing to hide
+    }
+    // Longest first, so that a secret containing another is replaced whole.
+    secrets.sort((a, b) => b.length - a.length);
+  }
+  return secrets;
+}
+
+/** Adds values to hide (e.g. a token made up at run time). */
+export function registerSecret(value: string): void {
+  if (value.length < 4) return;
+  const list = knownSecrets();
+  if (!list.includes(value)) {
+    list.push(value);
+    list.sort((a, b) => b.length - a.length);
+  }
+}
+
+/** Shorter base64 runs would match ordinary text by chance. */
+const MIN_BASE64_FORM = 8;
+
+/**
+ * The secret's base64 at each of the three byte alignments, without the characters it shares with its neighbours:
+ * found inside any longer base64 text, e.g. an echoed "Authorization: Basic …" or "Bearer <token>" encoded.
+ */
+function base64Forms(secret: string): string[] {
+  const forms: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.from('\0'.repeat(offset) + secret).toString('base64');
+    const from = offset === 0 ? 0 : 4;
+    const to = Math.floor((offset + Buffer.byteLength(secret)) / 3) * 4;
+    if (to - from >= MIN_BASE64_FORM) forms.push(encoded.slice(from, to));
+  }
+  return forms;
+}
+
+const formsOf = new Map<string, string[]>();
+
+/** Every form of a secret that is replaced, worked out once per secret: redaction runs on every string shown. */
+function formsToReplace(secret: string): string[] {
+  let forms = formsOf.get(secret);
+  if (!forms) {
+    forms = [...new Set([encodeURIComponent(secret), secret, ...base64Forms(secret)])];
+    formsOf.set(secret, forms);
+  }
+  return forms;
+}
+
+/** Replaces a secret, raw, percent-encoded or base64-encoded, with `replacement`. */
+export function replaceSecret(text: string, secret: string, replacement: string): string {
+  let out = text;
+  for (const form of formsToReplace(secret)) {
+    if (out.includes(form)) out = out.split(form).join(replacement);
+  }
+  return out;
+}
+
+/** Replaces every known secret, raw, percent-encoded or base64-encoded, with [REDACTED]. */
+export function redact(text: string): string {
+  return knownSecrets().reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);
+}
+
+/** Also hides secret settings found in the environment (a merge or reporter may run without a loadable config). */
+export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
+  for (const setting of Object.values(SETTINGS) as { name: string; secret?: boolean }[]) {
+    const value = setting.secret ? env[setting.name]?.trim() : undefined;
+    if (value) registerSecret(value);
+  }
+}
+
+/** Deep-redacts the strings of a JSON-like value. */
+export function redactValue<T>(value: T): T {
+  return JSON.parse(redact(JSON.stringify(value) ?? 'null')) as T;
+}

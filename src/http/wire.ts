@@ -1,0 +1,238 @@
+// One HTTP exchange with a target, on Node's own client: Playwright's request context buffers whole bodies and
+// inflates gzip without a limit, so it could not keep a hostile target from filling memory. Here the body is streamed,
+// counted after decompression and read up to a cap; one deadline covers the whole exchange, including a body that
+// drips a byte a second; no redirect is followed; connections are kept alive between requests.
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request as httpRequest,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { firstLines } from '../model/text';
+
+export interface WireRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** For the whole exchange: connecting, sending, the headers and the body. */
+  timeoutMs: number;
+  /** Decompressed bytes kept; the rest of a larger body is not read. */
+  maxBodyBytes: number;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body, decompressed, up to maxBodyBytes. */
+  body: Buffer;
+  /** Decompressed bytes read, or the size the target announced when it was larger than the cap. */
+  sizeBytes: number;
+  /** The body was larger than maxBodyBytes and was not read to its end. */
+  truncated: boolean;
+  /** The size of a truncated body, when the target announced it (Content-Length, uncompressed). */
+  announcedBytes?: number;
+  durationMs: number;
+}
+
+/** How a request went without an HTTP answer. */
+export type NoAnswerKind = 'timeout' | 'refused' | 'reset' | 'not-http' | 'unreadable-body' | 'other';
+
+/** The target gave no (complete) HTTP answer. The message carries no URL and no header: it is safe to show. */
+export class NoAnswer extends Error {
+  override name = 'NoAnswer';
+
+  constructor(
+    readonly kind: NoAnswerKind,
+    message: string,
+    readonly durationMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A free connection is closed before a server's usual 5 s keep-alive, so that a request seldom races its close. */
+const IDLE_SOCKET_MS = 4000;
+/**
+ * Connections one process keeps to a host at most: requests beyond wait for a free one. Enough for a property's
+ * sampled inputs (100 against the reference) in one round trip to a far target (http.ts, MAX_SEND_AHEAD).
+ */
+export const MAX_SOCKETS_PER_HOST = 100;
+const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_HOST };
+const httpAgent = new HttpAgent(agentOptions);
+const httpsAgent = new HttpsAgent(agentOptions);
+
+/** For the runner, which sends ahead for every worker of the run: more connections than one worker keeps. */
+export function keepConnectionsPerHost(max: number): void {
+  httpAgent.maxSockets = max;
+  httpsAgent.maxSockets = max;
+}
+
+/** Asks for compression as a browser would: a compressed body is capped by its inflated size. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+const DECOMPRESSORS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** Errors of the request we built (a header Node refuses), not of the target: they must fail loudly, not count. */
+const OWN_ERRORS = [
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_UNESCAPED_CHARACTERS',
+  'ERR_INVALID_URL',
+];
+
+class DeadlineExceeded extends Error {}
+
+/** A reused keep-alive connection that the server had just closed: the request never reached it. */
+class StaleConnection extends Error {
+  constructor(readonly original: unknown) {
+    super('stale keep-alive connection');
+  }
+}
+
+const codeOf = (error: unknown): string => String((error as NodeJS.ErrnoException)?.code ?? '');
+
+function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind; message: string } {
+  if (error instanceof DeadlineExceeded)
+    return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
+  const code = codeOf(error);
+  const firstLine = firstLines(String((error as Error)?.message ?? error));
+  if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };
+  if (code === 'ECONNRESET' || code === 'EPIPE' || firstLine === 'socket hang up') {
+    return { kind: 'reset', message: `connection closed or reset by the target (${code || firstLine})` };
+  }
+  if (code.startsWith('HPE_')) return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
+  if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {
+    return { kind: 'unreadable-body', message: `the body could not be decompressed (${code})` };
+  }
+  return { kind: 'other', message: code && !firstLine.includes(code) ? `${code}: ${firstLine}` : firstLine };
+}
+
+/**
+ * Sends one request and reads its answer. Resolves with the answer (any status, a redirect included); rejects with
+ * NoAnswer when none came, whole, within the deadline.
+ */
+export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await exchange(wire, started);
+    } catch (e) {
+      if (OWN_ERRORS.includes(codeOf(e))) throw e;
+      if (e instanceof StaleConnection && attempt === 0) continue; // once more, on a fresh connection
+      const { kind, message } = describeError(e instanceof StaleConnection ? e.original : e, wire.timeoutMs);
+      throw new NoAnswer(kind, message, Date.now() - started);
+    }
+  }
+}
+
+function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
+  const url = new URL(wire.url);
+  const secure = url.protocol === 'https:';
+  const body = wire.body === undefined ? undefined : Buffer.from(wire.body, 'utf8');
+  const headers: Record<string, string> = { 'Accept-Encoding': ACCEPT_ENCODING, ...wire.headers };
+  if (body !== undefined) headers['Content-Length'] = String(body.length);
+  const send = secure ? httpsRequest : httpRequest;
+  const agent = secure ? httpsAgent : httpAgent;
+  return new Promise<WireResponse>((resolve, reject) => {
+    let settled = false;
+    let answered = false;
+    const streams: Readable[] = [];
+    let request: ClientRequest | undefined;
+    const settle = (outcome: () => void): boolean => {
+      if (settled) return false;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+      return true;
+    };
+    const fail = (error: unknown): void => {
+      const stale =
+        !answered && request !== undefined && request.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(codeOf(error));
+      if (!settle(() => reject(stale ? new StaleConnection(error) : error))) return;
+      for (const stream of streams) stream.destroy();
+      request?.destroy();
+    };
+    const timer = setTimeout(() => fail(new DeadlineExceeded()), Math.max(0, started + wire.timeoutMs - Date.now()));
+    try {
+      request = send(url, { method: wire.method, headers, agent }, (response) => {
+        answered = true;
+        readBody(response, wire.maxBodyBytes, streams).then((read) => {
+          const { statusCode = 0, headers: responseHeaders } = response;
+          const answer = { status: statusCode, headers: responseHeaders, ...read, durationMs: Date.now() - started };
+          settle(() => resolve(answer));
+          // The rest of a larger body is not read: the connection cannot be reused.
+          if (read.truncated) request?.destroy();
+        }, fail);
+      });
+    } catch (e) {
+      settle(() => reject(e));
+      return;
+    }
+    request.on('error', fail);
+    request.end(body);
+  });
+}
+
+interface BodyRead {
+  body: Buffer;
+  sizeBytes: number;
+  truncated: boolean;
+  announcedBytes?: number;
+}
+
+/** Reads the body, decompressed, up to `max` bytes; a larger one is cut there and its streams destroyed. */
+function readBody(response: IncomingMessage, max: number, streams: Readable[]): Promise<BodyRead> {
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decompressor = DECOMPRESSORS[encoding]?.();
+  const source: Readable = decompressor ? response.pipe(decompressor) : response;
+  streams.push(response, ...(decompressor ? [decompressor] : []));
+  // Only an uncompressed length says how large the decompressed body is.
+  const announced = decompressor ? Number.NaN : Number(response.headers['content-length']);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let read = 0;
+    let done = false;
+    source.on('data', (chunk: Buffer) => {
+      if (done) return;
+      read += chunk.length;
+      if (kept < max) {
+        const part = chunk.subarray(0, max - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      if (read <= max) return;
+      done = true;
+      for (const stream of streams) stream.destroy();
+      const known = Number.isFinite(announced) && announced > read;
+      const body = Buffer.concat(chunks);
+      resolve(
+        known
+          ? { body, sizeBytes: announced, truncated: true, announcedBytes: announced }
+          : { body, sizeBytes: read, truncated: true },
+      );
+    });
+    source.on('end', () => {
+      done = true;
+      resolve({ body: Buffer.concat(chunks), sizeBytes: read, truncated: false });
+    });
+    source.on('error', reject);
+    // A body cut short by the target (a reset, a close before Content-Length) is no answer either.
+    response.on('close', () => {
+      if (!done && !response.complete) reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    });
+  });
+}

@@ -1,0 +1,68 @@
+// Request bodies built from configuration, and the ways of breaking them that the negative tests use.
+import type { Config } from '../config/config';
+import { type FieldShape, fieldsOf } from './schema-registry';
+
+type Body = Record<string, unknown>;
+
+export function validBodies(config: Config) {
+  const address = config.addressFields as Body;
+  return {
+    client: (): Body => ({ ...(config.clientBody as Body) }),
+    clientWithOptionalFields: (): Body => ({
+      ...(config.clientBody as Body),
+      secondaryPhone: '+54 341 555 0199',
+      clientWebsite: config.clientWebsite,
+    }),
+    addressWithPlaceId: (): Body => ({ ...address, placeId: config.placeId }),
+    addressWithProvince: (): Body => ({ ...address, provinceId: config.provinceId, placeString: config.placeString }),
+    addressUpdate: (): Body => ({ ...address, placeId: config.placeId, idDirCli: config.addressId }),
+    categoryUpdate: (utility?: number): Body => ({
+      categoryId: config.categoryId,
+      ...(config.categoryFields as Body),
+      ...(utility !== undefined ? { utility } : {}),
+    }),
+    cartItem: (overrides: Body = {}): Body => ({
+      productId: config.cartProductId,
+      amount: config.cartAmount,
+      type: config.cartAllowedType,
+      ...overrides,
+    }),
+    paymentPreference: (): Body => ({ ...(config.paymentPreferenceBody as Body) }),
+    postSale: (): Body => ({ ...(config.postSaleBody as Body) }),
+    channelMessage: (): Body => ({ message: config.channelMessage }),
+  };
+}
+
+export type ValidBodies = ReturnType<typeof validBodies>;
+
+export function without(body: Body, field: string): Body {
+  const copy = { ...body };
+  delete copy[field];
+  return copy;
+}
+
+/** A value of another JSON type than the declared one. */
+export function wrongTypeValue(type: string): unknown {
+  switch (type) {
+    case 'string':
+      return 12345;
+    case 'integer':
+    case 'number':
+      return 'not-a-number';
+    case 'boolean':
+      return 'not-a-boolean';
+    default:
+      return 'not-an-object';
+  }
+}
+
+export function retyped(body: Body, field: FieldShape): Body {
+  if (!field.type) throw new Error(`${field.name} has no single declared type to break`);
+  return { ...body, [field.name]: wrongTypeValue(field.type) };
+}
+
+/** Required fields of a request schema: each is dropped in turn by the negative tests. */
+export const requiredFields = (schema: string): FieldShape[] => fieldsOf(schema).filter((f) => f.required);
+
+/** Fields with one declared type: each is retyped in turn. Fields whose type the spec leaves open are not probed. */
+export const typedFields = (schema: string): FieldShape[] => fieldsOf(schema).filter((f) => f.type !== undefined);

@@ -1,0 +1,102 @@
+// What §2 and §4 say about each request body, once: the schema whose fields are dropped and retyped, a valid body to
+// break, and the requirements (with the documented error shape) a refused body is judged by. The example tests
+// (probes.ts) and the property probes both read this table.
+import type { ValidBodies } from './bodies';
+import type { Config } from '../config/config';
+import type { SendOptions } from '../http/http';
+import { OPERATIONS, type OperationName } from './operations';
+
+type Body = Record<string, unknown>;
+
+export interface RequestContext {
+  bodies: ValidBodies;
+  config: Config;
+}
+
+export interface BodyRule {
+  operation: OperationName;
+  /** The request schema whose fields are dropped and retyped. */
+  schema: string;
+  /** A valid body (for cart items: one valid item). */
+  valid: (ctx: RequestContext) => Body;
+  /** The valid body in which `field` has a role, when that is not `valid` (§4.2: placeString only with provinceId). */
+  validFor?: (field: string, ctx: RequestContext) => Body | undefined;
+  /** Turns a (broken) body into the request; by default it is sent as JSON. */
+  send?: (body: Body, ctx: RequestContext) => SendOptions;
+  /** Each with the requirement documenting the error body, if any. */
+  required?: { id: string; errorShape?: string };
+  types?: { id: string; errorShape?: string };
+}
+
+const schemaOf = (operation: OperationName): string => {
+  const schema = OPERATIONS[operation].requestSchema;
+  if (!schema) throw new Error(`${operation} has no request schema`);
+  return schema;
+};
+
+const rule = (r: Omit<BodyRule, 'schema'>): BodyRule => ({ ...r, schema: schemaOf(r.operation) });
+
+/** The parameters of operation 15's path: the configured channel, token and user. */
+export const channelParams = ({ config }: RequestContext, token = config.channelToken) => ({
+  postsaleInboundId: config.postSaleId,
+  token,
+  userId: config.channelUserId,
+});
+
+const PROVINCE_FIELDS = new Set(['provinceId', 'placeString']);
+
+export const BODY_RULES = {
+  updateClient: rule({
+    operation: 'updateClient',
+    valid: ({ bodies }) => bodies.client(),
+    required: { id: 'OP1-REQUIRED-FIELDS', errorShape: 'OP1-ERROR-SHAPE' },
+    types: { id: 'OP1-FIELD-TYPES', errorShape: 'OP1-ERROR-SHAPE' },
+  }),
+  // Operation 2's required fields are conditional (§4.2): shipping-address.spec.ts probes them one rule at a time.
+  createShippingAddress: rule({
+    operation: 'createShippingAddress',
+    valid: ({ bodies }) => bodies.addressWithPlaceId(),
+    // provinceId and placeString have a role only together (§4.2): a target may ignore them beside a placeId.
+    validFor: (field, { bodies }) => (PROVINCE_FIELDS.has(field) ? bodies.addressWithProvince() : undefined),
+    types: { id: 'OP2-FIELD-TYPES' },
+  }),
+  updateShippingAddress: rule({
+    operation: 'updateShippingAddress',
+    valid: ({ bodies }) => bodies.addressUpdate(),
+    required: { id: 'OP3-REQUIRED-FIELDS', errorShape: 'OP3-ERROR-SHAPE' },
+    types: { id: 'OP3-FIELD-TYPES', errorShape: 'OP3-ERROR-SHAPE' },
+  }),
+  // {success, msg} is documented for an unknown category or values it cannot take (OP4-ERROR-SHAPE); a missing or
+  // mistyped field may be refused in any shape §7.1 lists for operation 4.
+  updateCategory: rule({
+    operation: 'updateCategory',
+    valid: ({ bodies }) => bodies.categoryUpdate(),
+    required: { id: 'OP4-REQUIRED-FIELDS', errorShape: 'OP4-INVALID-BODY-ERROR-SHAPE' },
+    types: { id: 'OP4-FIELD-TYPES', errorShape: 'OP4-INVALID-BODY-ERROR-SHAPE' },
+  }),
+  updateCartItems: rule({
+    operation: 'updateCartItems',
+    valid: ({ bodies }) => bodies.cartItem(),
+    send: (item) => ({ json: [item] }),
+    required: { id: 'OP5-REQUIRED-FIELDS' },
+    types: { id: 'OP5-FIELD-TYPES' },
+  }),
+  createPaymentPreference: rule({
+    operation: 'createPaymentPreference',
+    valid: ({ bodies }) => bodies.paymentPreference(),
+    required: { id: 'OP6-REQUIRED-FIELDS', errorShape: 'OP6-ERROR-SHAPE' },
+    types: { id: 'OP6-FIELD-TYPES', errorShape: 'OP6-ERROR-SHAPE' },
+  }),
+  sendChannelMessage: rule({
+    operation: 'sendChannelMessage',
+    valid: ({ bodies }) => bodies.channelMessage(),
+    send: (json, ctx) => ({ json, params: channelParams(ctx) }),
+    required: { id: 'OP15-REQUIRED-FIELDS' },
+    types: { id: 'OP15-FIELD-TYPES' },
+  }),
+} as const satisfies Partial<Record<OperationName, BodyRule>>;
+
+/** The request that sends `body` the way `rule` says. */
+export function bodyRequest(rule: BodyRule, body: Body, ctx: RequestContext): SendOptions {
+  return rule.send ? rule.send(body, ctx) : { json: body };
+}

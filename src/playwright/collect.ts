@@ -1,0 +1,103 @@
+// Turns Playwright's TestCase objects into plain TestRecords. Only the test, its last result, its annotations
+// and attachments are read, never state of the run itself, so the same code works after `playwright merge-reports`.
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
+import {
+  CREDENTIALS_ANNOTATION,
+  EVIDENCE_ATTACHMENT_PREFIX,
+  INCONCLUSIVE_ANNOTATION,
+  NOT_RUN_ANNOTATION,
+  REQUESTS_ANNOTATION,
+  RETRIES_ANNOTATION,
+  SEED_ANNOTATION,
+  parseCheckAnnotation,
+} from '../checks/check-protocol';
+import type { Evidence } from '../checks/check-protocol';
+import { stripAnsi } from '../model/text';
+import type { TestRecord, TestRunStatus, Unjudged } from '../report/model';
+
+/** Locations in reports are relative to the repository root, whatever the cwd or the config's rootDir. */
+export const REPO_ROOT = resolve(__dirname, '../..');
+
+export function repoPath(file: string): string {
+  return relative(REPO_ROOT, file).split('\\').join('/');
+}
+
+function attachmentText(a: TestResult['attachments'][number]): string {
+  if (a.body) return a.body.toString('utf8');
+  if (a.path) {
+    try {
+      return readFileSync(a.path, 'utf8');
+    } catch (e) {
+      return `(attachment ${a.path} could not be read: ${(e as Error).message})`;
+    }
+  }
+  return '';
+}
+
+function evidenceOf(result: TestResult): TestRecord['evidence'] {
+  return result.attachments
+    .filter((a) => a.name.startsWith(EVIDENCE_ATTACHMENT_PREFIX))
+    .map((a) => {
+      const id = a.name.slice(EVIDENCE_ATTACHMENT_PREFIX.length).trim();
+      const raw = attachmentText(a);
+      try {
+        return { id, evidence: JSON.parse(raw) as Evidence };
+      } catch {
+        return { id, raw };
+      }
+    });
+}
+
+/** A skipped test that could not be judged; a test that ended otherwise was judged, whatever its annotations say. */
+function unjudgedOf(status: TestRunStatus, of: (type: string) => string[]): Unjudged | undefined {
+  if (status !== 'skipped') return undefined;
+  const notRun = of(NOT_RUN_ANNOTATION).at(-1);
+  if (notRun !== undefined) return { kind: 'not run', reason: notRun || 'the target had stopped answering' };
+  const inconclusive = of(INCONCLUSIVE_ANNOTATION).at(-1);
+  if (inconclusive !== undefined) return { kind: 'inconclusive', reason: inconclusive || 'no answer could be judged' };
+  return undefined;
+}
+
+const total = (values: string[]): number | undefined => {
+  const numbers = values.map(Number).filter(Number.isFinite);
+  return numbers.length > 0 ? numbers.reduce((a, b) => a + b, 0) : undefined;
+};
+
+function projectName(test: TestCase): string {
+  return test.parent.project()?.name ?? '';
+}
+
+export function testRecordOf(test: TestCase): TestRecord {
+  const result = test.results.at(-1);
+  const annotations = result?.annotations ?? test.annotations;
+  const of = (type: string) => annotations.filter((a) => a.type === type).map((a) => a.description ?? '');
+  const seeds = of(SEED_ANNOTATION);
+  const requests = total(of(REQUESTS_ANNOTATION));
+  const retries = total(of(RETRIES_ANNOTATION));
+  const status: TestRunStatus = result?.status ?? 'not run';
+  const unjudged = unjudgedOf(status, of);
+  const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
+  const credentials = of(CREDENTIALS_ANNOTATION).at(0);
+  return {
+    // titlePath is ['', project, file, ...describes, title].
+    title: test.titlePath().slice(3).join(' › '),
+    file: repoPath(test.location.file),
+    line: test.location.line,
+    project: projectName(test),
+    tags: test.tags.map((t) => t.replace(/^@/, '')),
+    status,
+    flaky: test.outcome() === 'flaky',
+    durationMs: result?.duration ?? 0,
+    checks: annotations.flatMap((a) => parseCheckAnnotation(a) ?? []),
+    evidence: result ? evidenceOf(result) : [],
+    ...(skipReasons.length > 0 && { skipReason: skipReasons.join('; ') }),
+    ...(unjudged && { unjudged }),
+    errors: (result?.errors ?? []).map((e) => stripAnsi(e.message ?? e.value ?? 'unknown error')),
+    ...(seeds.length > 0 && { seed: seeds.join('; ') }),
+    ...(requests !== undefined && { requestsSent: requests }),
+    ...(retries !== undefined && { retries }),
+    ...(credentials && { credentials }),
+  };
+}

@@ -1,0 +1,228 @@
+// The conformance reporter: joins the test results with specs/requirements.json and writes
+// conformance.json, conformance.md, conformance.html and junit.xml, then prints one verdict line.
+//
+//   reporter: [['./src/playwright/conformance-reporter.ts',
+//     { outputDir: 'reports', perProjectDir: 'reports/projects' }]]
+//
+// outputDir (default: RSF_REPORTS_DIR, else 'reports') and perProjectDir are resolved against the config file's
+// folder. With perProjectDir, each project also gets <perProjectDir>/<dir>/conformance.json, where <dir> is
+// projectDirName(project name); <perProjectDir>/index.json maps project names to those dirs.
+//
+// Exit code: 0 for PASS, 1 for FAIL, 2 for ERROR (verdict.ts says which is which). Playwright itself exits only
+// 0, 1 or 130, and merge-reports 0 whatever the verdict, so onExit ends the process with the verdict's code after
+// printing the verdict line. An interrupted run (Ctrl-C) keeps Playwright's own code.
+// Put this reporter last in the list: it prints the verdict line in onExit, and nothing should follow it.
+//
+// Everything comes from the tests, their last results, annotations, attachments and config.metadata, so it works
+// the same under `playwright merge-reports` (see merge.config.ts). When the global setup throws (invalid
+// configuration, failed preflight), Playwright calls onError and onEnd without onBegin: the report is written all
+// the same, with no tests, and the verdict is ERROR.
+//
+// With GITHUB_STEP_SUMMARY set (GitHub Actions), conformance.md is appended to the job summary too.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
+import { requirements } from '../model/catalogue';
+import { ConfigError, type FailOn, SETTINGS, exitPolicy } from '../config/config';
+import { printable } from '../model/printable';
+import { redact, redactValue, registerEnvSecrets } from '../http/redact';
+import { type Baseline, BaselineError, loadBaseline } from '../report/baseline';
+import { testRecordOf } from './collect';
+import { stripAnsi } from '../model/text';
+import { verdictLine } from '../report/format';
+import { buildReport } from '../report/model';
+import type { ExitCode, ReportInput, TestRecord } from '../report/model';
+import { renderHtml } from '../report/render-html';
+import { renderJunit } from '../report/render-junit';
+import { renderMarkdown } from '../report/render-markdown';
+import { loadWaivers } from '../report/waivers';
+
+export interface ConformanceReporterOptions {
+  outputDir?: string;
+  perProjectDir?: string;
+  /** Set by Playwright: the folder of the config file. */
+  configDir?: string;
+  /** Set by Playwright: 'test', 'merge' or 'list'. */
+  _mode?: string;
+}
+
+/** A project name as a directory name: only [A-Za-z0-9._-], other runs of characters become '_'; '' is '_default'. */
+export function projectDirName(name: string): string {
+  const safe = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_');
+  return safe === '' ? '_default' : safe;
+}
+
+/** Distinct dirs for distinct names, deterministically: a clash gets ~2, ~3… in name order. */
+export function projectDirs(names: Iterable<string>): Map<string, string> {
+  const dirs = new Map<string, string>();
+  const used = new Set<string>();
+  for (const name of [...new Set(names)].sort()) {
+    const base = projectDirName(name);
+    let dir = base;
+    for (let i = 2; used.has(dir); i++) dir = `${base}~${i}`;
+    used.add(dir);
+    dirs.set(name, dir);
+  }
+  return dirs;
+}
+
+interface ReporterSettings {
+  failOn: FailOn;
+  baselineFile: string;
+  waiversFile: string;
+  reportsDir: string;
+  /** Settings that could not be parsed: configuration errors. */
+  problems: string[];
+}
+
+/**
+ * The reporter reads only the settings it needs, RSF_FAIL_ON, RSF_STRICT, RSF_BASELINE, RSF_WAIVERS_FILE and
+ * RSF_REPORTS_DIR (parsed as loadConfig() does), so a merge on a machine without the target's settings works.
+ * Secret settings present in the environment are registered for redaction even if the rest of the configuration is
+ * broken.
+ */
+function reporterSettings(env: NodeJS.ProcessEnv): ReporterSettings {
+  registerEnvSecrets(env);
+  const problems: string[] = [];
+  const parsed = <T>(setting: { name: string; default: string; parse: (raw: string) => T }, fallback: T): T => {
+    try {
+      return setting.parse(env[setting.name]?.trim() || setting.default);
+    } catch (e) {
+      problems.push(`${setting.name}: ${(e as Error).message}`);
+      return fallback;
+    }
+  };
+  const strict = parsed(SETTINGS.strict, false);
+  const failOnSetting = parsed(SETTINGS.failOn, undefined);
+  const baselineFile = parsed(SETTINGS.baseline, '');
+  let failOn: FailOn = failOnSetting ?? (strict ? 'strict' : 'must');
+  try {
+    // The variable as set: a file that does not exist is its own problem, not a missing baseline.
+    failOn = exitPolicy(failOnSetting, strict, env[SETTINGS.baseline.name]?.trim() ?? '');
+  } catch (e) {
+    problems.push(...(e instanceof ConfigError ? e.problems : [(e as Error).message]));
+  }
+  const waiversFile = resolve(env[SETTINGS.waiversFile.name]?.trim() || SETTINGS.waiversFile.default);
+  const reportsDir = env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default;
+  return { failOn, baselineFile, waiversFile, reportsDir, problems };
+}
+
+/** The baseline, or the configuration error that keeps it from being used. */
+function baselineOf(file: string): { baseline?: Baseline; problem?: string } {
+  if (file === '') return {};
+  try {
+    return { baseline: loadBaseline(file) };
+  } catch (e) {
+    return { problem: e instanceof BaselineError ? e.message : `RSF_BASELINE: ${(e as Error).message}` };
+  }
+}
+
+function write(file: string, content: string): void {
+  writeFileSync(file, redact(content));
+}
+
+/** GitHub Actions shows what a step appends to this file as the job summary; another run may have appended first. */
+function appendStepSummary(file: string | undefined, markdown: string): void {
+  if (!file) return;
+  try {
+    appendFileSync(file, `${redact(markdown)}\n`);
+  } catch (e) {
+    process.stderr.write(`Conformance reporter: could not append to GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+  }
+}
+
+export default class ConformanceReporter implements Reporter {
+  private config?: FullConfig;
+  private suite?: Suite;
+  private readonly globalErrors: string[] = [];
+  private line?: string;
+  /** Set in onEnd: the verdict's exit code, applied in onExit; undefined leaves Playwright's own (interrupted). */
+  private exitCode?: ExitCode;
+
+  constructor(private readonly options: ConformanceReporterOptions = {}) {}
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.suite = suite;
+  }
+
+  onError(error: TestError): void {
+    this.globalErrors.push(stripAnsi(error.message ?? error.value ?? 'unknown error'));
+  }
+
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    // `playwright test --list` runs nothing: keep the last real report.
+    if (this.options._mode === 'list') return undefined;
+    const settings = reporterSettings(process.env);
+    const catalogue = requirements();
+    const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
+    const { baseline, problem: baselineProblem } = baselineOf(settings.baselineFile);
+    const configErrors = [...settings.problems, ...loaded.problems, ...(baselineProblem ? [baselineProblem] : [])];
+    // The global setup refuses a waivers file or baseline it cannot use, and Playwright prints that: such a problem is
+    // a configuration error, not also a run error, and is printed once.
+    const inSetupError = (problem: string) => this.globalErrors.some((e) => e.includes(problem));
+    for (const problem of configErrors.filter((p) => !inSetupError(p)))
+      process.stderr.write(`Conformance reporter: ${printable(redact(problem))}\n`);
+    const runErrors = this.globalErrors.filter((e) => !configErrors.some((problem) => e.includes(problem)));
+    if (result.status === 'timedout') runErrors.push('the run was stopped by its global time-out (globalTimeout)');
+
+    const tests = (this.suite?.allTests() ?? []).map(testRecordOf);
+    const base: Omit<ReportInput, 'tests'> = {
+      catalogue,
+      metadata: this.config?.metadata ?? {},
+      failOn: settings.failOn,
+      waivers: loaded.waivers,
+      ...(baseline && { baseline }),
+      configErrors,
+      errors: runErrors,
+      startTime: result.startTime,
+      durationMs: result.duration,
+    };
+    const report = redactValue(buildReport({ ...base, tests }));
+
+    const root = this.options.configDir ?? process.cwd();
+    const outputDir = resolve(root, this.options.outputDir ?? settings.reportsDir);
+    mkdirSync(outputDir, { recursive: true });
+    const markdown = renderMarkdown(report);
+    write(join(outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+    write(join(outputDir, 'conformance.md'), markdown);
+    write(join(outputDir, 'conformance.html'), renderHtml(report));
+    write(join(outputDir, 'junit.xml'), renderJunit(report));
+    if (this.options.perProjectDir) this.writePerProject(resolve(root, this.options.perProjectDir), tests, base);
+    appendStepSummary(process.env.GITHUB_STEP_SUMMARY, markdown);
+
+    const html = join(outputDir, 'conformance.html');
+    const shown = relative(process.cwd(), html);
+    this.line = printable(redact(verdictLine(report.summary, shown.startsWith('..') ? html : shown)), {
+      maxChars: 4000,
+    });
+    if (result.status === 'interrupted') return undefined;
+    this.exitCode = report.summary.exitCode;
+    return { status: report.summary.verdict === 'PASS' ? 'passed' : 'failed' };
+  }
+
+  async onExit(): Promise<void> {
+    if (this.line) process.stdout.write(`${this.line}\n`);
+    if (this.exitCode === undefined) return;
+    // Playwright exits 0 or 1 as onEnd's status says, merge-reports 0 whatever it says: where that is not the
+    // verdict's code, end the process here, after everything else (this reporter is the last). Writes to a pipe or a
+    // file are synchronous on Linux and macOS, so the line above is out before the process ends.
+    const playwrightsOwn = this.options._mode === 'merge' || this.exitCode === 0 ? 0 : 1;
+    if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
+  }
+
+  private writePerProject(dir: string, tests: TestRecord[], base: Omit<ReportInput, 'tests'>): void {
+    const dirs = projectDirs(tests.map((t) => t.project));
+    mkdirSync(dir, { recursive: true }); // also when no test ran (a failed global setup): index.json is then {}
+    for (const [project, sub] of dirs) {
+      const report = redactValue(buildReport({ ...base, project, tests: tests.filter((t) => t.project === project) }));
+      mkdirSync(join(dir, sub), { recursive: true });
+      write(join(dir, sub, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+    }
+    write(join(dir, 'index.json'), `${JSON.stringify(Object.fromEntries(dirs), null, 2)}\n`);
+  }
+}

@@ -1,0 +1,105 @@
+// Before any test: check the configuration, start the embedded reference if no target is set, run the preflight.
+import { resolve } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { startReferenceServer } from '../../reference/server';
+import { type Config, ConfigError, loadConfig } from '../config/config';
+import { requirements } from '../model/catalogue';
+import { preflight } from '../checks/preflight';
+import { BaselineError, loadBaseline } from '../report/baseline';
+import { loadWaivers } from '../report/waivers';
+import { createRunStateDir } from '../http/run-state';
+import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
+
+/** An error Playwright prints as its message alone: one clear line beats a stack trace here. */
+function plain(error: Error): Error {
+  error.stack = `${error.name}: ${error.message}`;
+  return error;
+}
+
+/** Playwright's html, blob and json reports record each API request's URL, and operation 15's path holds a token. */
+const URL_RECORDING_REPORTERS = ['html', 'blob', 'json'];
+const REDACTOR = 'redact-playwright-report';
+
+/** A --reporter option replaces the configured list, and with it the redaction of Playwright's own reports. */
+function refuseUnredactedReports(fullConfig: FullConfig): void {
+  const names = fullConfig.reporter.map(([name]) => name);
+  const recording = names.filter((name) => URL_RECORDING_REPORTERS.includes(name));
+  if (recording.length > 0 && !names.some((name) => name.includes(REDACTOR))) {
+    throw plain(
+      new Error(
+        `The ${recording.join(', ')} reporter would record request URLs, ` +
+          "and operation 15's URL holds the channel token. " +
+          "Run with the configured reporters (playwright.config.ts redacts Playwright's reports), " +
+          `or add ./src/report/${REDACTOR}.ts after it; reports/conformance.json has every result.`,
+      ),
+    );
+  }
+}
+
+/** What is wrong with RSF_WAIVERS_FILE and RSF_BASELINE, in the words the conformance reporter uses. */
+function reportFileProblems(config: Config): string[] {
+  const ids = new Set(requirements().map((r) => r.id));
+  const problems = [...loadWaivers(resolve(config.waiversFile), ids).problems];
+  if (config.baseline !== '') {
+    try {
+      loadBaseline(config.baseline);
+    } catch (e) {
+      problems.push(e instanceof BaselineError ? e.message : `RSF_BASELINE: ${(e as Error).message}`);
+    }
+  }
+  return problems;
+}
+
+export default async function globalSetup(fullConfig: FullConfig): Promise<() => Promise<void>> {
+  let config: Config;
+  try {
+    config = loadConfig();
+    // The reference's mode and fault names live in reference/; checked here, where both are loaded.
+    referenceProfilePath(config);
+  } catch (e) {
+    throw plain(
+      e instanceof ConfigError
+        ? e
+        : new ConfigError([`RSF_REFERENCE_MODE / RSF_REFERENCE_FAULT: ${(e as Error).message}`]),
+    );
+  }
+  // The reporter reads them at the end; a file it cannot use is known now, before a single request.
+  const fileProblems = reportFileProblems(config);
+  if (fileProblems.length > 0) throw plain(new ConfigError(fileProblems));
+  for (const project of fullConfig.projects) {
+    const trace = project.use.trace;
+    const mode = typeof trace === 'string' ? trace : trace?.mode;
+    if (mode && mode !== 'off')
+      throw plain(
+        new Error(
+          'Traces record request headers, the Bearer token among them, so this suite does not run with --trace. ' +
+            'Use the evidence in reports/ instead.',
+        ),
+      );
+  }
+  refuseUnredactedReports(fullConfig);
+  // Workers inherit the environment: one invalid token for the whole run.
+  process.env.RSF_INVALID_BEARER_TOKEN = config.invalidBearerToken;
+
+  // The circuit breaker and the throttle, shared by every worker of this run (src/http/run-state.ts).
+  const runState = createRunStateDir();
+  let stop: (() => Promise<void>) | undefined;
+  if (config.embedded) {
+    const { bearerToken, channelToken, referenceLatencyMs: latencyMs } = config;
+    const server = await startReferenceServer({ bearerToken, channelToken, latencyMs });
+    process.env[EMBEDDED_URL_ENV] = server.url;
+    stop = () => server.close();
+  }
+  try {
+    // The settings' resources are read from the reference's clean profile: a fault must fail its check, not the run.
+    await preflight(config, apiBase(config), config.embedded ? apiBase(config, '') : undefined);
+  } catch (e) {
+    await stop?.();
+    runState.remove();
+    throw plain(e as Error);
+  }
+  return async () => {
+    await stop?.();
+    runState.remove();
+  };
+}

@@ -1,0 +1,179 @@
+// A probe is one request and the checks that judge its answer, declared as data: `test(...probe(title, spec))` in a
+// spec file gives the test its title, its location (the spec file's line) and its tags, derived from the checks.
+// Families of probes (credential variants, dropped and retyped fields, malformed JSON) are lists of such declarations.
+import type { TestDetails } from '@playwright/test';
+import type { ValidBodies } from '../model/bodies';
+import { requiredFields, retyped, typedFields, without } from '../model/bodies';
+import { type BodyRule, type RequestContext, bodyRequest } from '../model/body-rules';
+import { type Check, ignoredAuthRejected, negativeDataRejection, tagsOf } from '../checks/checks';
+import type { Config } from '../config/config';
+import type { Conformance, SettingKey } from './conformance';
+import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
+import type { ApiClient, Credentials, Exchange, SendOptions } from '../http/http';
+import { OPERATIONS, type OperationName } from '../model/operations';
+import { type DeclaredRequest, declareRequests } from './send-ahead';
+import { WRITES_TAG, mayWrite } from '../checks/write-safety';
+
+export interface ProbeFixtures {
+  api: ApiClient;
+  conformance: Conformance;
+  bodies: ValidBodies;
+  config: Config;
+}
+
+/** The arguments of Playwright's `test(title, details, body)`, to spread: `test(...probe(…))`. */
+export type TestDeclaration = [title: string, details: TestDetails, body: (fixtures: ProbeFixtures) => Promise<void>];
+
+export interface ProbeSpec {
+  operation: OperationName;
+  request: (ctx: RequestContext) => SendOptions;
+  /** Judged in order over the one exchange. */
+  checks: readonly Check[];
+  /** Settings the request depends on that the preflight cannot check without writing: named if it goes wrong. */
+  settings?: readonly SettingKey[];
+  annotation?: TestDetails['annotation'];
+}
+
+/** Tags of a test that runs `checks` against `operation`: their requirements, and @writes where it may write. */
+export function declaredTags(operation: OperationName, checks: readonly Check[], labels: string[] = []): string[] {
+  return [...tagsOf(...checks), ...labels, ...(mayWrite(OPERATIONS[operation], checks) ? [WRITES_TAG] : [])];
+}
+
+/** Sends the probe's request and judges the exchange with each of its checks. */
+export async function runProbe(
+  spec: ProbeSpec,
+  { api, conformance, bodies, config }: ProbeFixtures,
+): Promise<Exchange> {
+  const request = spec.request({ bodies, config });
+  const exchange = await api.call(spec.operation, request);
+  const resend = (credentials: Credentials) => api.call(spec.operation, { ...request, credentials });
+  for (const check of spec.checks) {
+    await conformance.check(check, exchange, { resend, ...(spec.settings && { settings: spec.settings }) });
+  }
+  return exchange;
+}
+
+export function probe(title: string, spec: ProbeSpec): TestDeclaration {
+  const details: TestDetails = { tag: declaredTags(spec.operation, spec.checks) };
+  if (spec.annotation) details.annotation = spec.annotation;
+  // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
+  const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) =>
+    void (await runProbe(spec, { api, conformance, bodies, config }));
+  declareRequests(body, (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }]);
+  return [title, details, body];
+}
+
+export interface LinkSpec {
+  /** The operation of the first step: a write, whose effect the second step shows. */
+  operation: OperationName;
+  request: (ctx: RequestContext) => SendOptions;
+  /** The second step, which reads what the first did; undefined when the first answer gives nothing to read it by. */
+  read: (ctx: RequestContext, first: Exchange) => DeclaredRequest | undefined;
+  /** Judges the chain (linkCheck). */
+  check: Check;
+  settings: readonly SettingKey[];
+}
+
+/**
+ * A link between operations, `test(...link(title, spec))`: a chain of two requests, the second sent once the first
+ * is answered, and the check that judges the chain. Declared as data, so that against a far target the runner sends
+ * the whole chain ahead (send-ahead-runner.ts).
+ */
+export function link(title: string, spec: LinkSpec): TestDeclaration {
+  const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {
+    const ctx = { bodies, config };
+    const first = await api.call(spec.operation, spec.request(ctx));
+    const chain = [first];
+    const second = spec.read(ctx, first);
+    if (second) chain.push(await api.call(second.operation, second.options));
+    await conformance.checkChain(spec.check, chain, { settings: spec.settings });
+  };
+  declareRequests(
+    body,
+    (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }],
+    (ctx, [first]) => {
+      const second = first && spec.read(ctx, first);
+      return second ? [second] : [];
+    },
+  );
+  return [title, { tag: declaredTags(spec.operation, [spec.check]) }, body];
+}
+
+export { CREDENTIALS_ANNOTATION };
+
+const REFUSED_CREDENTIALS: [Credentials, string][] = [
+  ['none', 'without an Authorization header'],
+  ['unknown-token', 'with a token the target does not know'],
+  ['non-bearer', 'with the token under a scheme other than Bearer'],
+  ['empty-bearer', 'with an empty Bearer token'],
+];
+
+/** §5.1, §5.4: each way of not presenting the token is refused (`id`, e.g. 'OP4-AUTH-REQUIRED'). */
+export function credentialProbes(
+  operation: OperationName,
+  options: { id: string; request: (ctx: RequestContext) => SendOptions; errorShape?: string },
+): TestDeclaration[] {
+  const check = ignoredAuthRejected(options.id, { ...(options.errorShape && { errorShape: options.errorShape }) });
+  return REFUSED_CREDENTIALS.map(([credentials, how]) =>
+    probe(`refuses a request ${how}`, {
+      operation,
+      request: (ctx) => ({ ...options.request(ctx), credentials }),
+      checks: [check],
+      annotation: [{ type: CREDENTIALS_ANNOTATION, description: credentials }],
+    }),
+  );
+}
+
+const errorShapeOption = (errorShape?: string) => (errorShape ? { errorShape } : {});
+
+/** Each required field dropped is refused. */
+export function requiredFieldProbes(rule: BodyRule): TestDeclaration[] {
+  const { required } = rule;
+  if (!required) return [];
+  const check = negativeDataRejection(required.id, errorShapeOption(required.errorShape));
+  return requiredFields(rule.schema).map((field) =>
+    probe(`refuses a body without ${field.name}`, {
+      operation: rule.operation,
+      request: (ctx) => bodyRequest(rule, without(rule.valid(ctx), field.name), ctx),
+      checks: [check],
+    }),
+  );
+}
+
+/** Each field of a declared type, retyped in a body where it has a role, is refused. */
+export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
+  const { types } = rule;
+  if (!types) return [];
+  const check = negativeDataRejection(types.id, errorShapeOption(types.errorShape));
+  return typedFields(rule.schema).map((field) =>
+    probe(`refuses ${field.name} that is not of type ${field.type}`, {
+      operation: rule.operation,
+      request: (ctx) => {
+        const base = rule.validFor?.(field.name, ctx) ?? rule.valid(ctx);
+        return bodyRequest(rule, retyped(base, field), ctx);
+      },
+      checks: [check],
+    }),
+  );
+}
+
+/** Every probe of a request body: each required field dropped, each typed field retyped, and malformed JSON. */
+export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
+  const otherParts = (ctx: RequestContext): SendOptions => {
+    const { json: _body, ...rest } = bodyRequest(rule, {}, ctx);
+    return rest;
+  };
+  return [...requiredFieldProbes(rule), ...typedFieldProbes(rule), malformedJsonProbe(rule.operation, otherParts)];
+}
+
+/** intro paragraph: a body that is not JSON cannot carry the required fields. */
+export function malformedJsonProbe(
+  operation: OperationName,
+  request: (ctx: RequestContext) => SendOptions = () => ({}),
+): TestDeclaration {
+  return probe('refuses a body that is not well-formed JSON', {
+    operation,
+    request: (ctx) => ({ ...request(ctx), raw: { text: '{"truncated": ', contentType: 'application/json' } }),
+    checks: [negativeDataRejection('GEN-MALFORMED-JSON-REJECTED')],
+  });
+}

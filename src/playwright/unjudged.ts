@@ -1,0 +1,36 @@
+// A test that cannot be judged ends as skipped, with a typed annotation the conformance reporter reads: never as a
+// failure, because throttling and outages say nothing about conformance (and a failure would cost a worker restart).
+import { test } from '@playwright/test';
+import { INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION } from '../checks/check-protocol';
+
+/** Thrown inside Playwright's skip: lets `Conformance.verify` and the property runner tell it from a check failure. */
+export function isUnjudged(): boolean {
+  return test.info().expectedStatus === 'skipped';
+}
+
+/** Every attempt was throttled, or one request got no answer: the requirements not yet judged are inconclusive. */
+export function stopAsInconclusive(reason: string): never {
+  test.info().annotations.push({ type: INCONCLUSIVE_ANNOTATION, description: reason });
+  test.skip(true, `inconclusive: ${reason}`);
+  throw new Error('unreachable: test.skip throws');
+}
+
+/** The run's circuit breaker is open: nothing more is sent, and the test is reported "not run". */
+export function stopAsNotRun(reason: string): never {
+  test.info().annotations.push({ type: NOT_RUN_ANNOTATION, description: reason });
+  test.skip(true, `not run: ${reason}`);
+  throw new Error('unreachable: test.skip throws');
+}
+
+/**
+ * Skips again, for code that caught the runner's skip (fast-check treats a throw inside a property as a failure):
+ * the test ends as skipped, with the reason already recorded.
+ */
+export function resumeSkip(): void {
+  if (!isUnjudged()) return;
+  const info = test.info();
+  const reason = info.annotations
+    .filter((a) => a.type === INCONCLUSIVE_ANNOTATION || a.type === NOT_RUN_ANNOTATION)
+    .at(-1);
+  test.skip(true, reason?.description ?? 'not judged');
+}

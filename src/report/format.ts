@@ -1,0 +1,161 @@
+// Plain-text pieces shared by the Markdown, HTML and JUnit renderers and the verdict line.
+import { sectionLabel } from '../model/catalogue';
+import type { BaselineComparison, ChangedRequirement } from './baseline';
+import type { ConformanceReport, EvidenceEntry, Summary } from './model';
+import { idList } from './verdict';
+
+export const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
+
+const POLICY_MEANING = {
+  must: 'must (a MUST failure fails the run)',
+  regression: 'regression (only a MUST failure the baseline did not have fails the run)',
+  strict: 'strict (MUST failures and SHOULD warnings fail the run)',
+} as const;
+
+/** The counts part of the verdict line: `MUST 2 failed / 73; SHOULD 1 warning / 11; …`. */
+export function countsLine(summary: Summary): string {
+  const { MUST, SHOULD, INFO } = summary.counts;
+  const total = (k: 'waived' | 'skipped' | 'untested' | 'inconclusive' | 'not run') => MUST[k] + SHOULD[k] + INFO[k];
+  const parts = [
+    `MUST ${MUST.failed} failed / ${MUST.total}`,
+    `SHOULD ${plural(SHOULD.warning, 'warning')} / ${SHOULD.total}`,
+    `INFO ${plural(INFO.warning, 'deviation')} / ${INFO.total}`,
+    `waived ${total('waived')}`,
+    `skipped ${total('skipped')}`,
+    `untested ${total('untested')}`,
+  ];
+  if (total('inconclusive') > 0) parts.push(`inconclusive ${total('inconclusive')}`);
+  if (total('not run') > 0) parts.push(`not run ${total('not run')}`);
+  if (summary.requestsRetried) parts.push(`${plural(summary.requestsRetried, 'request')} retried`);
+  const problems = summary.errors.length + summary.configErrors.length;
+  if (problems > 0) parts.push(plural(problems, 'error'));
+  return parts.join('; ');
+}
+
+/**
+ * The one line printed at the end of the run, e.g. `Conformance: FAIL — MUST 2 failed / 73; …`. The counts say
+ * what a plain PASS or FAIL means; an ERROR, the regression policy, or a FAIL with something not judged put their
+ * one sentence first.
+ */
+export function verdictLine(summary: Summary, htmlPath: string): string {
+  const counts = countsLine(summary);
+  const plain = summary.failOn !== 'regression' && summary.verdictReasons.length <= 1 && summary.verdict !== 'ERROR';
+  const said = plain ? counts : `${summary.headline} — ${counts}`;
+  return `Conformance: ${summary.verdict} — ${said} (${htmlPath})`;
+}
+
+/** The run facts shown at the top of every format, in order. */
+export function runFacts(summary: Summary): [string, string][] {
+  const t = summary.tests;
+  const w = summary.waiverCounts;
+  const facts: [string, string][] = [
+    ...(summary.project !== undefined ? [['Project', summary.project] as [string, string]] : []),
+    ['Target', summary.target],
+    ['Date', summary.date],
+    ['Suite version', summary.suiteVersion],
+    ['Safety mode', summary.safetyMode],
+    ['Profile', summary.profile],
+    ['Seed', summary.seed],
+    ['Fails on', POLICY_MEANING[summary.failOn]],
+    ['Strict', summary.strict ? 'yes (SHOULD warnings fail the run)' : 'no'],
+    ['Requests sent', summary.requestsSent === null ? 'unknown' : String(summary.requestsSent)],
+    ['Requests retried', summary.requestsRetried === null ? 'unknown' : String(summary.requestsRetried)],
+    [
+      'Tests',
+      `${t.total} (${t.passed} passed, ${t.failed} failed, ${t.flaky} flaky, ${t.skipped} skipped, ` +
+        `${t.inconclusive} inconclusive, ${t.notRun} not run)`,
+    ],
+    ['Waivers', `${w.open} open (${w.waiving} waiving a failure, ${w.stale} stale), ${w.expired} expired`],
+  ];
+  if (summary.stoppedAnswering) facts.push(['Stopped answering', summary.stoppedAnswering]);
+  if (summary.baseline) facts.push(['Baseline', `${summary.baseline.file} (${summary.baseline.date})`]);
+  return facts;
+}
+
+const changeItem = (c: ChangedRequirement) => `${c.id} (${c.level}, ${c.before ?? 'not in the baseline'} → ${c.now})`;
+
+/**
+ * The baseline comparison as labelled lines, each list cut to `maxItems` (the rest counted): the first thing every
+ * report shows when RSF_BASELINE is set.
+ */
+export function baselineLines(comparison: BaselineComparison, maxItems = 40): { label: string; items: string[] }[] {
+  const cut = (items: string[]) =>
+    items.length > maxItems ? [...items.slice(0, maxItems), `and ${items.length - maxItems} more`] : items;
+  return [
+    { label: `Regressed (${comparison.regressed.length})`, items: cut(comparison.regressed.map(changeItem)) },
+    { label: `Fixed (${comparison.fixed.length})`, items: cut(comparison.fixed.map(changeItem)) },
+    { label: `Still failing (${comparison.stillFailing.length})`, items: cut(comparison.stillFailing.map(changeItem)) },
+    { label: `New in the catalogue (${comparison.new.length})`, items: cut(comparison.new.map(changeItem)) },
+    {
+      label: `Gone from the catalogue (${comparison.gone.length})`,
+      items: cut(comparison.gone.map((g) => `${g.id} (${g.level}, was ${g.before})`)),
+    },
+  ];
+}
+
+/** One line for a console or a property: `regressed 1 (OP4-UTILITY-MAX); fixed 0; …`. */
+export function baselineOneLine(comparison: BaselineComparison): string {
+  const part = (name: string, rows: readonly { id: string }[]) =>
+    rows.length > 0 ? `${name} ${rows.length} (${idList(rows)})` : `${name} 0`;
+  return [
+    part('regressed', comparison.regressed),
+    part('fixed', comparison.fixed),
+    part('still failing', comparison.stillFailing),
+    part('new', comparison.new),
+    part('gone', comparison.gone),
+  ].join('; ');
+}
+
+export function requirementHeading(r: ConformanceReport['requirements'][number]): string {
+  return `${r.id} (${r.level}, ${sectionLabel(r.section)})`;
+}
+
+/** An evidence entry as readable text: used in Markdown code blocks, JUnit bodies and the HTML <pre>. */
+export function evidenceText(e: EvidenceEntry): string {
+  const lines = [
+    `Test: ${e.test} (${e.location}${e.project ? `, project ${e.project}` : ''})`,
+    `Message: ${e.evidence ? withoutDetail(e.message) : e.message}`,
+  ];
+  const ev = e.evidence;
+  if (ev) {
+    if (ev.operation) lines.push(`Operation: ${ev.operation}`);
+    if (ev.schemaErrors?.length) lines.push('Schema errors:', ...ev.schemaErrors.map((s) => `  - ${s}`));
+    (ev.exchanges ?? []).forEach((x, i) => {
+      lines.push(`Exchange ${i + 1}:`, `  ${x.request.method} ${x.request.url}`);
+      for (const [k, v] of Object.entries(x.request.headers ?? {})) lines.push(`  ${k}: ${v}`);
+      if (x.request.body !== undefined) lines.push(`  request body: ${x.request.body}`);
+      for (const a of x.attempts ?? []) {
+        const after = a.retryAfter !== undefined ? `, Retry-After: ${a.retryAfter}` : '';
+        lines.push(`  → ${a.status}${after}: throttled, sent again after ${a.waitedMs} ms`);
+      }
+      if (x.response) {
+        lines.push(
+          `  → ${x.response.status} ${x.response.contentType}`,
+          `  response excerpt: ${x.response.bodyExcerpt}`,
+        );
+      }
+      if (x.curl) lines.push(`  replay with: ${x.curl}`);
+    });
+    if (ev.seed) lines.push(`Seed: ${ev.seed}`);
+    if (ev.replay) lines.push(`Replay: ${ev.replay}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * A check's message without the schema errors and exchanges it ends with (conformance.ts, evidenceOf): the
+ * evidence lists those itself, so a report would otherwise show them twice.
+ */
+function withoutDetail(message: string): string {
+  const kept: string[] = [];
+  let inSchemaErrors = false;
+  for (const line of message.split('\n')) {
+    if (line.startsWith('exchange:')) break;
+    if (line === 'schema errors:') inSchemaErrors = true;
+    else if (!inSchemaErrors || !line.startsWith('  - ')) {
+      inSchemaErrors = false;
+      kept.push(line);
+    }
+  }
+  return kept.join('\n');
+}

@@ -1,0 +1,485 @@
+// The conformance report as data, and the rules that turn test outcomes into requirement statuses.
+// Pure: no Playwright, no files. The reporter feeds it plain TestRecords; self-tests can do the same.
+import type { Level, Requirement } from '../model/catalogue';
+import { LEVELS, REQUIREMENT_ID } from '../model/catalogue';
+import type { CheckOutcome, Evidence } from '../checks/check-protocol';
+import type { FailOn } from '../config/config';
+import { type Baseline, type BaselineComparison, type Change, changeOf, compareWithBaseline } from './baseline';
+import { type ExitCode, type Verdict, decideVerdict } from './verdict';
+import { type Waiver, type WaiverStatus, isExpired, waiverStatuses } from './waivers';
+
+export type { ExitCode, Verdict, Waiver, WaiverStatus };
+export { EXIT_CODES } from './verdict';
+
+/**
+ * passed / failed (MUST) / warning (SHOULD, INFO) / skipped / untested / waived, plus
+ * `not-observable`: an untested requirement that no HTTP exchange can show broken (catalogue `observable: false`).
+ * It is kept apart from `untested` so that "untested" stays a to-do list.
+ * `inconclusive` (every attempt throttled, or a request got no answer) and `not run` (the run's circuit breaker was
+ * open) are requirements the run could not judge, through no fault of the target's: neither passed nor skipped.
+ */
+export type Status =
+  | 'passed'
+  | 'failed'
+  | 'warning'
+  | 'inconclusive'
+  | 'not run'
+  | 'skipped'
+  | 'untested'
+  | 'not-observable'
+  | 'waived';
+export const STATUSES: readonly Status[] = [
+  'failed',
+  'warning',
+  'inconclusive',
+  'not run',
+  'waived',
+  'skipped',
+  'untested',
+  'not-observable',
+  'passed',
+];
+/** Statuses of a requirement the run could not judge. */
+export const UNJUDGED_STATUSES: ReadonlySet<Status> = new Set(['inconclusive', 'not run']);
+
+/** What Playwright's last attempt of a test said; `not run` when it has no result (interrupted run). */
+export type TestRunStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not run';
+
+/** Why a test ended without a judgement: its INCONCLUSIVE or NOT_RUN annotation (check-protocol.ts). */
+export interface Unjudged {
+  kind: 'inconclusive' | 'not run';
+  /** One sentence, e.g. "the target stopped answering at … (last request: GET /v1/prices)". */
+  reason: string;
+}
+
+/** One test, as the reporter saw its last attempt. */
+export interface TestRecord {
+  /** Describe blocks and title, joined with " › ". */
+  title: string;
+  /** Repository-relative, forward slashes. */
+  file: string;
+  line: number;
+  project: string;
+  /** Requirement IDs from the test's `@` tags, without the `@`. */
+  tags: string[];
+  status: TestRunStatus;
+  /** Passed on a retry after failing. */
+  flaky: boolean;
+  durationMs: number;
+  /** An untested check carries its reason: it saw no applicable sample. */
+  checks: { id: string; outcome: CheckOutcome; reason?: string }[];
+  /** Evidence attachments of failed checks; `raw` when an attachment was not valid JSON. */
+  evidence: { id: string; evidence?: Evidence; raw?: string }[];
+  skipReason?: string;
+  /** Set when the test was skipped because it could not be judged (throttled, no answer, breaker open). */
+  unjudged?: Unjudged;
+  /** Error messages of the last attempt, without colours. */
+  errors: string[];
+  seed?: string;
+  requestsSent?: number;
+  /** Requests of the test that were sent again after a throttled answer. */
+  retries?: number;
+  /** The credential variant the test sends, from its `credentials` annotation (the HTML report's matrix). */
+  credentials?: string;
+}
+
+export interface TestRef {
+  title: string;
+  file: string;
+  line: number;
+  project: string;
+  outcome: TestRunStatus | 'flaky' | 'inconclusive';
+  checks: { passed: number; failed: number; untested: number };
+  durationMs: number;
+  seed?: string;
+  requestsSent?: number;
+  retries?: number;
+  credentials?: string;
+}
+
+export interface EvidenceEntry {
+  /** `check`: a failed check's attachment; `error`: a test that failed without a failed check (crash, time-out). */
+  kind: 'check' | 'error';
+  test: string;
+  location: string;
+  project: string;
+  message: string;
+  evidence?: Evidence;
+}
+
+export interface RequirementRow {
+  id: string;
+  section: string;
+  level: Level;
+  text: string;
+  status: Status;
+  /** Why skipped, untested, not-observable, waived, inconclusive or not run; for failed, a waiver that expired. */
+  reason?: string;
+  /** The status a waiver hid (failed or warning). */
+  waivedStatus?: 'failed' | 'warning';
+  /** A waiver of this requirement that expired: it no longer waives, and the requirement counts again. */
+  expiredWaiver?: Waiver;
+  /** Against RSF_BASELINE: how the requirement changed; absent without a baseline, or when nothing changed. */
+  change?: Change;
+  /** Its status in the baseline; absent without a baseline and for a requirement the baseline did not have. */
+  baselineStatus?: string;
+  tests: TestRef[];
+  evidence: EvidenceEntry[];
+}
+
+export type LevelCounts = Record<Status, number> & { total: number };
+
+export interface Summary {
+  title: string;
+  verdict: Verdict;
+  /** 0 for PASS, 1 for FAIL, 2 for ERROR. */
+  exitCode: ExitCode;
+  /** One sentence: for ERROR, why the target could not be judged; for FAIL, what failed; for PASS, what passed. */
+  headline: string;
+  /** Every cause of the verdict: what failed, then what could not be judged and the run's errors. */
+  verdictReasons: string[];
+  /** The exit policy (RSF_FAIL_ON; RSF_STRICT=true is strict). */
+  failOn: FailOn;
+  /** Against RSF_BASELINE, first in every report; absent without a baseline. */
+  baseline?: BaselineComparison;
+  /** Set in a per-project report. */
+  project?: string;
+  target: string;
+  date: string;
+  durationMs: number;
+  suiteVersion: string;
+  safetyMode: string;
+  profile: string;
+  seed: string;
+  /** failOn is strict: SHOULD warnings fail the run. */
+  strict: boolean;
+  counts: Record<Level, LevelCounts>;
+  /** Sum of the tests' `requests-sent` annotations; null when no test reported one. */
+  requestsSent: number | null;
+  /** Sum of the tests' `requests-retried` annotations (sent again after a throttled answer); null when none said. */
+  requestsRetried: number | null;
+  tests: {
+    total: number;
+    passed: number;
+    failed: number;
+    flaky: number;
+    /** Skipped by choice (e.g. writes off), not for want of an answer. */
+    skipped: number;
+    /** Every attempt was throttled, or a request got no answer. */
+    inconclusive: number;
+    /** Never judged: the circuit breaker was open, or the run ended before them. */
+    notRun: number;
+  };
+  /** When and where the target stopped answering (the run's circuit breaker opened); absent when it did not. */
+  stoppedAnswering?: string;
+  /** Settings, waivers or baseline that could not be used: the exit policy could not be applied. */
+  configErrors: string[];
+  /** Problems of the run itself: global errors (a failed preflight among them), failed untagged tests. */
+  errors: string[];
+  /** Tags that look like requirement IDs but are not in the catalogue. */
+  unknownTags: string[];
+  waivers: WaiverStatus[];
+  /** Open waivers are the ones in force (waiving a failure, or stale); expired ones no longer waive. */
+  waiverCounts: { open: number; waiving: number; stale: number; expired: number };
+}
+
+export interface ConformanceReport {
+  format: 'rsf-conformance/1';
+  summary: Summary;
+  requirements: RequirementRow[];
+}
+
+export interface ReportInput {
+  catalogue: readonly Requirement[];
+  tests: readonly TestRecord[];
+  metadata: Record<string, unknown>;
+  /** The exit policy; default `must`, or `strict` when `strict` is set. */
+  failOn?: FailOn;
+  /** The older way to ask for the strict policy. */
+  strict?: boolean;
+  waivers: readonly Waiver[];
+  /** Required by the `regression` policy. */
+  baseline?: Baseline;
+  /** Problems with the settings, the waivers file or the baseline: the verdict is ERROR, whatever failed. */
+  configErrors?: readonly string[];
+  /** Errors of the run known before the rules run (global errors, a failed global setup). */
+  errors: readonly string[];
+  startTime: Date;
+  durationMs: number;
+  project?: string;
+}
+
+const FAILED_RUN: ReadonlySet<TestRunStatus> = new Set(['failed', 'timedOut']);
+
+const checksOf = (t: TestRecord, id: string) => t.checks.filter((c) => c.id === id);
+
+function testRef(t: TestRecord, id: string): TestRef {
+  const checks = checksOf(t, id);
+  const count = (outcome: CheckOutcome) => checks.filter((c) => c.outcome === outcome).length;
+  return {
+    title: t.title,
+    file: t.file,
+    line: t.line,
+    project: t.project,
+    outcome: t.flaky
+      ? 'flaky'
+      : t.unjudged
+        ? t.unjudged.kind === 'inconclusive'
+          ? 'inconclusive'
+          : 'not run'
+        : t.status,
+    checks: { passed: count('passed'), failed: count('failed'), untested: count('untested') },
+    durationMs: t.durationMs,
+    ...(t.seed !== undefined && { seed: t.seed }),
+    ...(t.requestsSent !== undefined && { requestsSent: t.requestsSent }),
+    ...(t.retries !== undefined && t.retries > 0 && { retries: t.retries }),
+    ...(t.credentials !== undefined && { credentials: t.credentials }),
+  };
+}
+
+function errorText(t: TestRecord): string {
+  return t.errors.join('\n\n') || `test ${t.status === 'timedOut' ? 'timed out' : 'failed'} without an error message`;
+}
+
+/** What one test says about one requirement. */
+type Signal =
+  | { kind: 'fail'; entry: EvidenceEntry }
+  | { kind: 'pass' }
+  | { kind: 'unjudged'; status: 'inconclusive' | 'not run'; reason: string }
+  | { kind: 'untested'; reason: string }
+  | { kind: 'skip'; reason: string }
+  | { kind: 'not-reached'; reason: string };
+
+function failSignals(t: TestRecord, id: string): Signal[] {
+  const where = { test: t.title, location: `${t.file}:${t.line}`, project: t.project };
+  const own = checksOf(t, id);
+  if (own.some((c) => c.outcome === 'failed')) {
+    const attached = t.evidence.filter((e) => e.id === id);
+    const testError = FAILED_RUN.has(t.status) ? errorText(t) : undefined;
+    const entries: EvidenceEntry[] =
+      attached.length > 0
+        ? attached.map((e) => ({
+            kind: 'check',
+            ...where,
+            message: e.evidence?.message ?? e.raw ?? '',
+            ...(e.evidence && { evidence: e.evidence }),
+          }))
+        : [{ kind: 'check', ...where, message: testError ?? 'check failed; no evidence was attached' }];
+    return entries.map((entry) => ({ kind: 'fail', entry }));
+  }
+  // A failed test with no failed check at all (time-out, crash) fails every requirement it is tagged with.
+  const anyFailedCheck = t.checks.some((c) => c.outcome === 'failed');
+  if (FAILED_RUN.has(t.status) && !anyFailedCheck && t.tags.includes(id)) {
+    return [{ kind: 'fail', entry: { kind: 'error', ...where, message: errorText(t) } }];
+  }
+  return [];
+}
+
+function signalsOf(t: TestRecord, id: string): Signal[] {
+  // A failed check counts whatever became of the test afterwards (a SHOULD warning before a skip, say).
+  const fails = failSignals(t, id);
+  if (fails.length > 0) return fails;
+  const own = checksOf(t, id);
+  const passed = own.some((c) => c.outcome === 'passed');
+  // Checks that passed before the test was stopped still count; what it had not judged yet could not be judged.
+  if (t.unjudged)
+    return passed ? [{ kind: 'pass' }] : [{ kind: 'unjudged', status: t.unjudged.kind, reason: t.unjudged.reason }];
+  if (t.status === 'skipped') return [{ kind: 'skip', reason: t.skipReason ?? 'skipped' }];
+  // A passed check counts even if the test later failed on another requirement.
+  if (passed) return [{ kind: 'pass' }];
+  // Checks that saw no applicable sample vouch for nothing, even in a passing test.
+  const untested = own.filter((c) => c.outcome === 'untested');
+  if (untested.length > 0) {
+    return untested.map((c) => ({ kind: 'untested', reason: c.reason ?? `"${t.title}" saw no applicable sample` }));
+  }
+  // A passing test vouches for its tags even when it checks with plain assertions.
+  if (t.status === 'passed') return [{ kind: 'pass' }];
+  // Failed on another requirement's check, interrupted or never run: nothing was learnt about this one.
+  const why =
+    t.status === 'not run'
+      ? 'did not run'
+      : t.status === 'interrupted'
+        ? 'was interrupted'
+        : 'stopped at an earlier failed check';
+  return [{ kind: 'not-reached', reason: `not reached: "${t.title}" ${why}` }];
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+function compareTests(a: TestRef, b: TestRef): number {
+  return (
+    a.file.localeCompare(b.file) ||
+    a.line - b.line ||
+    a.title.localeCompare(b.title) ||
+    a.project.localeCompare(b.project)
+  );
+}
+
+function compareEvidence(a: EvidenceEntry, b: EvidenceEntry): number {
+  return (
+    a.location.localeCompare(b.location) || a.project.localeCompare(b.project) || a.message.localeCompare(b.message)
+  );
+}
+
+/**
+ * The status of a requirement from what its tests said, strongest first: a failure; something not judged (a
+ * requirement is not passed while one of its tests could not judge it); a pass; a skip; checks that saw no sample;
+ * tests that never reached it; no test at all.
+ */
+function statusOf(req: Requirement, signals: Signal[]): { status: Status; reason?: string } {
+  const reasons = <K extends Signal['kind']>(kind: K) =>
+    unique(signals.flatMap((s) => (s.kind === kind ? [(s as Extract<Signal, { reason: string }>).reason] : [])));
+  if (signals.some((s) => s.kind === 'fail')) return { status: req.level === 'MUST' ? 'failed' : 'warning' };
+  for (const status of ['inconclusive', 'not run'] as const) {
+    const stopped = signals.flatMap((s) => (s.kind === 'unjudged' && s.status === status ? [s.reason] : []));
+    if (stopped.length > 0) return { status, reason: unique(stopped).join('; ') };
+  }
+  if (signals.some((s) => s.kind === 'pass')) return { status: 'passed' };
+  if (signals.some((s) => s.kind === 'skip')) return { status: 'skipped', reason: reasons('skip').join('; ') };
+  if (signals.some((s) => s.kind === 'untested')) return { status: 'untested', reason: reasons('untested').join('; ') };
+  if (signals.length > 0) return { status: 'untested', reason: reasons('not-reached').join('; ') };
+  if (req.observable === false) {
+    return { status: 'not-observable', reason: req.notObservableBecause ?? 'no HTTP exchange can show a violation' };
+  }
+  return { status: 'untested', reason: `no test carries @${req.id}` };
+}
+
+function rowOf(
+  req: Requirement,
+  tests: readonly TestRecord[],
+  waiver: Waiver | undefined,
+  today: Date,
+): RequirementRow {
+  const mine = tests.filter((t) => t.tags.includes(req.id) || t.checks.some((c) => c.id === req.id));
+  const signals = mine.flatMap((t) => signalsOf(t, req.id));
+  const fails = signals.flatMap((s) => (s.kind === 'fail' ? [s.entry] : []));
+  const { status, reason } = statusOf(req, signals);
+  const row: RequirementRow = {
+    id: req.id,
+    section: req.section,
+    level: req.level,
+    text: req.text,
+    status,
+    ...(reason !== undefined && { reason }),
+    tests: mine.map((t) => testRef(t, req.id)).sort(compareTests),
+    evidence: fails.sort(compareEvidence),
+  };
+  if (waiver && (row.status === 'failed' || row.status === 'warning')) {
+    if (isExpired(waiver, today)) {
+      row.expiredWaiver = waiver;
+      const owner = waiver.owner ? ` (owner ${waiver.owner})` : '';
+      row.reason = `waiver expired on ${waiver.expires}${owner}: ${waiver.reason}`;
+    } else {
+      row.waivedStatus = row.status;
+      row.status = 'waived';
+      row.reason = waiver.reason;
+    }
+  }
+  return row;
+}
+
+function emptyCounts(): LevelCounts {
+  const counts = { total: 0 } as LevelCounts;
+  for (const status of STATUSES) counts[status] = 0;
+  return counts;
+}
+
+function text(value: unknown, fallback: string): string {
+  return value === undefined || value === null || value === '' ? fallback : String(value);
+}
+
+const sum = (values: number[]): number | null => (values.length > 0 ? values.reduce((a, b) => a + b, 0) : null);
+
+export function buildReport(input: ReportInput): ConformanceReport {
+  const failOn: FailOn = input.failOn ?? (input.strict ? 'strict' : 'must');
+  const waiverOf = new Map(input.waivers.map((w) => [w.id, w]));
+  const rows = input.catalogue.map((req) => rowOf(req, input.tests, waiverOf.get(req.id), input.startTime));
+  const baseline = input.baseline ? compareWithBaseline(input.baseline, rows) : undefined;
+  if (input.baseline) {
+    for (const row of rows) {
+      const change = changeOf(input.baseline, row.id, row.status);
+      const before = input.baseline.requirements.get(row.id)?.status;
+      if (change) row.change = change;
+      if (before !== undefined) row.baselineStatus = before;
+    }
+  }
+
+  const counts = Object.fromEntries(LEVELS.map((l) => [l, emptyCounts()])) as Record<Level, LevelCounts>;
+  for (const row of rows) {
+    counts[row.level][row.status] += 1;
+    counts[row.level].total += 1;
+  }
+
+  const known = new Set(input.catalogue.map((r) => r.id));
+  const unknownTags = unique(
+    input.tests
+      .flatMap((t) => [...t.tags, ...t.checks.map((c) => c.id)])
+      .filter((id) => REQUIREMENT_ID.test(id) && !known.has(id)),
+  ).sort();
+
+  const errors = [...input.errors];
+  for (const t of input.tests) {
+    const tagged = t.tags.some((id) => known.has(id));
+    if (FAILED_RUN.has(t.status) && !tagged) {
+      errors.push(`${t.title} (${t.file}:${t.line}) failed and carries no requirement tag: ${errorText(t)}`);
+    }
+  }
+  const stopped = input.tests.flatMap((t) => (t.unjudged?.kind === 'not run' ? [t.unjudged.reason] : []));
+  const tests = {
+    total: input.tests.length,
+    passed: input.tests.filter((t) => t.status === 'passed' && !t.flaky).length,
+    failed: input.tests.filter((t) => FAILED_RUN.has(t.status)).length,
+    flaky: input.tests.filter((t) => t.flaky).length,
+    skipped: input.tests.filter((t) => t.status === 'skipped' && !t.unjudged).length,
+    inconclusive: input.tests.filter((t) => t.unjudged?.kind === 'inconclusive').length,
+    notRun: input.tests.filter(
+      (t) => t.unjudged?.kind === 'not run' || t.status === 'not run' || t.status === 'interrupted',
+    ).length,
+  };
+  const configErrors = [...(input.configErrors ?? [])];
+  const verdict = decideVerdict({
+    failOn,
+    rows,
+    configErrors,
+    errors,
+    ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0], notRunTests: stopped.length }),
+  });
+  const waivers = waiverStatuses(input.waivers, rows, input.startTime);
+  const m = input.metadata;
+  return {
+    format: 'rsf-conformance/1',
+    summary: {
+      title: 'Reseller Storefront API conformance',
+      ...verdict,
+      failOn,
+      ...(baseline && { baseline }),
+      ...(input.project !== undefined && { project: input.project }),
+      target: text(m.target, 'unknown'),
+      date: input.startTime.toISOString(),
+      durationMs: Math.round(input.durationMs),
+      suiteVersion: text(m.suiteVersion, 'unknown'),
+      safetyMode: text(m.safetyMode, 'unknown'),
+      profile: text(m.profile, 'none'),
+      seed: text(m.seed, 'unknown'),
+      strict: failOn === 'strict',
+      counts,
+      requestsSent: sum(input.tests.flatMap((t) => (t.requestsSent === undefined ? [] : [t.requestsSent]))),
+      requestsRetried: sum(input.tests.flatMap((t) => (t.retries === undefined ? [] : [t.retries]))),
+      tests,
+      ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0] }),
+      configErrors,
+      errors,
+      unknownTags,
+      waivers,
+      waiverCounts: {
+        open: waivers.filter((w) => w.state !== 'expired').length,
+        waiving: waivers.filter((w) => w.state === 'waiving').length,
+        stale: waivers.filter((w) => w.state === 'stale').length,
+        expired: waivers.filter((w) => w.state === 'expired').length,
+      },
+    },
+    requirements: rows,
+  };
+}
