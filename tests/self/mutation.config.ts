@@ -56,7 +56,10 @@ export default defineConfig<
     // As in the suite's own config: against a far reference (RSF_REFERENCE_LATENCY_MS), probes are sent ahead.
     ['../../src/playwright/send-ahead-plan.ts'],
     ['dot'],
-    ['../../src/playwright/conformance-reporter.ts', { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` }],
+    [
+      '../../src/playwright/conformance-reporter.ts',
+      { outputDir: reportsDir, perProjectDir: `${reportsDir}/projects` },
+    ],
   ],
   projects: [
     ...MODES.map((m) => ({
