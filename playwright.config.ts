@@ -13,12 +13,9 @@ loadEnvFile();
 process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));
 
 /**
- * Workers follow the cores, requests in flight follow the target. A run against a near target (the embedded
- * reference, a host on this machine; RSF_TARGET_DISTANCE) is bound by CPU. Against a far one (or the reference with
- * RSF_REFERENCE_LATENCY_MS) the tests' declared requests are sent before the tests run (src/playwright/send-ahead.ts),
- * as many at once as the target's latency and the rate cap make useful, and only the chains of requests of a few
- * tests are left to wait. A worker more is a Node process that costs over half a second of CPU to start, and
- * measured by `npm run bench`, it made a far run slower.
+ * Workers follow the cores: a worker is a Node process that costs over half a second of CPU to start. Requests in
+ * flight follow the target: a worker sends the declared requests of a spec file as the file starts, as many at once
+ * as the target's measured latency makes useful (src/playwright/prefetch.ts).
  */
 const WORKERS = '100%';
 
@@ -47,45 +44,38 @@ function describeRun(): RunFacts {
 const run = describeRun();
 /** `--shard=i/n`: this run is one part of a run, reported as a blob to merge (a --reporter option still wins). */
 const sharded = process.argv.some((arg) => arg.startsWith('--shard'));
-/** Where Playwright's html and blob reporters write; their environment variables win, as in Playwright. */
+/** Where Playwright's blob reporter writes; its environment variables win, as in Playwright. */
 const blobFile = process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE;
 const blobDir = blobFile
   ? dirname(resolve(blobFile))
   : process.env.PLAYWRIGHT_BLOB_OUTPUT_DIR || `${run.reportsDir}/blob`;
-const htmlDir =
-  process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || `${run.reportsDir}/playwright`;
 
-/** Tells the workers which tests follow theirs, so that they can send their requests ahead (send-ahead.ts). */
-const SEND_AHEAD_PLAN: ReporterDescription = ['./src/playwright/send-ahead-plan.ts'];
+/** Tells the workers which tests of a spec file the run runs, so that they send their requests ahead (prefetch.ts). */
+const PLAN: ReporterDescription = ['./src/playwright/plan-reporter.ts'];
+/**
+ * The console: a test failed by a requirement shows as failed, though the suite marks it expected to keep the worker
+ * (Playwright's list reporter would show it as passed).
+ */
+const CONSOLE: ReporterDescription = ['./src/playwright/console-reporter.ts'];
 
 export default defineConfig({
   testDir: './tests/conformance',
   outputDir: './test-results/conformance',
-  // A worker runs a spec file's tests in order, so it knows the probes it may send ahead under a rate cap
-  // (src/playwright/send-ahead.ts); the properties and the links are shared out test by test.
+  // A worker runs a spec file's tests in order: it sends the file's declared requests as the file starts
+  // (src/playwright/prefetch.ts); the properties are shared out test by test.
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: WORKERS,
   timeout: 60_000,
   globalSetup: './src/playwright/global-setup.ts',
+  // No Playwright html report: it would file a test failed by a requirement under "passed" (expected to fail, to keep
+  // the worker); reports/conformance.html is the run's report. A shard's blob is merged later (README, "Sharding").
   reporter: sharded
-    ? [
-        SEND_AHEAD_PLAN,
-        ['list'],
-        // A shard's results are merged later (README, "Sharding"); its blob records API steps with their URLs,
-        // so it is redacted too.
-        ['blob', { outputDir: blobDir }],
-        ['./src/playwright/redact-playwright-report.ts', { folder: blobDir }],
-      ]
+    ? [PLAN, CONSOLE, ['blob', { outputDir: blobDir }]]
     : [
-        SEND_AHEAD_PLAN,
-        ['list'],
-        // No source snippets for steps: they show this suite's code, not the target's answers, and building them
-        // for a run's thousand steps took about 40 ms between the last test and the verdict (npm run bench).
-        ['html', { outputFolder: htmlDir, open: 'never', noSnippets: true }],
-        // Right after 'html': rewrites its report without the secrets its step titles and errors carry.
-        ['./src/playwright/redact-playwright-report.ts', { folder: htmlDir }],
+        PLAN,
+        CONSOLE,
         // Last, so that its verdict line ends the output.
         ['./src/playwright/conformance-reporter.ts', { outputDir: run.reportsDir }],
       ],

@@ -117,10 +117,6 @@ const secretText = (raw: string): string => {
 export const FAIL_ON = ['must', 'regression', 'strict'] as const;
 export type FailOn = (typeof FAIL_ON)[number];
 
-/** Values of RSF_TARGET_DISTANCE. */
-export const TARGET_DISTANCES = ['auto', 'near', 'far'] as const;
-export type TargetDistance = (typeof TARGET_DISTANCES)[number];
-
 const oneOf =
   <T extends string>(values: readonly T[]) =>
   (raw: string): T => {
@@ -204,19 +200,6 @@ export const SETTINGS = {
     optional(bounded(0, 10000)),
     'Upper bound on requests per second, over all workers; 0 means unbounded. ' +
       'Empty: 10 against an external target, unbounded against the embedded reference.',
-  ),
-  targetDistance: S(
-    'RSF_TARGET_DISTANCE',
-    'auto',
-    oneOf(TARGET_DISTANCES),
-    "How far the target is. near: its answers cost this machine's CPU, not waiting, and each test sends its own " +
-      "requests. far: its answers take a while, and the tests' declared requests are sent before the tests run, " +
-      'once answers take 20 ms or more: by the runner from the start (the probes, and the inputs of the ' +
-      'properties); under a rate cap, by each worker for the probes that follow its test. One worker per core ' +
-      'either way. ' +
-      'auto: near for a host on this machine (localhost, 127.x, [::1]) and the embedded reference, ' +
-      'far otherwise and for the reference with RSF_REFERENCE_LATENCY_MS. Set far for a distant target reached ' +
-      'through a local tunnel or proxy.',
   ),
   maxResponseBytes: S(
     'RSF_MAX_RESPONSE_BYTES',

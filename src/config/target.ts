@@ -35,16 +35,3 @@ export function displayTarget(config: Config): string {
   const url = new URL(normalizeTargetUrl(config.targetUrl));
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
 }
-
-/** A host on this machine: a target there answers at the cost of our own cores, not of waiting. */
-function onThisMachine(targetUrl: string): boolean {
-  const host = new URL(targetUrl).hostname;
-  return host === 'localhost' || host === '[::1]' || host.startsWith('127.');
-}
-
-/** Whether the target's answers cost waiting rather than CPU (RSF_TARGET_DISTANCE): workers and send-ahead follow. */
-export function targetIsFar(config: Config): boolean {
-  if (config.targetDistance !== 'auto') return config.targetDistance === 'far';
-  if (config.embedded) return config.referenceLatencyMs > 0;
-  return !onThisMachine(config.targetUrl);
-}

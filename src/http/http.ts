@@ -9,10 +9,8 @@ import { OPERATIONS, type Operation, type OperationName, fillPath, operationLabe
 import { printable } from '../model/printable';
 import { redact, replaceSecret } from './redact';
 import { BREAKER_THRESHOLD, type BreakerTrip, type RunState, runState } from './run-state';
-import type { SentAhead } from '../playwright/send-ahead';
-import { targetIsFar } from '../config/target';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from '../playwright/unjudged';
-import { MAX_SOCKETS_PER_HOST, NoAnswer, type NoAnswerKind, type WireResponse, sendOnce } from './wire';
+import { MAX_SOCKETS_PER_HOST, NoAnswer, type WireResponse, sendOnce } from './wire';
 
 /** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
 export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
@@ -76,6 +74,11 @@ export type Delivery =
   /** The breaker was open: not sent. */
   | { kind: 'not-sent'; trip: BreakerTrip; attempts: ThrottledAttempt[] };
 
+/** A test's requests sent before it ran: the delivery of `request` if it was sent, once; else what `sendItself` gets. */
+export interface Prefetched {
+  deliver(request: OutgoingRequest, sendItself: () => Promise<Delivery>): Promise<Delivery>;
+}
+
 export interface OutgoingRequest {
   method: string;
   url: string;
@@ -95,16 +98,11 @@ const RATE_WINDOW_MS = 2000;
  */
 const MIN_RATE_WINDOW_MS = 1000;
 /** Answers quicker than this leave nothing worth overlapping: judging one costs about as much as waiting for it. */
-const SEND_AHEAD_MIN_LATENCY_MS = 20;
-/** Requests a worker sends ahead before any answer said how far the target is, without a rate cap. */
-export const FIRST_SEND_AHEAD = 4;
-/**
- * Requests a worker sends ahead at most, when no rate cap bounds them sooner: as many as it keeps connections to the
- * target. The runner, which sends for every worker, has twice as many (send-ahead-runner.ts).
- */
-export const MAX_SEND_AHEAD = MAX_SOCKETS_PER_HOST;
-/** How a target may turn away a burst of connections it would serve one by one (Transport.deliverOnce). */
-const BURST_REFUSALS: readonly NoAnswerKind[] = ['refused', 'reset'];
+const OVERLAP_MIN_LATENCY_MS = 20;
+/** Requests a process has out at once before any answer said how long the target takes, without a rate cap. */
+export const FIRST_WINDOW = 4;
+/** Requests a process has out at once at most, when no rate cap bounds them sooner: as many as it keeps connections. */
+export const MAX_WINDOW = MAX_SOCKETS_PER_HOST;
 /** The answers whose durations say how far away the target is. */
 const LATENCY_SAMPLES = 8;
 
@@ -145,18 +143,18 @@ export function retryWaitMs(
 }
 
 /**
- * How many requests a worker may have out ahead of its tests against a far target, from how long its latest answers
- * took and the requests per second it may send (undefined: no limit). Before the first answer, a few
- * (FIRST_SEND_AHEAD; one under a rate): the target is far, but how far is not known yet. None while the median
- * recent answer took under 20 ms: there is nothing worth overlapping. Otherwise as many as the rate allows during one
- * answer's time (Little's law: rate × latency), at most MAX_SEND_AHEAD.
+ * How many requests a process may have out at once, from how long its latest answers took (the target's latency,
+ * measured: a tunnel to a far server is on localhost, and as slow as the server) and the requests per second it may
+ * send (undefined: no limit). Before the first answer, a few (FIRST_WINDOW; one under a rate). None (the caller's
+ * own, small window) while the median recent answer took under 20 ms: there is nothing worth overlapping. Otherwise
+ * as many as the rate allows during one answer's time (Little's law: rate × latency), at most MAX_WINDOW.
  */
-export function sendAheadWindow(answerTimesMs: readonly number[], ratePerSecond: number | undefined): number {
-  if (answerTimesMs.length === 0) return ratePerSecond === undefined ? FIRST_SEND_AHEAD : 1;
+export function concurrencyWindow(answerTimesMs: readonly number[], ratePerSecond: number | undefined): number {
+  if (answerTimesMs.length === 0) return ratePerSecond === undefined ? FIRST_WINDOW : 1;
   const latencyMs = [...answerTimesMs].sort((a, b) => a - b)[Math.floor(answerTimesMs.length / 2)] ?? 0;
-  if (latencyMs < SEND_AHEAD_MIN_LATENCY_MS) return 0;
-  if (ratePerSecond === undefined) return MAX_SEND_AHEAD;
-  return Math.min(MAX_SEND_AHEAD, Math.ceil((ratePerSecond * latencyMs) / 1000));
+  if (latencyMs < OVERLAP_MIN_LATENCY_MS) return 0;
+  if (ratePerSecond === undefined) return MAX_WINDOW;
+  return Math.min(MAX_WINDOW, Math.ceil((ratePerSecond * latencyMs) / 1000));
 }
 
 /** "GET /v1/item/1001": how the breaker names a request; no query, secrets redacted. */
@@ -176,20 +174,13 @@ export class Transport {
   private lastSendAt: number | undefined;
   /** How long this worker's latest unthrottled answers took, oldest first. */
   private readonly answerTimes: number[] = [];
-  /** Called after each unthrottled answer: what it says of the target's distance may open the send-ahead window. */
-  onAnswer: (() => void) | undefined;
-
-  /** RSF_TARGET_DISTANCE: only a far target's waits are worth overlapping. */
-  private readonly far: boolean;
 
   constructor(
     readonly config: Config,
     readonly apiBase: string,
     private readonly workers: number,
     private readonly state: RunState = runState(),
-  ) {
-    this.far = targetIsFar(config);
-  }
+  ) {}
 
   /** The breaker's trip, once it is open. */
   breakerOpen(): BreakerTrip | undefined {
@@ -247,11 +238,10 @@ export class Transport {
     if (this.answerTimes.length > LATENCY_SAMPLES) this.answerTimes.shift();
   }
 
-  /** How many requests sent ahead this process may have out at once (send-ahead.ts): see sendAheadWindow. */
-  sendAheadWindow(): number {
-    if (!this.far) return 0;
+  /** How many requests this process may have out at once: see concurrencyWindow; 0 while answers are quick. */
+  inFlightWindow(): number {
     const rate = this.runRate();
-    return sendAheadWindow(this.answerTimes, rate === undefined ? undefined : rate / Math.max(1, this.workers));
+    return concurrencyWindow(this.answerTimes, rate === undefined ? undefined : rate / Math.max(1, this.workers));
   }
 
   /**
@@ -262,33 +252,6 @@ export class Transport {
     const window = Math.max(MIN_RATE_WINDOW_MS, Math.min(RATE_WINDOW_MS, now - (this.firstSendAt ?? now)));
     const answers = this.recentAnswers.filter((at) => at >= now - window).length;
     return (Math.max(1, answers) * Math.max(1, this.workers) * 1000) / window;
-  }
-
-  /**
-   * Sends `request` once for the runner, which sends the tests' declared requests ahead (send-ahead-runner.ts). Only a
-   * usable answer is returned. Anything else (throttled, no answer, the breaker open) is undefined: the test
-   * sends it again, paced, retried and counted as usual. A request without an answer still counts for the breaker,
-   * unless its connection was refused or reset: a server or proxy may do that to a burst it would answer at the
-   * tests' pace, and a target that is down refuses the tests' own requests too.
-   */
-  async deliverOnce(request: OutgoingRequest): Promise<Extract<Delivery, { kind: 'answer' }> | undefined> {
-    if (this.state.breakerOpen()) return undefined;
-    await this.pace();
-    const sentAt = Date.now();
-    let response: WireResponse;
-    try {
-      const { requestTimeoutMs: timeoutMs, maxResponseBytes: maxBodyBytes } = this.config;
-      response = await sendOnce({ ...request, timeoutMs, maxBodyBytes });
-    } catch (e) {
-      if (!(e instanceof NoAnswer)) throw e;
-      if (!BURST_REFUSALS.includes(e.kind)) this.state.unanswered(sentAt, requestLine(request.method, request.url));
-      return undefined;
-    }
-    if (isThrottled(response)) return undefined;
-    this.state.answered();
-    this.answeredUnthrottled(Date.now(), response.durationMs);
-    this.onAnswer?.();
-    return { kind: 'answer', response, attempts: [] };
   }
 
   /**
@@ -324,7 +287,6 @@ export class Transport {
       if (!isThrottled(response)) {
         this.state.answered();
         this.answeredUnthrottled(Date.now(), response.durationMs);
-        this.onAnswer?.();
         return { kind: 'answer', response, attempts };
       }
       if (response.status === 429) this.state.slowDown(this.acceptedRunRate(Date.now()));
@@ -530,12 +492,12 @@ export class ApiClient {
 
   /**
    * `apiBase`: where this client's requests go, the transport's unless a test is sent to a profile of its own.
-   * `sentAhead`: this test's declared requests, sent before it ran (send-ahead.ts).
+   * `prefetched`: this test's declared requests, sent as its spec file started (prefetch.ts).
    */
   constructor(
     private readonly transport: Transport,
     private readonly apiBase = transport.apiBase,
-    private readonly sentAhead?: SentAhead,
+    private readonly prefetched?: Prefetched,
   ) {}
 
   get config(): Config {
@@ -543,11 +505,11 @@ export class ApiClient {
   }
 
   /**
-   * How many requests of this test may be out at once: the transport's send-ahead window against a far target,
-   * or `whenNear` against one that answers quickly.
+   * How many requests of this test may be out at once: the transport's window against a target whose answers take a
+   * while, or `whenNear` against one that answers quickly.
    */
   inFlightWindow(whenNear: number): number {
-    return this.transport.sendAheadWindow() || whenNear;
+    return this.transport.inFlightWindow() || whenNear;
   }
 
   /**
@@ -584,8 +546,8 @@ export class ApiClient {
     const depth = this.completedDepth + 1;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
     const sendItself = () => this.transport.deliver(request, timeLeft);
-    const { sentAhead } = this;
-    const deliver = () => (sentAhead ? sentAhead.deliver(request, sendItself) : sendItself());
+    const { prefetched } = this;
+    const deliver = () => (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
     // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
@@ -631,7 +593,7 @@ export class ApiClient {
 
 /**
  * What tells a request from any other, secrets included, without holding them: what a probe builds when it runs
- * is what was sent ahead for it when the fingerprints are equal.
+ * is what was sent ahead for it (prefetch.ts) when the fingerprints are equal.
  */
 export function requestFingerprint(request: OutgoingRequest): string {
   return createHash('sha256').update(JSON.stringify(request)).digest('hex');

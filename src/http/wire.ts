@@ -59,7 +59,7 @@ export class NoAnswer extends Error {
 const IDLE_SOCKET_MS = 4000;
 /**
  * Connections one process keeps to a host at most: requests beyond wait for a free one. Enough for a property's
- * sampled inputs (100 against the reference) in one round trip to a far target (http.ts, MAX_SEND_AHEAD).
+ * sampled inputs (100 against the reference) in one round trip to a slow target (http.ts, MAX_WINDOW).
  */
 export const MAX_SOCKETS_PER_HOST = 100;
 const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_HOST };

@@ -42,8 +42,8 @@ export interface ConformanceReporterOptions {
   perProjectDir?: string;
   /** Set by Playwright: the folder of the config file. */
   configDir?: string;
-  /** Set by Playwright: 'test', 'merge' or 'list'. */
-  _mode?: string;
+  /** Set by merge.config.ts: this reporter serves `playwright merge-reports`, which exits 0 whatever it returns. */
+  merge?: boolean;
 }
 
 /** A project name as a directory name: only [A-Za-z0-9._-], other runs of characters become '_'; '' is '_default'. */
@@ -156,7 +156,7 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     // `playwright test --list` runs nothing: keep the last real report.
-    if (this.options._mode === 'list') return undefined;
+    if (process.argv.includes('--list')) return undefined;
     const settings = reporterSettings(process.env);
     const catalogue = requirements();
     const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
@@ -211,7 +211,7 @@ export default class ConformanceReporter implements Reporter {
     // Playwright exits 0 or 1 as onEnd's status says, merge-reports 0 whatever it says: where that is not the
     // verdict's code, end the process here, after everything else (this reporter is the last). Writes to a pipe or a
     // file are synchronous on Linux and macOS, so the line above is out before the process ends.
-    const playwrightsOwn = this.options._mode === 'merge' || this.exitCode === 0 ? 0 : 1;
+    const playwrightsOwn = this.options.merge || this.exitCode === 0 ? 0 : 1;
     if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
   }
 

@@ -1,14 +1,13 @@
 // Merges sharded runs into one conformance report.
 //
 //   # each shard, e.g. on its own machine (give each blob its own file name; playwright.config.ts writes a
-//   # redacted blob when it sees --shard):
+//   # blob when it sees --shard):
 //   PLAYWRIGHT_BLOB_OUTPUT_FILE=all-blobs/shard-1.zip npx playwright test --shard=1/2
 //   PLAYWRIGHT_BLOB_OUTPUT_FILE=all-blobs/shard-2.zip npx playwright test --shard=2/2
 //   # then, with every blob zip in one folder:
 //   npx playwright merge-reports --config src/playwright/merge.config.ts all-blobs
 //
-// The reports go to RSF_REPORTS_DIR (default reports/), as after an unsharded run: conformance.* and junit.xml, plus
-// Playwright's HTML report in playwright/. Use the same RSF_FC_SEED for all shards so that they are one run.
+// The reports go to RSF_REPORTS_DIR (default reports/), as after an unsharded run: conformance.* and junit.xml. Use the same RSF_FC_SEED for all shards so that they are one run.
 // The merge exits with the verdict's code, as an unsharded run does: 0 PASS, 1 FAIL, 2 ERROR (the conformance reporter
 // ends the process so; Playwright's own merge exits 0 whatever the verdict). RSF_FAIL_ON and RSF_BASELINE apply here,
 // not in the shards. With GITHUB_STEP_SUMMARY set, conformance.md is appended to the job summary.
@@ -20,17 +19,9 @@ loadEnvFile();
 
 const repoRoot = resolve(__dirname, '../..');
 const reportsDir = resolve(repoRoot, process.env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default);
-// As Playwright does, its environment variable wins for the html report's folder; the redaction must follow it.
-const htmlDir =
-  process.env.PLAYWRIGHT_HTML_OUTPUT_DIR || process.env.PLAYWRIGHT_HTML_REPORT || resolve(reportsDir, 'playwright');
 
 export default defineConfig({
   // merge-reports resolves test locations against testDir: it must be the testDir of playwright.config.ts.
   testDir: resolve(repoRoot, 'tests/conformance'),
-  reporter: [
-    ['html', { outputFolder: htmlDir, open: 'never' }],
-    // Right after 'html': rewrites its report without the secrets its step titles and errors carry.
-    ['./redact-playwright-report.ts', { folder: htmlDir }],
-    ['./conformance-reporter.ts', { outputDir: reportsDir }],
-  ],
+  reporter: [['./console-reporter.ts'], ['./conformance-reporter.ts', { outputDir: reportsDir, merge: true }]],
 });

@@ -11,7 +11,7 @@ import type { Conformance, SettingKey } from './conformance';
 import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
 import type { ApiClient, Credentials, Exchange, SendOptions } from '../http/http';
 import { OPERATIONS, type OperationName } from '../model/operations';
-import { type DeclaredRequest, declareRequests } from './send-ahead';
+import { type DeclaredRequest, declareRequests } from './prefetch';
 import { WRITES_TAG, mayWrite } from '../checks/write-safety';
 
 export interface ProbeFixtures {
@@ -54,12 +54,13 @@ export async function runProbe(
 }
 
 export function probe(title: string, spec: ProbeSpec): TestDeclaration {
-  const details: TestDetails = { tag: declaredTags(spec.operation, spec.checks) };
+  const tag = declaredTags(spec.operation, spec.checks);
+  const details: TestDetails = { tag };
   if (spec.annotation) details.annotation = spec.annotation;
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
   const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) =>
     void (await runProbe(spec, { api, conformance, bodies, config }));
-  declareRequests(body, (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }]);
+  declareRequests(title, tag, (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }]);
   return [title, details, body];
 }
 
@@ -76,8 +77,8 @@ export interface LinkSpec {
 
 /**
  * A link between operations, `test(...link(title, spec))`: a chain of two requests, the second sent once the first
- * is answered, and the check that judges the chain. Declared as data, so that against a far target the runner sends
- * the whole chain ahead (send-ahead-runner.ts).
+ * is answered, and the check that judges the chain. Declared as data, so that the whole chain is sent as its spec
+ * file starts (prefetch.ts).
  */
 export function link(title: string, spec: LinkSpec): TestDeclaration {
   const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {
@@ -88,15 +89,17 @@ export function link(title: string, spec: LinkSpec): TestDeclaration {
     if (second) chain.push(await api.call(second.operation, second.options));
     await conformance.checkChain(spec.check, chain, { settings: spec.settings });
   };
+  const tag = declaredTags(spec.operation, [spec.check]);
   declareRequests(
-    body,
+    title,
+    tag,
     (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }],
     (ctx, [first]) => {
       const second = first && spec.read(ctx, first);
       return second ? [second] : [];
     },
   );
-  return [title, { tag: declaredTags(spec.operation, [spec.check]) }, body];
+  return [title, { tag }, body];
 }
 
 export { CREDENTIALS_ANNOTATION };

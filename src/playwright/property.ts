@@ -5,7 +5,8 @@
 // concurrently; the checks read that cache, so only shrinking sends requests one at a time.
 import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
-import { test, type TestInfo } from '@playwright/test';
+import { type TestDetails, type TestInfo, test } from '@playwright/test';
+import { declareRequests } from './prefetch';
 import fc from 'fast-check';
 import { SEED_ANNOTATION } from '../checks/check-protocol';
 import { escapeRegex } from '../model/text';
@@ -18,12 +19,11 @@ import type { ValidBodies } from '../model/bodies';
 import type { RequestContext } from '../model/body-rules';
 import type { ApiClient, Exchange, SendOptions } from '../http/http';
 import type { OperationName } from '../model/operations';
-import { declareRequests } from './send-ahead';
 
 /** Annotation type of one check's numbers: runs, shrinks, requests. */
 export const PROPERTY_ANNOTATION = 'fast-check-runs';
 /**
- * Requests in flight at once while the sampled values are sent ahead, against a target that answers quickly (a far
+ * Requests in flight at once while the sampled values are sent ahead, against a target that answers quickly (a slow
  * one gets the transport's window, ApiClient.inFlightWindow); the transport paces them anyway, under the rate cap and
  * the run's throttle.
  */
@@ -141,7 +141,7 @@ export function replayCommand(
 
 /**
  * Runs `fn` over `items`, at most `size()` at a time (at least one), asked again as each ends: the first answers
- * of a far target widen its window. The first error rejects.
+ * of a slow target widen its window. The first error rejects.
  */
 function inPool<T>(items: readonly T[], size: () => number, fn: (item: T) => Promise<unknown>): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -164,7 +164,7 @@ function inPool<T>(items: readonly T[], size: () => number, fn: (item: T) => Pro
 /**
  * The inputs a property sends before its checks run, in order, each key once: its examples and the first numRuns
  * values fast-check draws (fc.sample: same seed, same values as the run), those a check speaks about. None when a
- * path is replayed: fast-check then runs the one counterexample. The runner sends the same (send-ahead-runner.ts).
+ * path is replayed: fast-check then runs the one counterexample.
  */
 export function inputsAhead<T>(
   property: {
@@ -198,6 +198,9 @@ export interface PropertySpec<T> {
   restore?: (ctx: RequestContext) => SendOptions;
 }
 
+/** The arguments of Playwright's `test(title, details, body)` for a property, to spread. */
+type PropertyDeclaration = [title: string, details: TestDetails, body: (fixtures: PropertyFixtures) => Promise<void>];
+
 interface PropertyFixtures {
   api: ApiClient;
   conformance: Conformance;
@@ -208,10 +211,11 @@ interface PropertyFixtures {
 const asJson = (value: unknown): string => JSON.stringify(value);
 
 /**
- * The body of a property test: `test(title, details, property(spec))`. Declared as data, so that the runner can send
- * its inputs ahead of it against a far target (send-ahead.ts), as it does a probe's request.
+ * A property test, `test(...property(title, details, spec))`. Declared as data: its inputs are sent with the other
+ * declared requests of its spec file as the file starts (prefetch.ts), and whatever was not sent ahead, side by side
+ * as it starts (checkProperty).
  */
-export function property<T>(spec: PropertySpec<T>): (fixtures: PropertyFixtures) => Promise<void> {
+export function property<T>(title: string, details: TestDetails, spec: PropertySpec<T>): PropertyDeclaration {
   const key = spec.key ?? asJson;
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
   const body = async ({ api, conformance, bodies, config }: PropertyFixtures): Promise<void> => {
@@ -230,12 +234,13 @@ export function property<T>(spec: PropertySpec<T>): (fixtures: PropertyFixtures)
       if (spec.restore) await api.call(spec.operation, spec.restore(ctx));
     }
   };
-  declareRequests(body, (ctx) => {
+  const tags = typeof details.tag === 'string' ? [details.tag] : (details.tag ?? []);
+  declareRequests(title, tags, (ctx) => {
     const { arbitrary, examples } = spec.inputs(ctx);
     const values = inputsAhead({ arbitrary, ...(examples && { examples }), checks: spec.checks(ctx), key }, ctx.config);
     return values.map((value) => ({ operation: spec.operation, options: spec.request(value, ctx) }));
   });
-  return body;
+  return [title, details, body];
 }
 
 /**

@@ -89,10 +89,8 @@ const createdPostSaleReadable = linkCheck('LINK-POSTSALE-CHANNEL-READABLE', ([cr
 });
 
 test.describe('links between operations', () => {
-  // Each link is a chain of two requests, the second waiting for the first: side by side in several workers, their
-  // waits overlap, and against a far target the runner sends each chain ahead (send-ahead-runner.ts).
-  test.describe.configure({ mode: 'parallel' });
-
+  // Each link is a chain of two requests, the second waiting for the first: the chains of the file are sent side by
+  // side as it starts (prefetch.ts), so their waits overlap.
   test(
     ...link('updates an address it has just created, by the addressId the creation returned', {
       operation: 'createShippingAddress',

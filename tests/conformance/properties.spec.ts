@@ -43,37 +43,42 @@ const every = <T>(...checks: Check[]): PropertyCheck<T>[] => checks.map((check) 
 
 // Against an external target requests are paced (RSF_MAX_REQUESTS_PER_SECOND, shared by the workers), and a
 // property sends up to numRuns + its examples: more than the 60 s of a single check. fast-check stops at 75% of this.
-test.describe.configure({ mode: 'parallel', timeout: 180_000 });
+// The file runs in one worker, in order, so that its properties' inputs are sent as it starts (prefetch.ts).
+test.describe.configure({ timeout: 180_000 });
 
 const utilityRefused = [rejects('OP4-UTILITY-MAX'), documentedErrorShape('OP4-ERROR-SHAPE')];
 const utilityAccepted = succeeds('OP4-UTILITY-MAX');
 
 test.describe('§4.4 and §8 · utility of PATCH /miCuenta/misCategorias · properties', () => {
   test(
-    'refuses every utility above 100, in the documented error shape',
-    {
-      tag: propertyTags('updateCategory', ...utilityRefused),
-    },
-    property({
-      operation: 'updateCategory',
-      inputs: ({ bodies }) => ({ arbitrary: categoryUpdateWithUtility(bodies.categoryUpdate(), utilityAbove100()) }),
-      request: (json) => ({ json }),
-      checks: () => every(...utilityRefused),
-    }),
+    ...property(
+      'refuses every utility above 100, in the documented error shape',
+      {
+        tag: propertyTags('updateCategory', ...utilityRefused),
+      },
+      {
+        operation: 'updateCategory',
+        inputs: ({ bodies }) => ({ arbitrary: categoryUpdateWithUtility(bodies.categoryUpdate(), utilityAbove100()) }),
+        request: (json) => ({ json }),
+        checks: () => every(...utilityRefused),
+      },
+    ),
   );
 
   test(
-    'accepts every utility in [0, 100] on the existing category',
-    {
-      tag: propertyTags('updateCategory', utilityAccepted),
-    },
-    property({
-      operation: 'updateCategory',
-      inputs: ({ bodies }) => ({ arbitrary: validCategoryUpdate(bodies.categoryUpdate()) }),
-      request: (json) => ({ json }),
-      checks: () => every(utilityAccepted),
-      restore: ({ bodies }) => ({ json: bodies.categoryUpdate() }), // leave the configured values behind
-    }),
+    ...property(
+      'accepts every utility in [0, 100] on the existing category',
+      {
+        tag: propertyTags('updateCategory', utilityAccepted),
+      },
+      {
+        operation: 'updateCategory',
+        inputs: ({ bodies }) => ({ arbitrary: validCategoryUpdate(bodies.categoryUpdate()) }),
+        request: (json) => ({ json }),
+        checks: () => every(utilityAccepted),
+        restore: ({ bodies }) => ({ json: bodies.categoryUpdate() }), // leave the configured values behind
+      },
+    ),
   );
 });
 
@@ -111,24 +116,26 @@ test.describe('§4.2 · POST /miCuenta/shippingAddress · properties', () => {
       : []),
   ];
   test(
-    'creates an address exactly when the mandatory data is present, and names placeId when it is missing',
-    {
-      tag: propertyTags(
-        'createShippingAddress',
-        ...Object.values(addressRefusals),
-        ...Object.values(addressAcceptances),
-      ),
-    },
-    property({
-      operation: 'createShippingAddress',
-      inputs: ({ bodies, config }) => {
-        const full = { ...bodies.addressWithPlaceId(), ...bodies.addressWithProvince() };
-        const domain = { refusedOnly: !config.writesEnabled };
-        return { arbitrary: addressCase(full, domain), examples: everyAddressCase(full, domain) };
+    ...property(
+      'creates an address exactly when the mandatory data is present, and names placeId when it is missing',
+      {
+        tag: propertyTags(
+          'createShippingAddress',
+          ...Object.values(addressRefusals),
+          ...Object.values(addressAcceptances),
+        ),
       },
-      request: (c) => ({ json: c.body }),
-      checks: ({ config }) => addressChecks(config.writesEnabled),
-    }),
+      {
+        operation: 'createShippingAddress',
+        inputs: ({ bodies, config }) => {
+          const full = { ...bodies.addressWithPlaceId(), ...bodies.addressWithProvince() };
+          const domain = { refusedOnly: !config.writesEnabled };
+          return { arbitrary: addressCase(full, domain), examples: everyAddressCase(full, domain) };
+        },
+        request: (c) => ({ json: c.body }),
+        checks: ({ config }) => addressChecks(config.writesEnabled),
+      },
+    ),
   );
 });
 
@@ -152,33 +159,40 @@ test.describe('§4.1, §4.3, §4.4, §4.6 · required and typed fields · proper
     const retyped = rule.types ? [rejects(rule.types.id), ...shapeOf(rule.types.errorShape)] : [];
 
     test(
-      `operation ${number}: refuses every body with a required field dropped, in the documented error shape`,
-      {
-        tag: propertyTags(rule.operation, ...dropped),
-      },
-      property({
-        operation: rule.operation,
-        inputs: (ctx) => {
-          const base = rule.valid(ctx);
-          // A handful of fields: each is sent, none left to chance.
-          return { arbitrary: bodyWithFieldDropped(rule.schema, base), examples: everyFieldDropped(rule.schema, base) };
+      ...property(
+        `operation ${number}: refuses every body with a required field dropped, in the documented error shape`,
+        {
+          tag: propertyTags(rule.operation, ...dropped),
         },
-        request: (m, ctx) => bodyRequest(rule, m.body, ctx),
-        checks: () => every(...dropped),
-      }),
+        {
+          operation: rule.operation,
+          inputs: (ctx) => {
+            const base = rule.valid(ctx);
+            // A handful of fields: each is sent, none left to chance.
+            return {
+              arbitrary: bodyWithFieldDropped(rule.schema, base),
+              examples: everyFieldDropped(rule.schema, base),
+            };
+          },
+          request: (m, ctx) => bodyRequest(rule, m.body, ctx),
+          checks: () => every(...dropped),
+        },
+      ),
     );
 
     test(
-      `operation ${number}: refuses every body with a field of another JSON type, in the documented error shape`,
-      {
-        tag: propertyTags(rule.operation, ...retyped),
-      },
-      property({
-        operation: rule.operation,
-        inputs: (ctx) => ({ arbitrary: bodyWithFieldRetyped(rule.schema, rule.valid(ctx)) }),
-        request: (m, ctx) => bodyRequest(rule, m.body, ctx),
-        checks: () => every(...retyped),
-      }),
+      ...property(
+        `operation ${number}: refuses every body with a field of another JSON type, in the documented error shape`,
+        {
+          tag: propertyTags(rule.operation, ...retyped),
+        },
+        {
+          operation: rule.operation,
+          inputs: (ctx) => ({ arbitrary: bodyWithFieldRetyped(rule.schema, rule.valid(ctx)) }),
+          request: (m, ctx) => bodyRequest(rule, m.body, ctx),
+          checks: () => every(...retyped),
+        },
+      ),
     );
   }
 });
@@ -193,37 +207,41 @@ test.describe('§4.5 and §4.15 · cart items and channel messages · properties
   // Every item of the array is bad (an unknown product or a disallowed type): a valid item beside them could be
   // carried out (§4.5 does not exclude a partial success), and with writes off nothing may be.
   test(
-    'operation 5: refuses every cart update whose items all have an unknown product or a disallowed type',
-    {
-      tag: propertyTags('updateCartItems', ...Object.values(cartRefusals)),
-    },
-    property({
-      operation: 'updateCartItems',
-      inputs: ({ bodies, config }) => {
-        const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
-        return { arbitrary: badCartItems(bodies.cartItem(), data) };
+    ...property(
+      'operation 5: refuses every cart update whose items all have an unknown product or a disallowed type',
+      {
+        tag: propertyTags('updateCartItems', ...Object.values(cartRefusals)),
       },
-      request: (c) => ({ json: c.items }),
-      checks: () => [
-        { check: cartRefusals.unknownProduct, when: (c) => c.defects.includes('unknown-product') },
-        { check: cartRefusals.disallowedType, when: (c) => c.defects.includes('disallowed-type') },
-      ],
-    }),
+      {
+        operation: 'updateCartItems',
+        inputs: ({ bodies, config }) => {
+          const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
+          return { arbitrary: badCartItems(bodies.cartItem(), data) };
+        },
+        request: (c) => ({ json: c.items }),
+        checks: () => [
+          { check: cartRefusals.unknownProduct, when: (c) => c.defects.includes('unknown-product') },
+          { check: cartRefusals.disallowedType, when: (c) => c.defects.includes('disallowed-type') },
+        ],
+      },
+    ),
   );
 
   // §8 shows no limits: an empty message or exotic characters may be refused,
   // so only ordinary, non-empty text is sent.
   test(
-    'operation 15: accepts every non-empty message of ordinary text, accented letters and punctuation included',
-    {
-      tag: propertyTags('sendChannelMessage', messageAccepted),
-    },
-    property({
-      operation: 'sendChannelMessage',
-      inputs: ({ bodies }) => ({ arbitrary: channelMessageBody(bodies.channelMessage()) }),
-      request: (json, ctx) => ({ params: channelParams(ctx), json, credentials: 'none' }),
-      checks: () => every(messageAccepted),
-    }),
+    ...property(
+      'operation 15: accepts every non-empty message of ordinary text, accented letters and punctuation included',
+      {
+        tag: propertyTags('sendChannelMessage', messageAccepted),
+      },
+      {
+        operation: 'sendChannelMessage',
+        inputs: ({ bodies }) => ({ arbitrary: channelMessageBody(bodies.channelMessage()) }),
+        request: (json, ctx) => ({ params: channelParams(ctx), json, credentials: 'none' }),
+        checks: () => every(messageAccepted),
+      },
+    ),
   );
 });
 
@@ -264,27 +282,29 @@ const stockChecks = {
 
 test.describe('§2.6 and §8 · product stock · properties', () => {
   test(
-    'keeps availableStock within [0, stockDisplayLimit], labels it consistently, ' +
-      'and shows it to logged-in callers only, for every configured product',
-    {
-      tag: propertyTags('getProduct', ...Object.values(stockChecks)),
-    },
-    property({
-      operation: 'getProduct',
-      inputs: ({ config }) => ({
-        arbitrary: stockProbe(config.stockProductIds),
-        examples: everyStockProbe(config.stockProductIds),
-      }),
-      request: ({ productId, credentials }, { config }) => ({
-        params: { product_id: productId },
-        query: config.productDetailQuery,
-        credentials,
-      }),
-      checks: () => [
-        { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
-        { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
-        { check: stockChecks.anonymous, when: (p) => p.credentials === 'none' },
-      ],
-    }),
+    ...property(
+      'keeps availableStock within [0, stockDisplayLimit], labels it consistently, ' +
+        'and shows it to logged-in callers only, for every configured product',
+      {
+        tag: propertyTags('getProduct', ...Object.values(stockChecks)),
+      },
+      {
+        operation: 'getProduct',
+        inputs: ({ config }) => ({
+          arbitrary: stockProbe(config.stockProductIds),
+          examples: everyStockProbe(config.stockProductIds),
+        }),
+        request: ({ productId, credentials }, { config }) => ({
+          params: { product_id: productId },
+          query: config.productDetailQuery,
+          credentials,
+        }),
+        checks: () => [
+          { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
+          { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
+          { check: stockChecks.anonymous, when: (p) => p.credentials === 'none' },
+        ],
+      },
+    ),
   );
 });

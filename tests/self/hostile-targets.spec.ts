@@ -155,8 +155,8 @@ test('a distant target that dies mid-run, with requests sent ahead: ERROR, withi
   const timeoutMs = 5000;
   const { run, target } = await hostileRun(
     { after: MID_RUN, misbehave: hang, latencyMs: 60 },
-    // Far, with no rate cap: the runner has as many requests out as send-ahead allows when the target dies.
-    { RSF_TARGET_DISTANCE: 'far', RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_REQUEST_TIMEOUT_MS: String(timeoutMs) },
+    // With no rate cap, a worker has a spec file's declared requests out when the target dies (prefetch.ts).
+    { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_REQUEST_TIMEOUT_MS: String(timeoutMs) },
     ['--grep-invert', '@property'],
     110_000,
   );

@@ -42,10 +42,7 @@ export function configuredRounds(): Fault[][] {
   );
 }
 
-export default defineConfig<
-  { profileByTag: Record<string, string> },
-  { referenceProfile: string; failingChecksExpected: boolean }
->({
+export default defineConfig<{ profileByTag: Record<string, string> }, { referenceProfile: string }>({
   ...base,
   testDir: '../conformance',
   outputDir: '../../test-results/mutation',
@@ -53,8 +50,8 @@ export default defineConfig<
   // Each project needs workers of its own; one per file, not one per test, keeps worker start-ups few.
   fullyParallel: false,
   reporter: [
-    // As in the suite's own config: against a far reference (RSF_REFERENCE_LATENCY_MS), probes are sent ahead.
-    ['../../src/playwright/send-ahead-plan.ts'],
+    // As in the suite's own config: each spec file's declared requests are sent as the file starts.
+    ['../../src/playwright/plan-reporter.ts'],
     ['dot'],
     [
       '../../src/playwright/conformance-reporter.ts',
@@ -72,7 +69,6 @@ export default defineConfig<
       grep: round.map((f) => taggedWith(f.breaks)),
       use: {
         profileByTag: Object.fromEntries(round.map((f) => [`@${f.breaks}`, profilePath({ fault: f.name })])),
-        failingChecksExpected: true,
       },
       workers: PROJECT_WORKERS,
     })),

@@ -1,0 +1,112 @@
+// The console during a conformance run: a line per test as it ends, then the failures with their evidence, then the
+// counts. Playwright's own list reporter would show a test failed by a requirement as passed, since the suite marks
+// it expected to fail to keep the worker (fixtures.ts, KEPT_WORKER); this one reads the status, which stays "failed".
+import { relative } from 'node:path';
+import type {
+  FullConfig,
+  FullResult,
+  Reporter,
+  Suite,
+  TestCase,
+  TestError,
+  TestResult,
+} from '@playwright/test/reporter';
+import { stripAnsi } from '../model/text';
+
+/** Failures shown in full on the console; the rest are listed by title, and every one is in reports/. */
+const FAILURES_IN_FULL = 20;
+/** The lines of one failure's message shown on the console (its evidence is whole in the reports). */
+const LINES_PER_FAILURE = 80;
+
+const MARKS: Record<TestResult['status'], string> = {
+  passed: '✓',
+  failed: '✘',
+  timedOut: '✘',
+  interrupted: '✘',
+  skipped: '-',
+};
+
+export default class ConsoleReporter implements Reporter {
+  private readonly rootDir = process.cwd();
+  private count = 0;
+  private total = 0;
+  private readonly failures: { test: TestCase; result: TestResult }[] = [];
+  private readonly counts = { passed: 0, failed: 0, skipped: 0 };
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.total = suite.allTests().length;
+    const workers = config.workers === 1 ? '1 worker' : `${config.workers} workers`;
+    process.stdout.write(`\nRunning ${this.total} tests using ${workers}\n\n`);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    this.count++;
+    const status = result.status === 'timedOut' || result.status === 'interrupted' ? 'failed' : result.status;
+    this.counts[status]++;
+    if (status === 'failed') this.failures.push({ test, result });
+    const skipped = status === 'skipped' ? skipReason(result) : '';
+    process.stdout.write(
+      `  ${MARKS[result.status]} ${String(this.count).padStart(4)} ${this.titleOf(test)}` +
+        `${skipped ? ` (${skipped})` : ''} (${result.duration}ms)\n`,
+    );
+  }
+
+  onStdErr(chunk: string | Buffer): void {
+    process.stderr.write(chunk);
+  }
+
+  onError(error: TestError): void {
+    process.stdout.write(`\nError: ${stripAnsi(error.message ?? error.value ?? 'unknown error')}\n`);
+  }
+
+  onEnd(result: FullResult): void {
+    const shown = this.failures.slice(0, FAILURES_IN_FULL);
+    shown.forEach(({ test, result: testResult }, i) => {
+      process.stdout.write(`\n  ${i + 1}) ${this.titleOf(test)}\n\n${indent(messageOf(testResult))}\n`);
+    });
+    const rest = this.failures.slice(FAILURES_IN_FULL);
+    if (rest.length > 0) {
+      process.stdout.write(`\n  ${rest.length} more failed tests; their evidence is in reports/conformance.md:\n`);
+      for (const { test } of rest) process.stdout.write(`    ${this.titleOf(test)}\n`);
+    }
+    // As Playwright's list reporter counts: a line per kind, none when no test ran (a failed global setup).
+    if (this.count === 0) return;
+    const lines = [
+      this.counts.failed > 0 ? `${this.counts.failed} failed` : '',
+      this.total > this.count ? `${this.total - this.count} did not run` : '',
+      this.counts.skipped > 0 ? `${this.counts.skipped} skipped` : '',
+      this.counts.passed > 0 ? `${this.counts.passed} passed (${(result.duration / 1000).toFixed(1)}s)` : '',
+    ].filter(Boolean);
+    process.stdout.write(`\n${lines.map((line) => `  ${line}\n`).join('')}`);
+  }
+
+  private titleOf(test: TestCase): string {
+    const [, project, , ...path] = test.titlePath();
+    const { file, line, column } = test.location;
+    const tags = test.tags.length > 0 ? ` ${test.tags.join(' ')}` : '';
+    const where = `${project ? `[${project}] › ` : ''}${relative(this.rootDir, file)}:${line}:${column}`;
+    return `${where} › ${path.join(' › ')}${tags}`;
+  }
+}
+
+function skipReason(result: TestResult): string {
+  return result.annotations.find((a) => a.type === 'skip')?.description ?? '';
+}
+
+function messageOf(result: TestResult): string {
+  const text = result.errors.map((e) => stripAnsi(e.message ?? e.value ?? '')).join('\n\n');
+  const lines = text.split('\n');
+  if (lines.length <= LINES_PER_FAILURE) return text;
+  const cut = lines.length - LINES_PER_FAILURE;
+  return `${lines.slice(0, LINES_PER_FAILURE).join('\n')}\n… ${cut} more lines in reports/conformance.md`;
+}
+
+const indent = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
