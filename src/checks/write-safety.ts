@@ -11,7 +11,7 @@ export const WRITES_OFF =
   'Skipped: a conforming target may carry out this request, and writes are off against an external target. ' +
   'Set RSF_ALLOW_WRITES=true to run it.';
 
-/** Whether a test tagged `tags` is skipped, never sent, ahead of its test or by it: it may write, and writes are off. */
+/** Whether a test tagged `tags` is skipped and its requests never sent: it may write, and writes are off. */
 export function skippedAsWrite(writesEnabled: boolean, tags: readonly string[]): boolean {
   return !writesEnabled && tags.includes(WRITES_TAG);
 }

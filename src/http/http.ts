@@ -74,7 +74,7 @@ export type Delivery =
   /** The breaker was open: not sent. */
   | { kind: 'not-sent'; trip: BreakerTrip; attempts: ThrottledAttempt[] };
 
-/** A test's requests sent before it ran: the delivery of `request` if it was sent, once; else what `sendItself` gets. */
+/** A test's requests sent before it ran: the delivery of `request` if it was sent (once), else `sendItself`'s. */
 export interface Prefetched {
   deliver(request: OutgoingRequest, sendItself: () => Promise<Delivery>): Promise<Delivery>;
 }

@@ -16,8 +16,9 @@ export default class PlanReporter implements Reporter {
     if (!dir || config.fullyParallel) return;
     const plan: Plan = {};
     for (const test of suite.allTests()) {
-      const file = test.location.file;
-      (plan[file] ??= []).push({
+      const tests = plan[test.location.file] ?? [];
+      plan[test.location.file] = tests;
+      tests.push({
         project: test.parent.project()?.name ?? '',
         title: test.title,
         tags: test.tags,
