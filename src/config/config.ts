@@ -441,12 +441,7 @@ export const SETTINGS = {
     'Embedded reference and `npm run reference` only: milliseconds each answer waits, ' +
       'as if the target were that far away (0 to 10000; `npm run bench` uses it).',
   ),
-  reportsDir: S(
-    'RSF_REPORTS_DIR',
-    'reports',
-    text,
-    "Where the conformance reports and Playwright's HTML report are written.",
-  ),
+  reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports are written.'),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too: another way to set RSF_FAIL_ON=strict.'),
   waiversFile: S(
     'RSF_WAIVERS_FILE',

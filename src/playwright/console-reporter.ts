@@ -48,10 +48,9 @@ export default class ConsoleReporter implements Reporter {
     const status = result.status === 'timedOut' || result.status === 'interrupted' ? 'failed' : result.status;
     this.counts[status]++;
     if (status === 'failed') this.failures.push({ test, result });
-    const skipped = status === 'skipped' ? skipReason(result) : '';
+    // A skipped test's reason is in the reports: a target that died would repeat one sentence for every test.
     process.stdout.write(
-      `  ${MARKS[result.status]} ${String(this.count).padStart(4)} ${this.titleOf(test)}` +
-        `${skipped ? ` (${skipped})` : ''} (${result.duration}ms)\n`,
+      `  ${MARKS[result.status]} ${String(this.count).padStart(4)} ${this.titleOf(test)} (${result.duration}ms)\n`,
     );
   }
 
@@ -91,10 +90,6 @@ export default class ConsoleReporter implements Reporter {
     const where = `${project ? `[${project}] › ` : ''}${relative(this.rootDir, file)}:${line}:${column}`;
     return `${where} › ${path.join(' › ')}${tags}`;
   }
-}
-
-function skipReason(result: TestResult): string {
-  return result.annotations.find((a) => a.type === 'skip')?.description ?? '';
 }
 
 function messageOf(result: TestResult): string {

@@ -20,8 +20,11 @@ import { OPERATIONS, type OperationName } from '../model/operations';
 import { skippedAsWrite } from '../checks/write-safety';
 
 const PLAN_FILE = 'prefetch-plan.json';
-/** Requests out at once while the target's answers are quick: enough to overlap them, few enough to be gentle. */
-const NEAR_WINDOW = 8;
+/**
+ * Requests out at once while the target's answers are quick: the next test's, while a test is judged. More would
+ * teach nothing sooner (the run is bound by CPU), and would each be one more request to a target that dies mid-run.
+ */
+export const NEAR_WINDOW = 1;
 
 /** A request a test sends, as declared: which operation, and how. */
 export interface DeclaredRequest {

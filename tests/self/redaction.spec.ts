@@ -1,6 +1,8 @@
 // Secrets never reach an output: run the real suite with recognisable tokens, once clean and once against a
 // reference fault that makes an operation-15 check fail with the channel token's URL in its evidence, then search
-// every file the run wrote (zips and the HTML report's embedded archive opened), stdout and stderr for the tokens.
+// every file the run wrote (zips opened), stdout and stderr for the tokens. Besides the suite's reporters, the runs
+// keep Playwright's json and blob reports: what Playwright records (step titles, errors, attachments) is redacted at
+// the source, for any reporter a user adds.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../../reference/server';
@@ -10,6 +12,13 @@ import { readArtifacts, secretForms } from './support/artifacts';
 import { fakeSecrets, readReport, runPlaywright } from './support/child-run';
 
 const BROKEN = 'OP15-SUCCESS-SHAPE';
+const REPORTERS = [
+  './src/playwright/plan-reporter.ts',
+  './src/playwright/console-reporter.ts',
+  'json',
+  'blob',
+  './src/playwright/conformance-reporter.ts',
+].join(',');
 
 test('no form of a secret appears in any report, result, archive or console output', async ({}, testInfo) => {
   const fault = FAULTS.find((f) => f.breaks === BROKEN)?.name;
@@ -22,8 +31,10 @@ test('no form of a secret appears in any report, result, archive or console outp
     ['clean', 'fault'].map(async (name) => {
       const dir = testInfo.outputPath(name);
       const run = await runPlaywright(
-        ['test', '--output', join(dir, 'results')],
+        ['test', '--output', join(dir, 'results'), `--reporter=${REPORTERS}`],
         {
+          PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'playwright-results.json'),
+          PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'),
           RSF_BEARER_TOKEN: secrets.bearer,
           RSF_CHANNEL_TOKEN: secrets.channel,
           RSF_REPORTS_DIR: join(dir, 'reports'),
@@ -54,15 +65,15 @@ test('no form of a secret appears in any report, result, archive or console outp
       { name: `${name} stdout`, text: run.stdout },
       { name: `${name} stderr`, text: run.stderr },
     ];
-    // The search really looked inside Playwright's HTML report, whose data is an embedded zip.
+    // The search really looked inside Playwright's blob report, a zip.
     expect(
-      artifacts.some((a) => a.name.includes('playwright') && a.name.includes('#base64-zip')),
-      `${name}: the HTML report's data was not found`,
+      artifacts.some((a) => a.name.includes('blob') && a.name.includes('.zip')),
+      `${name}: the blob report was not found`,
     ).toBe(true);
-    // Redacted, not dropped: the report still shows operation 15's requests, whose step subtitle is the URL.
+    // Redacted, not dropped: Playwright's results still show operation 15's requests, whose step title is the URL.
     expect(
-      artifacts.some((a) => a.name.includes('#base64-zip') && a.text.includes('/messageChannel/[REDACTED]/')),
-      `${name}: operation 15's request in the HTML report`,
+      artifacts.some((a) => a.name.includes('playwright-results') && a.text.includes('/messageChannel/[REDACTED]/')),
+      `${name}: operation 15's request in Playwright's json report`,
     ).toBe(true);
     const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
     expect(leaks, `${name} run`).toEqual([]);
