@@ -1,6 +1,7 @@
 // The only module that exports `test` and `expect`. It holds fixtures and nothing else: checks, probes and policies
 // have modules of their own, which spec files import directly.
-import { type TestInfo, expect as baseExpect, test as base } from '@playwright/test';
+import { type TestInfo, expect as baseExpect } from '@playwright/test';
+import { testWithoutBrowserPlumbing } from './internals';
 import { type ValidBodies, validBodies } from '../model/bodies';
 import { REQUEST_CHAIN_ANNOTATION, REQUESTS_ANNOTATION, RETRIES_ANNOTATION } from '../checks/check-protocol';
 import { type Config, config as loadedConfig } from '../config/config';
@@ -35,12 +36,7 @@ interface TestFixtures {
   writeSafety: void;
   /** After the test: a failed requirement keeps the worker (requirementFailureKeepsWorker). */
   requirementFailures: void;
-  _setupArtifacts: void;
-  _setupContextOptions: void;
 }
-
-/** Playwright's own options for the two fixtures replaced below; an override must keep their `auto` mode. */
-const PLAYWRIGHT_PLUMBING = { auto: 'all-hooks-included' as unknown as true, box: 'self' } as const;
 
 /**
  * Playwright replaces its worker after every test that fails unexpectedly, which made a run against a target that
@@ -57,7 +53,7 @@ function failedRequirements(info: Pick<TestInfo, 'annotations'>): string[] {
   );
 }
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
+export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtures>({
   referenceProfile: ['', { option: true, scope: 'worker' }],
   config: [
     async ({}, use) => {
@@ -114,11 +110,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { box: 'self' },
   ],
-  // Playwright's browser plumbing (trace recording, context options), set up and torn down around every test as
-  // steps that each capture a source-mapped stack: a quarter of a worker's CPU. This suite opens no browser
-  // context and refuses --trace (global-setup.ts), so they do nothing here.
-  _setupArtifacts: [async ({}, use) => use(), PLAYWRIGHT_PLUMBING],
-  _setupContextOptions: [async ({}, use) => use(), PLAYWRIGHT_PLUMBING],
   writeSafety: [
     async ({ config }, use, testInfo) => {
       testInfo.skip(skippedAsWrite(config.writesEnabled, testInfo.tags), WRITES_OFF);

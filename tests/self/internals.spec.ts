@@ -1,0 +1,27 @@
+// Playwright internals the suite relies on (src/playwright/internals.ts): this fails loudly when an upgrade of
+// Playwright renames or drops one, so that the adapter is revisited instead of silently doing nothing.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { REPLACED_PLAYWRIGHT_FIXTURES } from '../../src/playwright/internals';
+import { expect, test } from '../../src/playwright/fixtures';
+
+test('Playwright still defines every fixture that internals.ts replaces', () => {
+  // The fixtures are defined in Playwright's test entry point, as keys of its base test's fixtures.
+  const root = dirname(require.resolve('playwright/package.json'));
+  const entry = readFileSync(join(root, 'lib/index.js'), 'utf8');
+  for (const name of REPLACED_PLAYWRIGHT_FIXTURES) {
+    expect(entry, `${name}: Playwright ${require('playwright/package.json').version} no longer defines it`).toMatch(
+      new RegExp(`\\b${name}\\s*:`),
+    );
+  }
+});
+
+test('no module of the suite but internals.ts names a Playwright internal', () => {
+  const pattern = String.raw`_parallelMode\|\.fn\b\|_setupArtifacts\|_setupContextOptions\|_mode\b`;
+  const grep = spawnSync('git', ['grep', '--untracked', '-l', pattern, '--', 'src', 'tests/conformance', 'reference'], {
+    encoding: 'utf8',
+  });
+  const files = grep.stdout.split('\n').filter(Boolean);
+  expect(files).toEqual(['src/playwright/internals.ts']);
+});
