@@ -1,4 +1,8 @@
 // How a test tells the conformance reporter what it checked. Both sides import this module only.
+import type { ExchangeRecord } from '../http/presentation';
+
+// Exchange records are made where exchanges are shown (src/http/presentation.ts); evidence carries them.
+export type { AttemptRecord, ExchangeRecord } from '../http/presentation';
 
 /** Annotation type of one requirement check; description is `<ID> <outcome>`, e.g. `OP4-UTILITY-MAX failed`. */
 export const CHECK_ANNOTATION = 'conformance-check';
@@ -31,22 +35,6 @@ export const RETRIES_ANNOTATION = 'requests-retried';
  * stock fields), so it vouches for nothing. An untested check carries its reason.
  */
 export type CheckOutcome = 'passed' | 'failed' | 'untested';
-
-/** A throttled answer that was retried (429, or 503 with Retry-After), and how long the suite waited after it. */
-export interface AttemptRecord {
-  status: number;
-  /** The Retry-After header it carried, as sent. */
-  retryAfter?: string;
-  waitedMs: number;
-}
-
-export interface ExchangeRecord {
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
-  response: { status: number; contentType: string; bodyExcerpt: string };
-  curl: string;
-  /** The throttled attempts before the response shown, oldest first; absent or empty when the first was answered. */
-  attempts?: AttemptRecord[];
-}
 
 /** What a failed check attaches. Every string in it is already redacted. */
 export interface Evidence {

@@ -4,7 +4,7 @@
 import { requirement } from '../model/catalogue';
 import type { Config } from '../config/config';
 import { CheckFailure, expectedReceived, failure } from './failure';
-import { type Credentials, type Exchange, plainString, schemaInput } from '../http/http';
+import { type Credentials, type Exchange, plainString, schemaInput } from '../http/exchange';
 import { isObject, outcomeOf } from './outcome';
 import { schemas } from '../model/schema-registry';
 

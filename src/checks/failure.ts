@@ -1,7 +1,7 @@
 // A failed check as data, after Schemathesis' `Failure`: a title, a message, the schema errors and the exchanges
 // that show it. The judge (conformance.ts) adds the requirement, its level and section, and turns it into Evidence.
 import type { Evidence } from './check-protocol';
-import type { Exchange } from '../http/http';
+import type { Exchange } from '../http/exchange';
 
 export interface FailureData {
   /** Short, e.g. "Response does not match the schema". */

@@ -1,7 +1,7 @@
 // Did an operation succeed? Only a 2xx whose body matches the success schema and carries a success value.
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
 import type { Config } from '../config/config';
-import { type Exchange, plainString, schemaInput, tooLargeMessage } from '../http/http';
+import { type Exchange, plainString, schemaInput, tooLargeMessage } from '../http/exchange';
 import { isObject } from '../model/operations';
 import { schemas } from '../model/schema-registry';
 

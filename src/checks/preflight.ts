@@ -2,21 +2,15 @@
 // read without writing name something the target has? A wrong setting is a configuration error, never a failure of
 // the target: the run stops with one message naming the variable, its value and what the target answered.
 import type { Config } from '../config/config';
-import {
-  type Delivery,
-  type Exchange,
-  type OutgoingRequest,
-  Transport,
-  exchangeOf,
-  parseBody,
-  plainString,
-  throttledMessage,
-} from '../http/http';
+import type { Delivery } from '../http/delivery';
+import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
+import { Transport } from '../http/transport';
+import { throttledMessage } from '../http/presentation';
 import { OPERATIONS, type OperationName, fillPath, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
 import { printable } from '../model/printable';
 import { redact } from '../http/redact';
-import { apiBase } from '../config/target';
+import { apiBase, transportOptions } from '../config/target';
 
 export class PreflightError extends Error {
   override name = 'PreflightError';
@@ -224,7 +218,7 @@ async function checkResources(transport: Transport, config: Config, base: string
  * profile, whose data every mode and fault shares (a fault must fail its check, not stop the run).
  */
 export async function preflight(config: Config, base = apiBase(config), resourceBase = base): Promise<void> {
-  const transport = new Transport(config, base, 1);
+  const transport = new Transport(transportOptions(config), base, 1);
   // Side by side, but the price list speaks first: a wrong URL or a refused token explains every other failure.
   const [prices, resources] = await Promise.allSettled([
     checkPrices(transport, config, base),

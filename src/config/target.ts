@@ -35,3 +35,9 @@ export function displayTarget(config: Config): string {
   const url = new URL(normalizeTargetUrl(config.targetUrl));
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
 }
+
+/** What the transport (src/http/transport.ts) needs of the configuration: time-outs, caps, retries and rate. */
+export function transportOptions(config: Config) {
+  const { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond } = config;
+  return { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond };
+}

@@ -1,26 +1,38 @@
 // Secrets never leave the process unredacted: every string bound for a report, message or log passes here.
-import { SETTINGS, loadConfig, secretsOf } from '../config/config';
+// Which values are secret is data given to it (hideSecretsOf, registerSecret): this layer reads no configuration.
 
 export const REDACTED = '[REDACTED]';
 
+/** Where this process's configured secrets come from, read when first needed (the configuration may be broken). */
+let source: () => readonly string[] = () => [];
+/** Values added at run time (registerSecret). */
+const registered: string[] = [];
 let secrets: string[] | undefined;
 
 function knownSecrets(): string[] {
   if (!secrets) {
+    let configured: readonly string[];
     try {
-      secrets = secretsOf(loadConfig());
+      configured = source();
     } catch {
-      secrets = []; // a broken configuration is reported elsewhere; nothing configured, nothing to hide
+      configured = []; // a broken configuration is reported elsewhere; nothing configured, nothing to hide
     }
     // Longest first, so that a secret containing another is replaced whole.
-    secrets.sort((a, b) => b.length - a.length);
+    secrets = [...new Set([...configured, ...registered])].sort((a, b) => b.length - a.length);
   }
   return secrets;
+}
+
+/** Names where the configured secrets come from; they are read at the first redaction. */
+export function hideSecretsOf(configured: () => readonly string[]): void {
+  source = configured;
+  secrets = undefined;
 }
 
 /** Adds values to hide (e.g. a token made up at run time). */
 export function registerSecret(value: string): void {
   if (value.length < 4) return;
+  if (!registered.includes(value)) registered.push(value);
   const list = knownSecrets();
   if (!list.includes(value)) {
     list.push(value);
@@ -70,14 +82,6 @@ export function replaceSecret(text: string, secret: string, replacement: string)
 /** Replaces every known secret, raw, percent-encoded or base64-encoded, with [REDACTED]. */
 export function redact(text: string): string {
   return knownSecrets().reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);
-}
-
-/** Also hides secret settings found in the environment (a merge or reporter may run without a loadable config). */
-export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
-  for (const setting of Object.values(SETTINGS) as { name: string; secret?: boolean }[]) {
-    const value = setting.secret ? env[setting.name]?.trim() : undefined;
-    if (value) registerSecret(value);
-  }
 }
 
 /** Deep-redacts the strings of a JSON-like value. */

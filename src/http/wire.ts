@@ -2,17 +2,13 @@
 // inflates gzip without a limit, so it could not keep a hostile target from filling memory. Here the body is streamed,
 // counted after decompression and read up to a cap; one deadline covers the whole exchange, including a body that
 // drips a byte a second; no redirect is followed; connections are kept alive between requests.
-import {
-  type ClientRequest,
-  Agent as HttpAgent,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  request as httpRequest,
-} from 'node:http';
+import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { firstLines } from '../model/text';
+import type { Send } from './delivery';
+import type { WireResponse } from './exchange';
 
 export interface WireRequest {
   method: string;
@@ -25,19 +21,7 @@ export interface WireRequest {
   maxBodyBytes: number;
 }
 
-export interface WireResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The body, decompressed, up to maxBodyBytes. */
-  body: Buffer;
-  /** Decompressed bytes read, or the size the target announced when it was larger than the cap. */
-  sizeBytes: number;
-  /** The body was larger than maxBodyBytes and was not read to its end. */
-  truncated: boolean;
-  /** The size of a truncated body, when the target announced it (Content-Length, uncompressed). */
-  announcedBytes?: number;
-  durationMs: number;
-}
+export type { WireResponse };
 
 /** How a request went without an HTTP answer. */
 export type NoAnswerKind = 'timeout' | 'refused' | 'reset' | 'not-http' | 'unreadable-body' | 'other';
@@ -59,7 +43,7 @@ export class NoAnswer extends Error {
 const IDLE_SOCKET_MS = 4000;
 /**
  * Connections one process keeps to a host at most: requests beyond wait for a free one. Enough for a property's
- * sampled inputs (100 against the reference) in one round trip to a slow target (http.ts, MAX_WINDOW).
+ * sampled inputs (100 against the reference) in one round trip to a slow target (limiter.ts, MAX_WINDOW).
  */
 export const MAX_SOCKETS_PER_HOST = 100;
 const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: MAX_SOCKETS_PER_HOST };
@@ -134,6 +118,19 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
       throw new NoAnswer(kind, message, Date.now() - started);
     }
   }
+}
+
+/** The wire as the pipeline's innermost layer: one attempt, with the deadline and the body cap. */
+export function wire(options: { timeoutMs: number; maxBodyBytes: number }): Send {
+  return async (request) => {
+    const sentAt = Date.now();
+    try {
+      return { kind: 'answer', response: await sendOnce({ ...request, ...options }), sentAt };
+    } catch (e) {
+      if (!(e instanceof NoAnswer)) throw e;
+      return { kind: 'no-answer', failure: e, sentAt };
+    }
+  };
 }
 
 function exchange(wire: WireRequest, started: number): Promise<WireResponse> {

@@ -3,7 +3,7 @@
 // (probes.ts) and the property probes both read this table.
 import type { ValidBodies } from './bodies';
 import type { Config } from '../config/config';
-import type { SendOptions } from '../http/http';
+import type { SendOptions } from '../http/exchange';
 import { OPERATIONS, type OperationName } from './operations';
 
 type Body = Record<string, unknown>;

@@ -25,7 +25,8 @@ import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwr
 import { requirements } from '../model/catalogue';
 import { ConfigError, type FailOn, SETTINGS, exitPolicy } from '../config/config';
 import { printable } from '../model/printable';
-import { redact, redactValue, registerEnvSecrets } from '../http/redact';
+import { redact, redactValue } from '../http/redact';
+import { registerEnvSecrets } from './secrets';
 import { type Baseline, BaselineError, loadBaseline } from '../report/baseline';
 import { testRecordOf } from './collect';
 import { stripAnsi } from '../model/text';

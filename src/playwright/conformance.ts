@@ -5,11 +5,13 @@ import { test } from '@playwright/test';
 import { requirement, sectionLabel } from '../model/catalogue';
 import { EVIDENCE_ATTACHMENT_PREFIX, type Evidence, checkAnnotation } from '../checks/check-protocol';
 import { type Assertion, type Check, type CheckContext, isNotApplicable } from '../checks/checks';
-import { type Config, SETTINGS } from '../config/config';
+import { type Config, SETTINGS, secretSettings } from '../config/config';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
-import { type Exchange, describeExchange, recordOf } from '../http/http';
+import type { Exchange } from '../http/exchange';
+import { describeExchange, recordOf } from '../http/presentation';
 import { operationLabel } from '../model/operations';
 import { redact } from '../http/redact';
+import './secrets';
 import { firstLines, stripAnsi } from '../model/text';
 import { isUnjudged } from './unjudged';
 
@@ -129,7 +131,7 @@ export class Conformance {
         what,
         ...(data?.schemaErrors?.length ? ['schema errors:', ...data.schemaErrors.map((e) => `  - ${e}`)] : []),
         ...(hint ? [`hint: ${hint}`] : []),
-        ...exchanges.map((x) => `exchange:\n${describeExchange(x, this.config)}`),
+        ...exchanges.map((x) => `exchange:\n${describeExchange(x, secretSettings(this.config))}`),
       ].join('\n'),
     );
     return {
@@ -140,7 +142,7 @@ export class Conformance {
       title: data?.title ?? 'Check failed',
       message,
       schemaErrors: [...(data?.schemaErrors ?? [])],
-      exchanges: exchanges.map((x) => recordOf(x, this.config)),
+      exchanges: exchanges.map((x) => recordOf(x, secretSettings(this.config))),
       ...(hint !== undefined && { hint }),
       ...(data?.seed !== undefined && { seed: data.seed }),
       ...(data?.replay !== undefined && { replay: redact(data.replay) }),

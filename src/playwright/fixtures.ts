@@ -6,9 +6,11 @@ import { type ValidBodies, validBodies } from '../model/bodies';
 import { REQUEST_CHAIN_ANNOTATION, REQUESTS_ANNOTATION, RETRIES_ANNOTATION } from '../checks/check-protocol';
 import { type Config, config as loadedConfig } from '../config/config';
 import { Conformance } from './conformance';
-import { ApiClient, Transport } from '../http/http';
+import { ApiClient } from './api-client';
+import { Transport } from '../http/transport';
 import { conformanceMatchers } from './matchers';
-import { apiBase, referenceProfilePath } from '../config/target';
+import { apiBase, referenceProfilePath, transportOptions } from '../config/target';
+import './secrets';
 import { type ApiBaseFor, Prefetcher } from './prefetch';
 import { RUN_STATE_ENV } from '../http/run-state';
 import { CHECK_ANNOTATION } from '../checks/check-protocol';
@@ -64,7 +66,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
   transport: [
     async ({ config, referenceProfile }, use, workerInfo) => {
       const base = apiBase(config, referenceProfile || referenceProfilePath(config));
-      await use(new Transport(config, base, workerInfo.config.workers));
+      await use(new Transport(transportOptions(config), base, workerInfo.config.workers));
     },
     { scope: 'worker', box: 'self' },
   ],
@@ -87,7 +89,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       const base = apiBaseFor(testInfo.tags);
       if (base === undefined) throw new Error('profileByTag sends this test to more than one profile');
       const identity = { ...testInfo, project: testInfo.project.name };
-      const api = new ApiClient(transport, base, prefetcher.testStarts(identity, apiBaseFor));
+      const api = new ApiClient(transport, config, base, prefetcher.testStarts(identity, apiBaseFor));
       await use(api);
       const counts: [string, number][] = [
         [REQUESTS_ANNOTATION, api.exchanges.length],

@@ -8,6 +8,7 @@ import { preflight } from '../checks/preflight';
 import { BaselineError, loadBaseline } from '../report/baseline';
 import { loadWaivers } from '../report/waivers';
 import { createRunStateDir } from '../http/run-state';
+import './secrets';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
 
 /** An error Playwright prints as its message alone: one clear line beats a stack trace here. */

@@ -3,9 +3,10 @@
 // They say what the named checks say (checks.ts), so a plain `expect` in a test judges as a check would.
 import type { ExpectMatcherState } from '@playwright/test';
 import { jsonContentTypeProblem, rejectionProblem, schemaProblem, successProblem } from '../checks/checks';
-import { config } from '../config/config';
+import { config, secretSettings } from '../config/config';
 import type { CheckFailure } from '../checks/failure';
-import { type Exchange, describeExchange } from '../http/http';
+import type { Exchange } from '../http/exchange';
+import { describeExchange } from '../http/presentation';
 
 function report(state: ExpectMatcherState, name: string, exchange: Exchange, problem: CheckFailure | undefined) {
   const pass = problem === undefined;
@@ -16,14 +17,14 @@ function report(state: ExpectMatcherState, name: string, exchange: Exchange, pro
       if (!problem)
         return (
           `${state.isNot ? 'expected not' : 'expected'} ${name}, and it held\n` +
-          `${describeExchange(exchange, config())}`
+          `${describeExchange(exchange, secretSettings(config()))}`
         );
       const errors = problem.data.schemaErrors ?? [];
       const lines = [
         problem.data.detail,
         ...(errors.length ? ['schema errors:', ...errors.map((e) => `  - ${e}`)] : []),
       ];
-      return [...lines, 'exchange:', describeExchange(exchange, config())].join('\n');
+      return [...lines, 'exchange:', describeExchange(exchange, secretSettings(config()))].join('\n');
     },
   };
 }

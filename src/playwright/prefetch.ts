@@ -12,8 +12,12 @@
 // ahead (each of those tests sends its own).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Exchange, OutgoingRequest, Prefetched, SendOptions, Transport, Delivery } from '../http/http';
-import { credentialsOf, exchangeOf, outgoingRequest, requestFingerprint } from '../http/http';
+import type { Exchange, OutgoingRequest, SendOptions } from '../http/exchange';
+import type { Prefetched } from './api-client';
+import type { Transport } from '../http/transport';
+import type { Delivery } from '../http/delivery';
+import { credentialsOf, outgoingRequest, requestFingerprint } from '../http/request';
+import { exchangeOf } from '../http/exchange';
 import type { Config } from '../config/config';
 import type { RequestContext } from '../model/body-rules';
 import { OPERATIONS, type OperationName } from '../model/operations';

@@ -9,7 +9,8 @@ import { type Check, ignoredAuthRejected, negativeDataRejection, tagsOf } from '
 import type { Config } from '../config/config';
 import type { Conformance, SettingKey } from './conformance';
 import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
-import type { ApiClient, Credentials, Exchange, SendOptions } from '../http/http';
+import type { ApiClient } from './api-client';
+import type { Credentials, Exchange, SendOptions } from '../http/exchange';
 import { OPERATIONS, type OperationName } from '../model/operations';
 import { type DeclaredRequest, declareRequests } from './prefetch';
 import { WRITES_TAG, mayWrite } from '../checks/write-safety';

@@ -17,7 +17,8 @@ import { CheckFailure } from '../checks/failure';
 import type { Config } from '../config/config';
 import type { ValidBodies } from '../model/bodies';
 import type { RequestContext } from '../model/body-rules';
-import type { ApiClient, Exchange, SendOptions } from '../http/http';
+import type { ApiClient } from './api-client';
+import type { Exchange, SendOptions } from '../http/exchange';
 import type { OperationName } from '../model/operations';
 
 /** Annotation type of one check's numbers: runs, shrinks, requests. */

@@ -4,7 +4,7 @@ import { channelParams } from '../../src/model/body-rules';
 import { linkCheck, notApplicable, successProblem } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
 import { test } from '../../src/playwright/fixtures';
-import { type Exchange, jsonBody } from '../../src/http/http';
+import { type Exchange, jsonBody } from '../../src/http/exchange';
 import { isObject, outcomeOf } from '../../src/checks/outcome';
 import { link } from '../../src/playwright/probes';
 import { runNonce } from '../../src/http/run-state';

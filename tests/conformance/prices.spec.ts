@@ -1,7 +1,7 @@
 import { notApplicable, requirementCheck, succeedsWithJson } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
 import { expect, test } from '../../src/playwright/fixtures';
-import { jsonBody } from '../../src/http/http';
+import { jsonBody } from '../../src/http/exchange';
 import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../../src/checks/prices';
 import { credentialProbes, probe } from '../../src/playwright/probes';
 

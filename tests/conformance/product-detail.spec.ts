@@ -10,7 +10,7 @@ import {
 import { expect, test } from '../../src/playwright/fixtures';
 import { probe } from '../../src/playwright/probes';
 import { LOGGED_IN_FIELDS, asProduct, loggedInDataIn } from '../../src/checks/stock';
-import { jsonBody } from '../../src/http/http';
+import { jsonBody } from '../../src/http/exchange';
 import type { RequestContext } from '../../src/model/body-rules';
 
 const product = ({ config }: RequestContext, productId: string | number = config.productId) => ({

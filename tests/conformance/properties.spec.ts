@@ -29,7 +29,7 @@ import {
 } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
 import { test } from '../../src/playwright/fixtures';
-import { type Exchange, jsonBody } from '../../src/http/http';
+import { type Exchange, jsonBody } from '../../src/http/exchange';
 import { OPERATIONS, type OperationName } from '../../src/model/operations';
 import { type PropertyCheck, property } from '../../src/playwright/property';
 import { declaredTags } from '../../src/playwright/probes';

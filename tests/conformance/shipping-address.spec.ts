@@ -9,7 +9,7 @@ import {
   succeedsWithJson,
 } from '../../src/checks/checks';
 import { expect, test } from '../../src/playwright/fixtures';
-import { jsonBody } from '../../src/http/http';
+import { jsonBody } from '../../src/http/exchange';
 import { isObject } from '../../src/checks/outcome';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 

@@ -10,9 +10,13 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type { Config } from '../../src/config/config';
 import { loadConfig } from '../../src/config/config';
+import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
 import { rejectionProblem, successProblem } from '../../src/checks/checks';
-import { Transport, bodyExcerpt, exchangeOf, retryAfterMs, retryWaitMs } from '../../src/http/http';
+import { Transport } from '../../src/http/transport';
+import { bodyExcerpt } from '../../src/http/presentation';
+import { exchangeOf } from '../../src/http/exchange';
+import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { BREAKER_THRESHOLD, RunState } from '../../src/http/run-state';
@@ -432,7 +436,7 @@ test.describe('retries and the breaker', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
     try {
       const config = configFor({ RSF_TARGET_URL: target.url });
-      const transport = new Transport(config, `${target.url}/v1`, 2, new RunState(dir));
+      const transport = new Transport(transportOptions(config), `${target.url}/v1`, 2, new RunState(dir));
       const started = Date.now();
       const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
       expect(delivery.kind).toBe('answer');
@@ -461,7 +465,7 @@ test.describe('retries and the breaker', () => {
       const started = Date.now();
       const deliveries = await Promise.all(
         [1, 2].map(async () => {
-          const transport = new Transport(config, `${target.url}/v1`, 2, new RunState(dir));
+          const transport = new Transport(transportOptions(config), `${target.url}/v1`, 2, new RunState(dir));
           const kinds: string[] = [];
           // Eight requests at a time, as a property test's pool sends them.
           const loop = async () => {
@@ -506,7 +510,7 @@ test.describe('retries and the breaker', () => {
     try {
       const config = configFor({ RSF_TARGET_URL: target.url });
       const transport = new Transport(
-        config,
+        transportOptions(config),
         `${target.url}/v1`,
         1,
         new RunState(mkdtempSync(join(tmpdir(), 'rsf-state-'))),

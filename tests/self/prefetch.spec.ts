@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
-import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/http';
+import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
 import { readReport, runPlaywright } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';

@@ -1,0 +1,146 @@
+// What an HTTP exchange is, as the checks see it, and how its body is read: data and pure functions, no I/O.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Operation } from '../model/operations';
+
+/** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
+export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
+
+export type ParsedBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'empty' };
+
+/** A throttled answer that was retried: its status, the Retry-After it carried, and how long we waited after it. */
+export interface ThrottledAttempt {
+  status: number;
+  retryAfter?: string;
+  waitedMs: number;
+}
+
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** An HTTP answer as the wire (wire.ts) read it. */
+export interface WireResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The body, decompressed, up to maxBodyBytes. */
+  body: Buffer;
+  /** Decompressed bytes read, or the size the target announced when it was larger than the cap. */
+  sizeBytes: number;
+  /** The body was larger than maxBodyBytes and was not read to its end. */
+  truncated: boolean;
+  /** The size of a truncated body, when the target announced it (Content-Length, uncompressed). */
+  announcedBytes?: number;
+  durationMs: number;
+}
+
+export interface Exchange {
+  operation: Operation;
+  credentials: Credentials;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  status: number;
+  contentType: string;
+  /** The body read, as UTF-8 (invalid bytes become U+FFFD): for judging. Excerpts are made from rawBody. */
+  text: string;
+  /** The parsed body; for a body larger than the cap, a text saying so (it was not read whole). */
+  body: ParsedBody;
+  durationMs: number;
+  /** The body's bytes as read, decompressed, up to RSF_MAX_RESPONSE_BYTES. */
+  rawBody: Buffer;
+  /** Decompressed size of the body read, or the size the target announced when it was larger than the cap. */
+  sizeBytes: number;
+  /**
+   * Set when the body was larger than RSF_MAX_RESPONSE_BYTES: only its first limitBytes were read. announcedBytes is
+   * its size when the target said it (Content-Length).
+   */
+  truncated?: { limitBytes: number; announcedBytes?: number };
+  /** The throttled answers (429, or 503 with Retry-After) before this one, in order; empty for most. */
+  attempts: ThrottledAttempt[];
+}
+
+export interface SendOptions {
+  params?: Record<string, string | number>;
+  query?: string;
+  credentials?: Credentials;
+  /** A JSON value, sent as application/json. */
+  json?: unknown;
+  /** Raw bytes with their own content type, e.g. malformed JSON. */
+  raw?: { text: string; contentType: string };
+}
+
+export function headerValue(response: WireResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The body as JSON, or as text. Under a text/* content type only an object or an array counts as (mislabelled)
+ * JSON: a plain-string body such as 200 or true must stay the string it is (§7.1).
+ */
+export function parseBody(text: string, contentType = ''): ParsedBody {
+  if (text.trim() === '') return { kind: 'empty' };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'text', value: text };
+  }
+  const structured = typeof value === 'object' && value !== null;
+  return /^text\//i.test(contentType) && !structured ? { kind: 'text', value: text } : { kind: 'json', value };
+}
+
+/** The body as a "plain string" (§7.1): a JSON string, or raw text. */
+export function plainString(body: ParsedBody): string | undefined {
+  if (body.kind === 'text') return body.value;
+  if (body.kind === 'json' && typeof body.value === 'string') return body.value;
+  return undefined;
+}
+
+/** The parsed JSON body, or undefined when the body is empty or not JSON. */
+export function jsonBody(exchange: Exchange): unknown {
+  return exchange.body.kind === 'json' ? exchange.body.value : undefined;
+}
+
+/** The value handed to a JSON Schema: the parsed JSON, the raw text, or undefined for no body. */
+export function schemaInput(body: ParsedBody): unknown {
+  return body.kind === 'empty' ? undefined : body.value;
+}
+
+/** What a body larger than the cap is judged as: not the operation's body, and saying why. */
+export function tooLargeMessage(limitBytes: number): string {
+  const limit = `${limitBytes} bytes`;
+  return `response larger than ${limit} (RSF_MAX_RESPONSE_BYTES): only its first ${limit} were read`;
+}
+
+/** An answer as the checks see it. */
+export function exchangeOf(
+  operation: Operation,
+  credentials: Credentials,
+  request: OutgoingRequest,
+  response: WireResponse,
+  attempts: ThrottledAttempt[],
+  limitBytes: number,
+): Exchange {
+  const contentType = headerValue(response, 'content-type') ?? '';
+  const text = response.body.toString('utf8');
+  const { announcedBytes } = response;
+  const truncated = response.truncated
+    ? { limitBytes, ...(announcedBytes !== undefined && { announcedBytes }) }
+    : undefined;
+  return {
+    operation,
+    credentials,
+    request,
+    status: response.status,
+    contentType,
+    text,
+    body: truncated ? { kind: 'text', value: tooLargeMessage(limitBytes) } : parseBody(text, contentType),
+    durationMs: response.durationMs,
+    rawBody: response.body,
+    sizeBytes: response.sizeBytes,
+    ...(truncated && { truncated }),
+    attempts,
+  };
+}

@@ -1,0 +1,151 @@
+// The pace of a worker's requests: the rate cap and the run's throttle (both over all workers), the rate the target
+// accepted (for the throttle to halve), and how many requests may be out at once.
+import type { Interceptor } from './delivery';
+import { isThrottled, sleep } from './retry';
+import { MAX_SOCKETS_PER_HOST } from './wire';
+
+/** The window over which a worker measures the rate the target accepted, to tell the throttle how fast to go. */
+const RATE_WINDOW_MS = 2000;
+/**
+ * A shorter measure (a burst at the start of a run) says little about a limit, which is usually per second or longer:
+ * it counts as this long.
+ */
+const MIN_RATE_WINDOW_MS = 1000;
+/** Answers quicker than this leave nothing worth overlapping: judging one costs about as much as waiting for it. */
+const OVERLAP_MIN_LATENCY_MS = 20;
+/** Requests a process has out at once before any answer said how long the target takes, without a rate cap. */
+export const FIRST_WINDOW = 4;
+/** Requests a process has out at once at most, when no rate cap bounds them sooner: as many as it keeps connections. */
+export const MAX_WINDOW = MAX_SOCKETS_PER_HOST;
+/** The answers whose durations say how far away the target is. */
+const LATENCY_SAMPLES = 8;
+
+/**
+ * How many requests a process may have out at once, from how long its latest answers took (the target's latency,
+ * measured: a tunnel to a far server is on localhost, and as slow as the server) and the requests per second it may
+ * send (undefined: no limit). Before the first answer, a few (FIRST_WINDOW; one under a rate). None (the caller's
+ * own, small window) while the median recent answer took under 20 ms: there is nothing worth overlapping. Otherwise
+ * as many as the rate allows during one answer's time (Little's law: rate × latency), at most MAX_WINDOW.
+ */
+export function concurrencyWindow(answerTimesMs: readonly number[], ratePerSecond: number | undefined): number {
+  if (answerTimesMs.length === 0) return ratePerSecond === undefined ? FIRST_WINDOW : 1;
+  const latencyMs = [...answerTimesMs].sort((a, b) => a - b)[Math.floor(answerTimesMs.length / 2)] ?? 0;
+  if (latencyMs < OVERLAP_MIN_LATENCY_MS) return 0;
+  if (ratePerSecond === undefined) return MAX_WINDOW;
+  return Math.min(MAX_WINDOW, Math.ceil((ratePerSecond * latencyMs) / 1000));
+}
+
+/** The run's throttle, shared by all workers (run-state.ts). */
+export interface RunThrottle {
+  /** Requests per second over the run, or undefined when not throttled. */
+  throttledRate(): number | undefined;
+  /** A 429 after the target accepted about `acceptedRate` requests per second over the run. */
+  slowDown(acceptedRate: number): unknown;
+}
+
+export interface LimiterOptions {
+  /** RSF_MAX_REQUESTS_PER_SECOND over the whole run; 0: no cap. */
+  maxRequestsPerSecond: number;
+  /** The run's workers: each keeps to its share of the run's rate. */
+  workers: number;
+}
+
+/** One per worker: it paces the worker's requests, and measures what the target accepts and how far it is. */
+export class Limiter {
+  private nextSlot = 0;
+  /** When this worker's recent requests were answered without throttling, oldest first. */
+  private readonly recentAnswers: number[] = [];
+  private firstSendAt: number | undefined;
+  private lastSendAt: number | undefined;
+  /** How long this worker's latest unthrottled answers took, oldest first. */
+  private readonly answerTimes: number[] = [];
+
+  constructor(
+    private readonly options: LimiterOptions,
+    private readonly throttle: RunThrottle,
+  ) {}
+
+  /** Requests per second over the whole run that this worker keeps to its share of; undefined: no limit. */
+  private runRate(): number | undefined {
+    const cap = this.options.maxRequestsPerSecond > 0 ? this.options.maxRequestsPerSecond : undefined;
+    const throttle = this.throttle.throttledRate();
+    if (cap === undefined) return throttle;
+    return throttle === undefined ? cap : Math.min(cap, throttle);
+  }
+
+  private get workers(): number {
+    return Math.max(1, this.options.workers);
+  }
+
+  /** Whether requests are paced: a rate cap, or the run's throttle. */
+  isPaced(): boolean {
+    return this.runRate() !== undefined;
+  }
+
+  /** Waits for this worker's next slot: each of the workers sends at most its share of the run's rate. */
+  async pace(): Promise<void> {
+    const rate = this.runRate();
+    const now = Date.now();
+    if (rate !== undefined) {
+      const intervalMs = (1000 * this.workers) / rate;
+      const wait = this.nextSlot - now;
+      this.nextSlot = Math.max(now, this.nextSlot) + intervalMs;
+      if (wait > 0) await sleep(wait);
+      // From when this request really leaves: a timer that fired late must not shorten the next gap.
+      this.nextSlot = Math.max(this.nextSlot, Date.now() + intervalMs);
+    }
+    this.firstSendAt ??= Date.now();
+    this.lastSendAt = Date.now();
+  }
+
+  /**
+   * Under a rate, waits until a second has passed since this worker's last request, so that whoever sends next
+   * (the workers, after the preflight) starts a window of its own: the cap holds over the whole run.
+   */
+  async settle(): Promise<void> {
+    if (this.runRate() === undefined || this.lastSendAt === undefined) return;
+    const wait = this.lastSendAt + 1000 - Date.now();
+    if (wait > 0) await sleep(wait);
+  }
+
+  /** A request was answered, unthrottled, at `at` after `durationMs`. */
+  answered(at: number, durationMs: number): void {
+    this.recentAnswers.push(at);
+    while ((this.recentAnswers[0] ?? at) < at - RATE_WINDOW_MS) this.recentAnswers.shift();
+    this.observedLatency(durationMs);
+  }
+
+  /** An answer took `durationMs`: what it says of the target's distance (an answer another process got counts too). */
+  observedLatency(durationMs: number): void {
+    this.answerTimes.push(durationMs);
+    if (this.answerTimes.length > LATENCY_SAMPLES) this.answerTimes.shift();
+  }
+
+  /** How many requests this process may have out at once: see concurrencyWindow; 0 while answers are quick. */
+  inFlightWindow(): number {
+    const rate = this.runRate();
+    return concurrencyWindow(this.answerTimes, rate === undefined ? undefined : rate / this.workers);
+  }
+
+  /**
+   * The rate the target accepted lately over the whole run, from this worker's share (the workers share the load
+   * evenly): half of it is a pace the target can take.
+   */
+  acceptedRunRate(now: number): number {
+    const window = Math.max(MIN_RATE_WINDOW_MS, Math.min(RATE_WINDOW_MS, now - (this.firstSendAt ?? now)));
+    const answers = this.recentAnswers.filter((at) => at >= now - window).length;
+    return (Math.max(1, answers) * this.workers * 1000) / window;
+  }
+}
+
+/** Each attempt waits for its slot; an unthrottled answer is measured, a 429 slows the whole run down. */
+export function paced(limiter: Limiter, throttle: RunThrottle): Interceptor {
+  return (next) => async (request) => {
+    await limiter.pace();
+    const sent = await next(request);
+    if (sent.kind !== 'answer') return sent;
+    if (!isThrottled(sent.response)) limiter.answered(Date.now(), sent.response.durationMs);
+    else if (sent.response.status === 429) throttle.slowDown(limiter.acceptedRunRate(Date.now()));
+    return sent;
+  };
+}

@@ -1,0 +1,174 @@
+// How an exchange is shown: curl lines, body excerpts, failure accounts, evidence records and the messages of
+// requests that could not be judged. Everything here is printable and redacted.
+import { printable } from '../model/printable';
+import type { Delivery } from './delivery';
+import { type Exchange, type ThrottledAttempt, type WireResponse, headerValue } from './exchange';
+import { redact, replaceSecret } from './redact';
+import { BREAKER_THRESHOLD, type BreakerTrip } from './run-state';
+import type { NoAnswer } from './wire';
+
+/** A throttled answer that was retried (429, or 503 with Retry-After), and how long the suite waited after it. */
+export interface AttemptRecord {
+  status: number;
+  /** The Retry-After header it carried, as sent. */
+  retryAfter?: string;
+  waitedMs: number;
+}
+
+/** The redacted record of an exchange, as evidence carries it. */
+export interface ExchangeRecord {
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response: { status: number; contentType: string; bodyExcerpt: string };
+  curl: string;
+  /** The throttled attempts before the response shown, oldest first; absent or empty when the first was answered. */
+  attempts?: AttemptRecord[];
+}
+
+/** A secret setting: the variable that holds it, and its value. */
+export interface SecretSetting {
+  name: string;
+  value: string;
+}
+
+/** "4 × HTTP 429 (Retry-After: 1)": the throttled answers of a request, counted by status. */
+export function throttleSummary(attempts: readonly ThrottledAttempt[], last: WireResponse): string {
+  const all = [
+    ...attempts.map((a) => ({ status: a.status, retryAfter: a.retryAfter })),
+    { status: last.status, retryAfter: headerValue(last, 'retry-after') },
+  ];
+  const counts = new Map<number, number>();
+  for (const a of all) counts.set(a.status, (counts.get(a.status) ?? 0) + 1);
+  const statuses = [...counts].map(([status, n]) => `${n} × HTTP ${status}`).join(', ');
+  const retryAfter = all.map((a) => a.retryAfter).find((v) => v !== undefined);
+  return `${statuses}${retryAfter !== undefined ? `, Retry-After: ${printable(retryAfter, { maxChars: 40 })}` : ''}`;
+}
+
+/** The message of a request whose every attempt was throttled. */
+export function throttledMessage(label: string, delivery: Extract<Delivery, { kind: 'throttled' }>): string {
+  const why =
+    delivery.gaveUp === 'time'
+      ? "waiting longer would pass the test's time-out"
+      : `RSF_MAX_RETRIES=${delivery.attempts.length} retries were spent`;
+  return redact(
+    `every attempt of ${label} was throttled (${throttleSummary(delivery.attempts, delivery.response)}); ${why}. ` +
+      "A rate limit is the target's choice (§8), not a defect: lower RSF_MAX_REQUESTS_PER_SECOND, " +
+      'or raise RSF_MAX_RETRIES and RSF_RETRY_MAX_WAIT_MS.',
+  );
+}
+
+/** The message of a request that got no answer. */
+export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: number): string {
+  return redact(`${label} got no answer: ${failure.message} (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})`);
+}
+
+/** The message of a test stopped because the breaker is open. */
+export function breakerMessage(trip: BreakerTrip): string {
+  if (trip.cause === 'throttled') {
+    const row = `${BREAKER_THRESHOLD} requests in a row`;
+    return `the target throttled every attempt of ${row} from ${trip.since} on (last request: ${trip.lastRequest})`;
+  }
+  return `the target stopped answering at ${trip.since} (last request: ${trip.lastRequest})`;
+}
+
+/** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */
+export function withPlaceholders(text: string, secrets: readonly SecretSetting[]): string {
+  let out = text;
+  for (const { name, value } of secrets) out = replaceSecret(out, value, `$${name}`);
+  return redact(out);
+}
+
+const shellQuote = (s: string): string => `"${s.replace(/(["\\`$])/g, '\\$1').replace(/\\\$(RSF_[A-Z_]+)/g, '$$$1')}"`;
+
+/** Request bodies are ours, but fast-check makes odd ones: escaped and cut like anything else shown. */
+const REQUEST_BODY_CHARS = 4000;
+
+export function curlOf(exchange: Exchange, secrets: readonly SecretSetting[]): string {
+  const { method, url, headers, body } = exchange.request;
+  const shown = (text: string): string =>
+    shellQuote(printable(text, { maxChars: REQUEST_BODY_CHARS, transform: (t) => withPlaceholders(t, secrets) }));
+  const parts = [`curl -sS -X ${method}`, shown(url)];
+  for (const [name, value] of Object.entries(headers)) parts.push(`-H ${shown(`${name}: ${value}`)}`);
+  if (body !== undefined) parts.push(`--data-raw ${shown(body)}`);
+  return parts.join(' ');
+}
+
+/** The response body as printable, redacted text, cut with its total size given. */
+export function bodyExcerpt(exchange: Exchange, maxChars?: number): string {
+  if (exchange.rawBody.length === 0) return '(empty)';
+  const { truncated } = exchange;
+  const size = truncated
+    ? { totalBytes: truncated.announcedBytes ?? truncated.limitBytes, atLeast: truncated.announcedBytes === undefined }
+    : {};
+  // Redacted before it is cut, so that a secret across the cut cannot leave half of itself.
+  return printable(exchange.rawBody, {
+    keepLineBreaks: true,
+    transform: redact,
+    ...(maxChars && { maxChars }),
+    ...size,
+  });
+}
+
+/** " (Retry-After: 1)", or nothing when the answer had none. */
+const retryAfterNote = (retryAfter: string | undefined): string =>
+  retryAfter === undefined ? '' : ` (Retry-After: ${printable(retryAfter, { maxChars: 40 })})`;
+
+function throttleLine(attempts: readonly ThrottledAttempt[]): string {
+  const each = attempts.map((a) => `HTTP ${a.status}${retryAfterNote(a.retryAfter)}, waited ${a.waitedMs} ms`);
+  return `  retried after ${attempts.length} throttled answer${attempts.length === 1 ? '' : 's'}: ${each.join('; ')}`;
+}
+
+/** A redacted, printable account of an exchange for failure messages. */
+export function describeExchange(exchange: Exchange, secrets: readonly SecretSetting[]): string {
+  const { method, url, headers, body } = exchange.request;
+  const shown = (text: string, maxChars?: number): string =>
+    printable(text, {
+      keepLineBreaks: true,
+      transform: (t) => withPlaceholders(t, secrets),
+      ...(maxChars && { maxChars }),
+    });
+  const shownHeaders = Object.entries(headers).map(([k, v]) => `    ${shown(`${k}: ${v}`)}`);
+  const size = exchange.truncated
+    ? `, larger than ${exchange.truncated.limitBytes} bytes: not read whole`
+    : `, ${exchange.sizeBytes} bytes`;
+  const contentType = printable(exchange.contentType, { maxChars: 200 }) || '(none)';
+  return [
+    `  request:  ${shown(`${method} ${url}`)}  [credentials: ${exchange.credentials}]`,
+    ...shownHeaders,
+    body !== undefined ? `    body: ${shown(body, 1000)}` : '    (no body)',
+    ...(exchange.attempts.length > 0 ? [throttleLine(exchange.attempts)] : []),
+    `  response: HTTP ${exchange.status}  content-type: ${contentType}  (${exchange.durationMs} ms${size})`,
+    `    body: ${bodyExcerpt(exchange)}`,
+    `  reproduce: ${curlOf(exchange, secrets)}`,
+  ].join('\n');
+}
+
+/** The redacted record of an exchange that goes into evidence attachments. */
+export function recordOf(exchange: Exchange, secrets: readonly SecretSetting[]): ExchangeRecord {
+  const { method, url, headers, body } = exchange.request;
+  const shown = (text: string, maxChars?: number): string =>
+    printable(text, {
+      keepLineBreaks: true,
+      transform: (t) => withPlaceholders(t, secrets),
+      ...(maxChars && { maxChars }),
+    });
+  return {
+    request: {
+      method,
+      url: shown(url),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, shown(v)])),
+      ...(body !== undefined ? { body: shown(body, REQUEST_BODY_CHARS) } : {}),
+    },
+    response: {
+      status: exchange.status,
+      contentType: printable(exchange.contentType, { maxChars: 200 }),
+      bodyExcerpt: bodyExcerpt(exchange),
+    },
+    curl: curlOf(exchange, secrets),
+    ...(exchange.attempts.length > 0 && {
+      attempts: exchange.attempts.map((a) => ({
+        ...a,
+        ...(a.retryAfter !== undefined && { retryAfter: printable(a.retryAfter, { maxChars: 40 }) }),
+      })),
+    }),
+  };
+}

@@ -1,0 +1,61 @@
+// The request a test's options make of an operation: URL, headers, credentials and body.
+import { createHash } from 'node:crypto';
+import { type Operation, fillPath } from '../model/operations';
+import type { Credentials, OutgoingRequest, SendOptions } from './exchange';
+
+/** The tokens requests are sent with: the valid one, and one the target must refuse. */
+export interface Tokens {
+  bearerToken: string;
+  invalidBearerToken: string;
+}
+
+export function authorizationHeader(credentials: Credentials, tokens: Tokens): string | undefined {
+  switch (credentials) {
+    case 'valid':
+      return `Bearer ${tokens.bearerToken}`;
+    case 'none':
+      return undefined;
+    case 'unknown-token':
+      return `Bearer ${tokens.invalidBearerToken}`;
+    case 'non-bearer':
+      return `Token ${tokens.bearerToken}`;
+    case 'empty-bearer':
+      return 'Bearer ';
+  }
+}
+
+/** The credentials a request is sent with: those asked for, or the valid token where the operation needs one. */
+export function credentialsOf(operation: Operation, options: SendOptions): Credentials {
+  return options.credentials ?? (operation.auth === 'bearer' ? 'valid' : 'none');
+}
+
+/** The request `options` make of `operation` against `apiBase`, with its credentials. */
+export function outgoingRequest(
+  operation: Operation,
+  options: SendOptions,
+  tokens: Tokens,
+  apiBase: string,
+): OutgoingRequest {
+  const path = fillPath(operation.path, options.params ?? {});
+  const url = `${apiBase}${path}${options.query ? `?${options.query}` : ''}`;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const authorization = authorizationHeader(credentialsOf(operation, options), tokens);
+  if (authorization !== undefined) headers.Authorization = authorization;
+  let body: string | undefined;
+  if (options.raw) {
+    body = options.raw.text;
+    headers['Content-Type'] = options.raw.contentType;
+  } else if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['Content-Type'] = 'application/json';
+  }
+  return { method: operation.method, url, headers, ...(body !== undefined && { body }) };
+}
+
+/**
+ * What tells a request from any other, secrets included, without holding them: what a probe builds when it runs
+ * is what was sent ahead for it (prefetch.ts) when the fingerprints are equal.
+ */
+export function requestFingerprint(request: OutgoingRequest): string {
+  return createHash('sha256').update(JSON.stringify(request)).digest('hex');
+}

@@ -1,0 +1,80 @@
+// Every request of the suite goes through one pipeline, composed here once: the wire (deadline, capped body), the
+// limiter (pace, throttle), the breaker's gate, retries of throttled answers, and the breaker's count of those that
+// never got through. Each layer has its file; this one only puts them in order.
+import { throttledOutCounted, gatedByBreaker } from './breaker';
+import { type Deliver, type Delivery, compose } from './delivery';
+import type { OutgoingRequest } from './exchange';
+import { Limiter, paced } from './limiter';
+import { type RetryOptions, retrying } from './retry';
+import { type BreakerTrip, type RunState, runState } from './run-state';
+import { wire } from './wire';
+
+/** What the transport needs to know, and nothing more: the fixtures make it from the configuration. */
+export interface TransportOptions extends RetryOptions {
+  /** RSF_REQUEST_TIMEOUT_MS: for the whole exchange. */
+  requestTimeoutMs: number;
+  /** RSF_MAX_RESPONSE_BYTES: body bytes read, after decompression. */
+  maxResponseBytes: number;
+  /** RSF_MAX_REQUESTS_PER_SECOND over the whole run; 0: no cap. */
+  maxRequestsPerSecond: number;
+}
+
+/** Shared by every test of a worker: it paces, retries, and keeps the run's circuit breaker. */
+export class Transport {
+  private readonly limiter: Limiter;
+  private readonly pipeline: Deliver;
+
+  constructor(
+    readonly options: TransportOptions,
+    readonly apiBase: string,
+    workers: number,
+    private readonly state: RunState = runState(),
+  ) {
+    this.limiter = new Limiter({ maxRequestsPerSecond: options.maxRequestsPerSecond, workers }, state);
+    const send = compose(
+      wire({ timeoutMs: options.requestTimeoutMs, maxBodyBytes: options.maxResponseBytes }),
+      gatedByBreaker(state),
+      paced(this.limiter, state),
+    );
+    // Outermost first: the breaker's gate, then the pace, then the bytes on the wire.
+    this.pipeline = throttledOutCounted(state, retrying(options, send));
+  }
+
+  /**
+   * Sends `request`, again after each throttled answer (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
+   * all), unless the breaker is open.
+   */
+  deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {
+    return this.pipeline(request, maxWaitMs);
+  }
+
+  /** The breaker's trip, once it is open. */
+  breakerOpen(): BreakerTrip | undefined {
+    return this.state.breakerOpen();
+  }
+
+  /** Whether this transport's requests are paced: a rate cap, or the run's throttle. */
+  isPaced(): boolean {
+    return this.limiter.isPaced();
+  }
+
+  /** Waits for this worker's next slot. */
+  pace(): Promise<void> {
+    return this.limiter.pace();
+  }
+
+  /** Under a rate, waits a second past the last request, so that whoever sends next starts a window of its own. */
+  settle(): Promise<void> {
+    return this.limiter.settle();
+  }
+
+  /** An answer took `durationMs`: what it says of the target's distance (an answer another process got counts too). */
+  observedLatency(durationMs: number): void {
+    this.limiter.observedLatency(durationMs);
+  }
+
+  /** How many requests this process may have out at once (limiter.ts, concurrencyWindow); 0 while answers are quick. */
+  inFlightWindow(): number {
+    return this.limiter.inFlightWindow();
+  }
+}

@@ -1,0 +1,153 @@
+// The client a test sends its requests with: one Playwright step per request, and a test whose request could not
+// be judged (throttled, unanswered, breaker open) ends here as skipped. The requests travel in src/http.
+import { type TestInfo, test } from '@playwright/test';
+import type { Config } from '../config/config';
+import type { Delivery } from '../http/delivery';
+import { type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
+import { breakerMessage, noAnswerMessage, throttledMessage } from '../http/presentation';
+import { redact } from '../http/redact';
+import { credentialsOf, outgoingRequest } from '../http/request';
+import type { Transport } from '../http/transport';
+import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
+import { printable } from '../model/printable';
+import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
+
+/** A test's requests sent before it ran: the delivery of `request` if it was sent (once), else `sendItself`'s. */
+export interface Prefetched {
+  deliver(request: OutgoingRequest, sendItself: () => Promise<Delivery>): Promise<Delivery>;
+}
+
+/** The running test's info, or undefined outside a test. */
+function runningTest(): TestInfo | undefined {
+  try {
+    return test.info();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds the current test may still spend waiting on retries, keeping room for one more request. */
+function testTimeLeft(info: TestInfo | undefined, startedAt: number, requestTimeoutMs: number): number {
+  if (!info || info.timeout === 0) return Number.POSITIVE_INFINITY;
+  return Math.max(0, info.timeout - (Date.now() - startedAt) - requestTimeoutMs - 2000);
+}
+
+/** One client per test; it records the test's exchanges so that failures can show them. */
+export class ApiClient {
+  readonly exchanges: Exchange[] = [];
+  /** Requests of this client that were retried at least once (throttled). */
+  retried = 0;
+  /** The longest chain of this client's requests that waited for each other (the test's critical path). */
+  chainLength = 0;
+  /** The deepest chain among this client's requests that have completed. */
+  private completedDepth = 0;
+  private readonly startedAt = Date.now();
+  /** The test this client serves: requests left running after it ended (a pool of sends) must not touch another. */
+  private readonly owner = runningTest();
+  /** Set once a request stopped the test unjudged: the test's other requests are not sent. */
+  private stoppedBecause: string | undefined;
+  /** Inside inOneStep: requests make no step of their own. */
+  private batched = 0;
+
+  /**
+   * `settings`: the configuration the transport was made from.
+   * `apiBase`: where this client's requests go, the transport's unless a test is sent to a profile of its own.
+   * `prefetched`: this test's declared requests, sent as its spec file started (prefetch.ts).
+   */
+  constructor(
+    private readonly transport: Transport,
+    private readonly settings: Config,
+    private readonly apiBase = transport.apiBase,
+    private readonly prefetched?: Prefetched,
+  ) {}
+
+  get config(): Config {
+    return this.settings;
+  }
+
+  /**
+   * How many requests of this test may be out at once: the transport's window against a target whose answers take a
+   * while, or `whenNear` against one that answers quickly.
+   */
+  inFlightWindow(whenNear: number): number {
+    return this.transport.inFlightWindow() || whenNear;
+  }
+
+  /**
+   * Runs `work`, whose requests show in Playwright's report as one step titled `title` instead of a step each: a
+   * property's hundred sampled inputs, sent ahead (each step costs the worker and the runner time, and says little).
+   */
+  async inOneStep<T>(title: string, work: () => Promise<T>): Promise<T> {
+    const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
+    const batch = async (): Promise<T> => {
+      this.batched++;
+      try {
+        return await work();
+      } finally {
+        this.batched--;
+      }
+    };
+    return location ? test.step(title, batch, { location }) : batch();
+  }
+
+  /** Sends operation `name` of §4, e.g. api.call('listPrices'). */
+  call(name: OperationName, options: SendOptions = {}): Promise<Exchange> {
+    return this.send(OPERATIONS[name], options);
+  }
+
+  /**
+   * Sends `operation` and returns the answer, whatever its status. A test whose request could not be judged ends
+   * here as skipped: inconclusive (every attempt throttled, or no answer) or not run (the breaker is open).
+   */
+  async send(operation: Operation, options: SendOptions = {}): Promise<Exchange> {
+    const credentials = credentialsOf(operation, options);
+    const request = outgoingRequest(operation, options, this.config, this.apiBase);
+    const label = operationLabel(operation);
+    this.refuseIfStopped(label);
+    const depth = this.completedDepth + 1;
+    const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
+    const sendItself = () => this.transport.deliver(request, timeLeft);
+    const { prefetched } = this;
+    const deliver = () => (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
+    // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
+    const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
+    // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
+    const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
+    const delivery = location && this.batched === 0 ? await test.step(title, deliver, { location }) : await deliver();
+    if (delivery.attempts.length > 0) this.retried++;
+    if (delivery.kind !== 'answer') this.refuseIfStopped(label);
+    switch (delivery.kind) {
+      case 'not-sent':
+        return this.stop(stopAsNotRun, breakerMessage(delivery.trip));
+      case 'no-answer':
+        return this.stop(stopAsInconclusive, noAnswerMessage(label, delivery.failure, this.config.requestTimeoutMs));
+      case 'throttled':
+        return this.stop(stopAsInconclusive, throttledMessage(label, delivery));
+      case 'answer': {
+        const { response, attempts } = delivery;
+        const exchange = exchangeOf(operation, credentials, request, response, attempts, this.config.maxResponseBytes);
+        this.exchanges.push(exchange);
+        this.completedDepth = Math.max(this.completedDepth, depth);
+        this.chainLength = Math.max(this.chainLength, depth);
+        return exchange;
+      }
+    }
+  }
+
+  /** Ends the test unjudged, once: a test whose requests ran side by side gets one reason, the first. */
+  private stop(how: (reason: string) => never, reason: string): never {
+    this.stoppedBecause = reason;
+    return how(reason);
+  }
+
+  /** Throws instead of sending when the test has ended, or was already stopped unjudged. */
+  private refuseIfStopped(label: string): void {
+    if (this.owner && runningTest() !== this.owner) {
+      throw new Error(`${label}: not sent, because the test that sent it has ended`);
+    }
+    if (this.stoppedBecause !== undefined) {
+      resumeSkip();
+      throw new Error(`${label}: not sent, because the test already stopped: ${this.stoppedBecause}`);
+    }
+  }
+}
