@@ -32,13 +32,15 @@ export interface ArchiveLimits {
   maxEntries: number;
 }
 
-/** A full run's bundle is a few MB (the HAR is well under 10 MB): these bounds leave room and stop abuse. */
-export const DEFAULT_LIMITS: ArchiveLimits = {
-  maxArchiveBytes: 512 * MiB,
-  maxEntryBytes: 256 * MiB,
-  maxTotalBytes: 512 * MiB,
-  maxEntries: 64,
-};
+/**
+ * The bounds of a bundle with entries of up to maxEntryBytes: twice that in all, and for the archive itself. A full
+ * run's bundle is a few MB (its HAR well under 10 MB), so the defaults leave room and still stop abuse.
+ */
+export function limitsFor(maxEntryBytes: number): ArchiveLimits {
+  return { maxArchiveBytes: 2 * maxEntryBytes, maxEntryBytes, maxTotalBytes: 2 * maxEntryBytes, maxEntries: 64 };
+}
+
+export const DEFAULT_LIMITS: ArchiveLimits = limitsFor(256 * MiB);
 
 export interface BundleInput extends Omit<ManifestInput, 'files'> {
   files: Readonly<Record<string, Uint8Array>>;

@@ -2,7 +2,7 @@
 // differently, 2 damaged, tampered or unreadable (one line on stderr saying what, and which file).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_LIMITS } from './bundle';
+import { DEFAULT_LIMITS, limitsFor } from './bundle';
 import { userError } from './cli-bundle';
 import { describeCheckout } from './manifest';
 import { verifyBundle } from './verify';
@@ -29,7 +29,7 @@ export async function verifyMain(args: string[]): Promise<number> {
   }
   const result = await verifyBundle(bundle, {
     ...(values['public-key'] !== undefined && { publicKeyPath: values['public-key'] }),
-    limits: { ...DEFAULT_LIMITS, ...(maxEntry !== undefined && { maxEntryBytes: Number(maxEntry) }) },
+    limits: maxEntry === undefined ? DEFAULT_LIMITS : limitsFor(Number(maxEntry)),
     checkout: describeCheckout(ROOT),
   });
   if (result.exitCode === 2) console.error(`verify: ${result.lines.join(' ')}`);
