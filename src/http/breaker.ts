@@ -5,6 +5,7 @@ import { redact } from './redact';
 import type { Retried } from './retry';
 import { isThrottled } from './retry';
 import type { BreakerTrip, Unanswered } from './run-state';
+import type { NoAnswerKind } from './wire';
 
 /** The breaker's side of the run state. */
 export interface Breaker {
@@ -18,14 +19,18 @@ export function requestLine(method: string, url: string): string {
   return redact(`${method} ${new URL(url).pathname}`);
 }
 
-/** Each attempt: not sent while the breaker is open; an unthrottled answer closes the count, none adds to it. */
-export function gatedByBreaker(breaker: Breaker): Interceptor {
+/**
+ * Each attempt: not sent while the breaker is open; an unthrottled answer closes the count, none adds to it, except
+ * the kinds in `uncounted` (the runner's burst: a server or proxy may refuse or reset a burst it would serve one by
+ * one, and the tests then send those requests again, counted).
+ */
+export function gatedByBreaker(breaker: Breaker, uncounted: readonly NoAnswerKind[] = []): Interceptor {
   return (next) => async (request) => {
     const trip = breaker.breakerOpen();
     if (trip) return { kind: 'not-sent', trip };
     const sent = await next(request);
     if (sent.kind === 'answer' && !isThrottled(sent.response)) breaker.answered();
-    if (sent.kind !== 'no-answer') return sent;
+    if (sent.kind !== 'no-answer' || uncounted.includes(sent.failure.kind)) return sent;
     const opened = breaker.unanswered(sent.sentAt, requestLine(request.method, request.url));
     return { ...sent, ...(opened && { trip: opened }) };
   };

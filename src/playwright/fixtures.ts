@@ -11,7 +11,7 @@ import { Transport } from '../http/transport';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath, transportOptions } from '../config/target';
 import './secrets';
-import { type ApiBaseFor, Prefetcher } from './prefetch';
+import { type ApiBaseFor, DECLARED_ANNOTATION, Prefetcher } from './prefetch';
 import { RUN_STATE_ENV } from '../http/run-state';
 import { CHECK_ANNOTATION } from '../checks/check-protocol';
 import { WRITES_OFF, skippedAsWrite } from '../checks/write-safety';
@@ -88,8 +88,9 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       };
       const base = apiBaseFor(testInfo.tags);
       if (base === undefined) throw new Error('profileByTag sends this test to more than one profile');
-      const identity = { ...testInfo, project: testInfo.project.name };
-      const api = new ApiClient(transport, config, base, prefetcher.testStarts(identity, apiBaseFor));
+      const key = testInfo.annotations.find((a) => a.type === DECLARED_ANNOTATION)?.description;
+      const identity = { file: testInfo.file, project: testInfo.project.name, timeout: testInfo.timeout, key };
+      const api = new ApiClient(transport, config, base, await prefetcher.testStarts(identity, apiBaseFor));
       await use(api);
       const counts: [string, number][] = [
         [REQUESTS_ANNOTATION, api.exchanges.length],

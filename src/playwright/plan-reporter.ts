@@ -1,31 +1,62 @@
 // Writes the run's plan at onBegin: the tests this run will run, after every filter (grep, projects, shards,
-// last-failed), by spec file. Playwright calls onBegin after the global setup made the run directory and before it
-// starts a worker, so each worker finds the plan there and sends a file's declared requests ahead (prefetch.ts).
-// Without it (a --reporter option replaced the configured list), each test sends its own. Nor is there a plan when
-// tests of one file may run in several workers (fullyParallel): each would send the file's requests. A describe in
-// mode 'parallel' would do the same, and Playwright does not say which are: tests/self/prefetch.spec.ts keeps the
-// conformance specs free of them.
-import type { FullConfig, Reporter, Suite } from '@playwright/test/reporter';
+// last-failed), by spec file, each with the key of its declared requests. Playwright calls onBegin after the global
+// setup made the run directory and before it starts a worker, so each worker finds the plan there (prefetch.ts).
+// Without a rate cap the runner then sends the planned requests itself (runner-prefetch.ts).
+// Without this reporter (a --reporter option replaced the configured list), each test sends its own. Nor is there a
+// plan when tests of one file may run in several workers (fullyParallel): each would send the file's requests. A
+// describe in mode 'parallel' would do the same, and Playwright does not say which are: tests/self/prefetch.spec.ts
+// keeps the conformance specs free of them.
+import { existsSync } from 'node:fs';
+import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
+import { loadConfig } from '../config/config';
+import { apiBase, referenceProfilePath } from '../config/target';
 import { runDirOfThisRun } from '../http/run-state';
-import { type Plan, writePlan } from './prefetch';
+import { validBodies } from '../model/bodies';
+import { DECLARED_ANNOTATION, type Plan, type PlannedTest, writePlan } from './prefetch';
+import { RunnerPrefetch } from './runner-prefetch';
+
+/** The fixtures the mutation matrix sets per project (fixtures.ts): a project with either sends its own way. */
+function sendsToItsOwnProfile(test: TestCase): boolean {
+  const use = (test.parent.project()?.use ?? {}) as { referenceProfile?: string; profileByTag?: object };
+  return !!use.referenceProfile || Object.keys(use.profileByTag ?? {}).length > 0;
+}
+
+function plannedTest(test: TestCase): PlannedTest {
+  const key = test.annotations.find((a) => a.type === DECLARED_ANNOTATION)?.description;
+  return {
+    ...(key && { key }),
+    project: test.parent.project()?.name ?? '',
+    tags: test.tags,
+    ...(test.expectedStatus === 'skipped' && { skipped: true }),
+    ...(sendsToItsOwnProfile(test) && { profiled: true }),
+  };
+}
 
 export default class PlanReporter implements Reporter {
+  private runner: RunnerPrefetch | undefined;
+
   onBegin(config: FullConfig, suite: Suite): void {
     // Only in a run that the global setup began: `--list` calls onBegin too.
+    // A failed global setup has removed it already, and nothing runs.
     const dir = runDirOfThisRun();
-    if (!dir || config.fullyParallel) return;
-    const plan: Plan = {};
+    if (!dir || !existsSync(dir) || config.fullyParallel) return;
+    const files: Plan['files'] = {};
     for (const test of suite.allTests()) {
-      const tests = plan[test.location.file] ?? [];
-      plan[test.location.file] = tests;
-      tests.push({
-        project: test.parent.project()?.name ?? '',
-        title: test.title,
-        tags: test.tags,
-        ...(test.expectedStatus === 'skipped' && { skipped: true }),
-      });
+      const tests = files[test.location.file] ?? [];
+      files[test.location.file] = tests;
+      tests.push(plannedTest(test));
     }
-    writePlan(dir, plan);
+    const settings = loadConfig();
+    const runnerSends = settings.maxRequestsPerSecond === 0;
+    writePlan(dir, { files, runnerSends });
+    if (!runnerSends) return;
+    const base = apiBase(settings, referenceProfilePath(settings));
+    const ctx = { bodies: validBodies(settings), config: settings };
+    this.runner = RunnerPrefetch.start(settings, ctx, base, dir, Object.values(files));
+  }
+
+  onEnd(): void {
+    this.runner?.close();
   }
 
   printsToStdio(): boolean {

@@ -1,17 +1,14 @@
-// Latency hidden by Playwright's public API. A worker runs a spec file's tests in order (fullyParallel is off), and
-// most of them send requests that wait for nothing before them: a probe its one request, a link its write (and then
-// the read built from its answer). These are declared as data (probe(), link()). When a worker starts a spec file,
-// it sends the declared requests of every test of that file the run will run, as many at once as the transport's
-// window allows, and each test then takes its own answers, recorded exactly as if it had sent them (ApiClient.send).
-// Against a near target this costs nothing; against a far one a file waits about one round trip instead of one per
-// test.
-//
-// Which tests the run will run (after grep, shards, projects, skips) the worker learns from the plan that the plan
-// reporter wrote at onBegin (plan-reporter.ts), before any worker started. A test of the plan is found among the
-// declarations of its file by its title and tags; a title and tags that two tests of a file share are not sent
-// ahead (each of those tests sends its own).
+// Latency hidden by Playwright's public API. Most tests send requests that wait for nothing before them: a probe its
+// one request, a link its write (and then the read built from its answer), a property the inputs it samples. These
+// are declared as data (probe(), link(), property()), each under a key its test carries as an annotation, and sent
+// ahead of their tests; each test then takes its own answers, recorded exactly as if it had sent them (ApiClient).
+// Two senders share the work, as the plan says (plan-reporter.ts, at onBegin: the tests the run runs):
+// - without a rate cap, the runner sends them all as the run begins (runner-prefetch.ts), and a worker asks it for
+//   its test's answers;
+// - under a cap, which the workers share, a worker sends a spec file's declared requests as the file starts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TestDetails } from '@playwright/test';
 import type { Exchange, OutgoingRequest, SendOptions } from '../http/exchange';
 import type { Prefetched } from './api-client';
 import type { Transport } from '../http/transport';
@@ -22,8 +19,11 @@ import type { Config } from '../config/config';
 import type { RequestContext } from '../model/body-rules';
 import { OPERATIONS, type OperationName } from '../model/operations';
 import { skippedAsWrite } from '../checks/write-safety';
+import { answersFromRunner } from './runner-prefetch';
 
 const PLAN_FILE = 'prefetch-plan.json';
+/** The annotation under which a test carries the key of its declared requests. */
+export const DECLARED_ANNOTATION = 'declared-requests';
 /**
  * Requests out at once while the target's answers are quick: the next test's, while a test is judged. More would
  * teach nothing sooner (the run is bound by CPU), and would each be one more request to a target that dies mid-run.
@@ -42,39 +42,61 @@ export type DeclaredRequests = (ctx: RequestContext) => DeclaredRequest[];
 /** What a chain sends once its declared requests are answered: a link's read of what its write did. */
 export type FollowUp = (ctx: RequestContext, answers: readonly Exchange[]) => DeclaredRequest[];
 
-interface Declaration {
-  title: string;
-  tags: readonly string[];
+export interface Declaration {
   requests: DeclaredRequests;
   followUp?: FollowUp;
 }
 
 /** A test the run will run, as the plan reporter saw it. */
 export interface PlannedTest {
+  /** Its declared requests' key; none when it declared none. */
+  key?: string;
   project: string;
-  title: string;
   tags: string[];
   /** Skipped as it is declared (test.skip, test.fixme): never sent. */
   skipped?: boolean;
+  /** Its project sends it to a reference profile of its own (the mutation matrix): only its worker knows where. */
+  profiled?: boolean;
 }
 
-/** The run's tests by spec file (absolute path), in the order a worker runs them. */
-export type Plan = Record<string, PlannedTest[]>;
+/** The run's tests by spec file (absolute path), in the order a worker runs them; and who sends ahead. */
+export interface Plan {
+  files: Record<string, PlannedTest[]>;
+  /** The runner sends the declared requests (no rate cap); else each worker sends its files'. */
+  runnerSends: boolean;
+}
 
-const keyOf = (title: string, tags: readonly string[]): string => JSON.stringify([title, [...tags].sort()]);
+/** The declarations of the spec files this process loaded (the runner loads them all), by key. */
+const declarations = new Map<string, Declaration | 'ambiguous'>();
 
-/** Declarations of the spec files this process loaded, in load order; those not yet claimed by a file follow. */
-const declarations: Declaration[] = [];
-let claimed = 0;
+/** The key of a test's declared requests: its operation and title, which no two tests of the suite share. */
+export const declarationKey = (operation: OperationName, title: string): string => `${operation} › ${title}`;
 
-/** Called as a test is declared (probe(), link()): its requests, found again by its title and tags. */
+/**
+ * Called as a test is declared (probe(), link(), property()): its requests, and `details` with the annotation that
+ * names them. A key declared twice names neither: each of those tests sends its own (a self-test keeps keys unique).
+ */
 export function declareRequests(
-  title: string,
-  tags: readonly string[],
+  key: string,
+  details: TestDetails,
   requests: DeclaredRequests,
   followUp?: FollowUp,
-): void {
-  declarations.push({ title, tags, requests, ...(followUp && { followUp }) });
+): TestDetails {
+  declarations.set(key, declarations.has(key) ? 'ambiguous' : { requests, ...(followUp && { followUp }) });
+  const annotation = { type: DECLARED_ANNOTATION, description: key };
+  const existing = details.annotation === undefined ? [] : [details.annotation].flat();
+  return { ...details, annotation: [...existing, annotation] };
+}
+
+/** The declaration under `key`, if this process loaded it and it is unique. */
+export function declarationOf(key: string | undefined): Declaration | undefined {
+  const declaration = key === undefined ? undefined : declarations.get(key);
+  return declaration === 'ambiguous' ? undefined : declaration;
+}
+
+/** Keys declared more than once in this process: a self-test keeps this empty. */
+export function ambiguousKeys(): string[] {
+  return [...declarations].flatMap(([key, d]) => (d === 'ambiguous' ? [key] : []));
 }
 
 /** For the plan reporter, at onBegin: the plan, in the run directory, where the workers look for it. */
@@ -84,33 +106,68 @@ export function writePlan(dir: string, plan: Plan): void {
 
 /** The plan of the run whose directory is `dir`; empty without one (a run without the plan reporter). */
 export function readPlan(dir: string | undefined): Plan {
-  if (!dir) return {};
+  if (!dir) return { files: {}, runnerSends: false };
   try {
     return JSON.parse(readFileSync(join(dir, PLAN_FILE), 'utf8')) as Plan;
   } catch {
-    return {};
+    return { files: {}, runnerSends: false };
   }
 }
 
 /** Where a test's requests go: the transport's target, or the profile its tags send it to (the mutation matrix). */
 export type ApiBaseFor = (tags: readonly string[]) => string | undefined;
 
+/** The requests a declaration makes, as a test would build them; none when they cannot be built (the test says why). */
+export function buildRequests(
+  declared: readonly DeclaredRequest[],
+  config: Config,
+  apiBase: string,
+): OutgoingRequest[] {
+  try {
+    return declared.map(({ operation, options }) => outgoingRequest(OPERATIONS[operation], options, config, apiBase));
+  } catch {
+    return [];
+  }
+}
+
+/** The exchanges of a chain's declared requests, from their answers: what its follow-up is built from. */
+export function exchangesOf(
+  declared: readonly DeclaredRequest[],
+  deliveries: readonly Delivery[],
+  config: Config,
+  apiBase: string,
+): Exchange[] {
+  return deliveries.map((delivery, i) => {
+    const item = declared[i];
+    if (delivery.kind !== 'answer' || !item) throw new Error('not answered');
+    const operation = OPERATIONS[item.operation];
+    const request = outgoingRequest(operation, item.options, config, apiBase);
+    const credentials = credentialsOf(operation, item.options);
+    return exchangeOf(operation, credentials, request, delivery.response, [], config.maxResponseBytes);
+  });
+}
+
+/** Whether a planned test's requests may be sent ahead at all: it runs, and it does not write while writes are off. */
+export function sendsAhead(planned: PlannedTest, config: Config): boolean {
+  return !planned.skipped && !planned.profiled && !skippedAsWrite(config.writesEnabled, planned.tags);
+}
+
 interface Queued {
   request: OutgoingRequest;
   settle: (delivery: Promise<Delivery>) => void;
 }
 
-/** The test that asks for its answers: its file, project, title and tags (Playwright's TestInfo has them all). */
+/** The test that asks for its answers (Playwright's TestInfo has all of it). */
 export interface TestIdentity {
   file: string;
   project: string;
-  title: string;
-  tags: readonly string[];
+  /** Its declared requests' key (its annotation). */
+  key?: string;
   /** Its time-out: a request sent for it may spend as long as the test would on throttled retries. */
   timeout: number;
 }
 
-/** One per worker: the answers to the declared requests of the spec files it runs. */
+/** One per worker: the answers to the declared requests of its tests, from the runner or sent by the worker. */
 export class Prefetcher {
   private readonly plan: Plan;
   private readonly startedFiles = new Set<string>();
@@ -126,54 +183,39 @@ export class Prefetcher {
     private readonly transport: Transport,
     private readonly config: Config,
     private readonly ctx: RequestContext,
-    runDir: string | undefined,
+    private readonly runDir: string | undefined,
   ) {
     this.plan = readPlan(runDir);
   }
 
-  /**
-   * At the start of a test: the first test of a file sends the declared requests of the file's planned tests (of its
-   * own project); then the test gets those sent for it, by fingerprint, and sends the rest itself.
-   */
-  testStarts(test: TestIdentity, apiBaseFor: ApiBaseFor): Prefetched | undefined {
+  /** At the start of a test: its answers, from the runner or from its file's requests sent ahead. */
+  async testStarts(test: TestIdentity, apiBaseFor: ApiBaseFor): Promise<Prefetched | undefined> {
+    if (test.key === undefined) return undefined;
+    if (this.plan.runnerSends) {
+      const answers = this.runDir ? await answersFromRunner(this.runDir, test.key, test.timeout) : undefined;
+      return answers && this.taking(answers);
+    }
     if (test.timeout > 0) this.maxWaitMs = Math.max(0, test.timeout - this.config.requestTimeoutMs - 2000);
     if (!this.startedFiles.has(test.file)) this.startFile(test, apiBaseFor);
-    return this.take(keyOf(test.title, test.tags));
+    const sent = this.sent.get(test.key);
+    return sent && this.taking(sent, this.chains.get(test.key));
   }
 
+  /** The first test of a file sends the declared requests of the file's planned tests (of its own project). */
   private startFile(test: TestIdentity, apiBaseFor: ApiBaseFor): void {
     this.startedFiles.add(test.file);
-    // The declarations made since the last file started are this file's: a worker loads a spec file, then runs it.
-    const own = declarations.slice(claimed);
-    claimed = declarations.length;
-    for (const planned of this.plan[test.file] ?? []) {
-      if (planned.project !== test.project || planned.skipped) continue;
-      if (skippedAsWrite(this.config.writesEnabled, planned.tags)) continue;
-      const key = keyOf(planned.title, planned.tags);
-      // A test's tags are its declared ones and those of its describes; one match, or the test sends its own.
-      const [declaration, ...more] = own.filter(
-        (d) => d.title === planned.title && d.tags.every((tag) => planned.tags.includes(tag)),
-      );
-      if (more.length > 0) continue;
+    for (const planned of this.plan.files[test.file] ?? []) {
+      const declaration = declarationOf(planned.key);
+      if (!planned.key || !declaration || planned.project !== test.project) continue;
+      if (!sendsAhead(planned, this.config) || this.sent.has(planned.key)) continue;
       const apiBase = apiBaseFor(planned.tags);
-      if (!declaration || apiBase === undefined || this.sent.has(key)) continue;
+      if (apiBase === undefined) continue;
       const declared = declaration.requests(this.ctx);
-      const deliveries = this.enqueue(key, this.build(declared, apiBase));
+      const deliveries = this.enqueue(planned.key, buildRequests(declared, this.config, apiBase));
       if (declaration.followUp && deliveries.length === declared.length)
-        this.chain(key, declared, deliveries, declaration.followUp, apiBase);
+        this.chain(planned.key, declared, deliveries, declaration.followUp, apiBase);
     }
     this.pump();
-  }
-
-  /** Requests as the test would build them; none when they cannot be built (the test builds them, and says why). */
-  private build(declared: readonly DeclaredRequest[], apiBase: string): OutgoingRequest[] {
-    try {
-      return declared.map(({ operation, options }) =>
-        outgoingRequest(OPERATIONS[operation], options, this.config, apiBase),
-      );
-    } catch {
-      return [];
-    }
   }
 
   /** Queues requests for the test of `key`; their deliveries can be awaited at once (they settle once sent). */
@@ -200,15 +242,8 @@ export class Prefetcher {
     apiBase: string,
   ): void {
     const built = Promise.all(deliveries).then((all) => {
-      const exchanges = all.map((delivery, i) => {
-        const item = declared[i] as DeclaredRequest;
-        if (delivery.kind !== 'answer') throw new Error('not answered');
-        const operation = OPERATIONS[item.operation];
-        const request = outgoingRequest(operation, item.options, this.config, apiBase);
-        const credentials = credentialsOf(operation, item.options);
-        return exchangeOf(operation, credentials, request, delivery.response, [], this.config.maxResponseBytes);
-      });
-      this.enqueue(key, this.build(followUp(this.ctx, exchanges), apiBase), true);
+      const exchanges = exchangesOf(declared, all, this.config, apiBase);
+      this.enqueue(key, buildRequests(followUp(this.ctx, exchanges), this.config, apiBase), true);
       this.pump();
     });
     // Not answered: the test sends its read itself, and judges why.
@@ -218,11 +253,8 @@ export class Prefetcher {
     );
   }
 
-  /** A test's answers: the delivery of a request sent for it, once; else what it sends itself. */
-  private take(key: string): Prefetched | undefined {
-    const sent = this.sent.get(key);
-    if (!sent) return undefined;
-    const chain = this.chains.get(key);
+  /** A test's answers by fingerprint, each taken once; what is not there the test sends itself. */
+  private taking(sent: Map<string, Promise<Delivery>>, chain?: Promise<void>): Prefetched {
     const takeOrSend = (fingerprint: string, sendItself: () => Promise<Delivery>): Promise<Delivery> => {
       const delivery = sent.get(fingerprint);
       sent.delete(fingerprint);

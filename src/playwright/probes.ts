@@ -12,7 +12,7 @@ import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
 import type { ApiClient } from './api-client';
 import type { Credentials, Exchange, SendOptions } from '../http/exchange';
 import { OPERATIONS, type OperationName } from '../model/operations';
-import { type DeclaredRequest, declareRequests } from './prefetch';
+import { type DeclaredRequest, declarationKey, declareRequests } from './prefetch';
 import { WRITES_TAG, mayWrite } from '../checks/write-safety';
 
 export interface ProbeFixtures {
@@ -56,12 +56,14 @@ export async function runProbe(
 
 export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   const tag = declaredTags(spec.operation, spec.checks);
-  const details: TestDetails = { tag };
-  if (spec.annotation) details.annotation = spec.annotation;
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
   const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) =>
     void (await runProbe(spec, { api, conformance, bodies, config }));
-  declareRequests(title, tag, (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }]);
+  const details = declareRequests(
+    declarationKey(spec.operation, title),
+    { tag, ...(spec.annotation && { annotation: spec.annotation }) },
+    (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }],
+  );
   return [title, details, body];
 }
 
@@ -90,17 +92,16 @@ export function link(title: string, spec: LinkSpec): TestDeclaration {
     if (second) chain.push(await api.call(second.operation, second.options));
     await conformance.checkChain(spec.check, chain, { settings: spec.settings });
   };
-  const tag = declaredTags(spec.operation, [spec.check]);
-  declareRequests(
-    title,
-    tag,
+  const details = declareRequests(
+    declarationKey(spec.operation, title),
+    { tag: declaredTags(spec.operation, [spec.check]) },
     (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }],
     (ctx, [first]) => {
       const second = first && spec.read(ctx, first);
       return second ? [second] : [];
     },
   );
-  return [title, { tag }, body];
+  return [title, details, body];
 }
 
 export { CREDENTIALS_ANNOTATION };

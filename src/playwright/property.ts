@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { type TestDetails, type TestInfo, test } from '@playwright/test';
-import { declareRequests } from './prefetch';
+import { declarationKey, declareRequests } from './prefetch';
 import fc from 'fast-check';
 import { SEED_ANNOTATION } from '../checks/check-protocol';
 import { escapeRegex } from '../model/text';
@@ -235,13 +235,12 @@ export function property<T>(title: string, details: TestDetails, spec: PropertyS
       if (spec.restore) await api.call(spec.operation, spec.restore(ctx));
     }
   };
-  const tags = typeof details.tag === 'string' ? [details.tag] : (details.tag ?? []);
-  declareRequests(title, tags, (ctx) => {
+  const declared = declareRequests(declarationKey(spec.operation, title), details, (ctx) => {
     const { arbitrary, examples } = spec.inputs(ctx);
     const values = inputsAhead({ arbitrary, ...(examples && { examples }), checks: spec.checks(ctx), key }, ctx.config);
     return values.map((value) => ({ operation: spec.operation, options: spec.request(value, ctx) }));
   });
-  return [title, details, body];
+  return [title, declared, body];
 }
 
 /**

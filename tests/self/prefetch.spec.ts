@@ -1,11 +1,13 @@
-// Prefetch (src/playwright/prefetch.ts): a worker sends a spec file's declared requests as the file starts. It must
-// change when requests leave, and nothing else: the same requests, each once, only for the tests the run runs, and
-// the same verdict.
+// Prefetch (src/playwright/prefetch.ts): the tests' declared requests are sent ahead of them, by the runner without a
+// rate cap (runner-prefetch.ts), by a worker as it starts a spec file under one. It must change when requests leave,
+// and nothing else: the same requests, each once, only for the tests the run runs, and the same verdict.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
+import { DECLARED_ANNOTATION } from '../../src/playwright/prefetch';
 import { readReport, runPlaywright } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';
@@ -16,14 +18,24 @@ const { secrets, server: reference } = referenceForThisFile();
  * A target in front of the reference that answers `latencyMs` late and records each request, and the most writes in
  * flight at once (the preflight reads side by side; the writes are the tests').
  */
-async function recordingTarget(latencyMs: number) {
+async function recordingTarget(latencyMs: number, turnAway?: TurnAway) {
   const seen: string[] = [];
   let inFlight = 0;
   let mostInFlight = 0;
+  let all = 0;
+  let turnedAway = 0;
   const target = await startHostileTarget({
     upstream: reference().url,
     latencyMs,
-    misbehave: (req, res) => {
+    misbehave: (req, res, count) => {
+      if (turnAway && all >= turnAway.above && count <= 60) {
+        turnedAway++;
+        if (turnAway.by === 'resetting') req.socket.destroy();
+        else res.writeHead(429, { 'Retry-After': '0' }).end();
+        return true;
+      }
+      all++;
+      res.on('close', () => all--);
       const write = req.method !== 'GET';
       if (write) inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
@@ -36,12 +48,26 @@ async function recordingTarget(latencyMs: number) {
       return false;
     },
   });
-  return { target, seen, mostInFlight: () => mostInFlight };
+  return { target, seen, mostInFlight: () => mostInFlight, turnedAway: () => turnedAway };
 }
 
-/** The suite, read-only, in one worker, against a target 60 ms away; `withPlan` false leaves out the plan reporter. */
-async function runAgainst(withPlan: boolean, args: string[]) {
-  const { target, seen, mostInFlight } = await recordingTarget(60);
+/** How a target turns away a request that finds `above` requests in flight, among the first 60: a burst. */
+interface TurnAway {
+  above: number;
+  by: 'throttling' | 'resetting';
+}
+
+interface Run {
+  /** false: without the plan reporter, so nothing is sent ahead. */
+  withPlan: boolean;
+  /** RSF_MAX_REQUESTS_PER_SECOND: 0, the runner sends ahead; under a cap, the worker does. */
+  maxRequestsPerSecond?: number;
+  turnAway?: TurnAway;
+}
+
+/** The suite, read-only, in one worker, against a target 60 ms away. */
+async function runAgainst({ withPlan, maxRequestsPerSecond = 0, turnAway }: Run, args: string[]) {
+  const { target, seen, mostInFlight, turnedAway } = await recordingTarget(60, turnAway);
   const out = mkdtempSync(join(tmpdir(), 'rsf-prefetch-'));
   writeFileSync(join(out, 'no-waivers.json'), '[]');
   const reporters = withPlan ? [] : ['--reporter', './src/playwright/conformance-reporter.ts'];
@@ -54,14 +80,14 @@ async function runAgainst(withPlan: boolean, args: string[]) {
         RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
         RSF_BEARER_TOKEN: secrets.bearer,
         RSF_CHANNEL_TOKEN: secrets.channel,
-        RSF_MAX_REQUESTS_PER_SECOND: '0',
+        RSF_MAX_REQUESTS_PER_SECOND: String(maxRequestsPerSecond),
         // The same sampled inputs in both runs, so that the properties send the same requests.
         RSF_FC_SEED: '4242',
       },
       100_000,
     );
     const report = readReport(join(out, 'reports'));
-    return { run, seen: [...seen].sort(), mostInFlight: mostInFlight(), report };
+    return { run, seen: [...seen].sort(), mostInFlight: mostInFlight(), turnedAway: turnedAway(), report };
   } finally {
     await target.close();
   }
@@ -70,29 +96,53 @@ async function runAgainst(withPlan: boolean, args: string[]) {
 const statuses = (report: ReturnType<typeof readReport>): Record<string, string> =>
   Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
 
-test.describe('a spec file sent ahead as it starts, compared with each test sending its own', () => {
+test.describe('requests sent ahead, compared with each test sending its own', () => {
   test.describe.configure({ mode: 'default', timeout: 120_000 });
 
-  test('probes: the same requests, each once, only for the tests run, and the same verdict', async () => {
-    // Reads and refusals; the credential probes without a header are left out.
-    const args = ['cart', 'categories', 'prices', '--grep-invert', 'without an Authorization header'];
-    const [ahead, own] = [await runAgainst(true, args), await runAgainst(false, args)];
-    expect(own.run.code, own.run.stdout.slice(-2000)).toBe(0);
-    expect(ahead.run.code, ahead.run.stdout.slice(-2000)).toBe(0);
-    expect(ahead.seen).toEqual(own.seen);
-    expect(ahead.seen.join('\n')).not.toContain('auth= '); // the probes left out sent nothing
-    expect(statuses(ahead.report)).toEqual(statuses(own.report));
-    // One worker, one test at a time: only requests sent ahead are out side by side.
-    expect(own.mostInFlight, 'each test sends its own write, one at a time').toBe(1);
-    expect(ahead.mostInFlight, "a file's writes are sent side by side").toBeGreaterThan(FIRST_WINDOW);
-  });
+  // Reads and refusals; the credential probes without a header are left out.
+  const PROBES = ['cart', 'categories', 'prices', '--grep-invert', 'without an Authorization header'];
+  let ownRun: ReturnType<typeof runAgainst> | undefined;
+  const own = () => {
+    ownRun ??= runAgainst({ withPlan: false }, PROBES);
+    return ownRun;
+  };
+
+  const SENDERS: [string, Omit<Run, 'withPlan'>][] = [
+    ['the runner, without a rate cap', {}],
+    ['the worker, as it starts a file, under a rate cap', { maxRequestsPerSecond: 2000 }],
+  ];
+  for (const [sender, run] of SENDERS) {
+    test(`probes sent by ${sender}: the same requests, each once, for the tests run, the same verdict`, async () => {
+      const [ahead, alone] = [await runAgainst({ withPlan: true, ...run }, PROBES), await own()];
+      expect(alone.run.code, alone.run.stdout.slice(-2000)).toBe(0);
+      expect(ahead.run.code, ahead.run.stdout.slice(-2000)).toBe(0);
+      expect(ahead.seen).toEqual(alone.seen);
+      expect(ahead.seen.join('\n')).not.toContain('auth= '); // the probes left out sent nothing
+      expect(statuses(ahead.report)).toEqual(statuses(alone.report));
+      // One worker, one test at a time: only requests sent ahead are out side by side. The runner finds what to send
+      // only because Playwright loads the spec files in the runner (README, "Playwright internals").
+      expect(alone.mostInFlight, 'each test sends its own write, one at a time').toBe(1);
+      expect(ahead.mostInFlight, 'writes are sent side by side').toBeGreaterThan(FIRST_WINDOW);
+    });
+  }
+
+  for (const by of ['throttling', 'resetting'] as const) {
+    test(`a target ${by} the runner's burst: the tests send their own, and the verdict stands`, async () => {
+      const [turned, alone] = [await runAgainst({ withPlan: true, turnAway: { above: 12, by } }, PROBES), await own()];
+      expect(turned.run.code, turned.run.stdout.slice(-2000)).toBe(0);
+      expect(turned.turnedAway, 'requests of the burst turned away').toBeGreaterThan(0);
+      // What was answered is what a run without sending ahead sent; the requests turned away were sent again.
+      expect(turned.seen).toEqual(alone.seen);
+      expect(statuses(turned.report)).toEqual(statuses(alone.report));
+    });
+  }
 
   test('properties: their inputs are sent ahead, the same ones, and the verdict is the same', async () => {
     const args = ['properties', '--grep', 'utility'];
-    const [ahead, own] = [await runAgainst(true, args), await runAgainst(false, args)];
+    const [ahead, alone] = [await runAgainst({ withPlan: true }, args), await runAgainst({ withPlan: false }, args)];
     expect(ahead.run.code, ahead.run.stdout.slice(-2000)).toBe(0);
-    expect(ahead.seen).toEqual(own.seen);
-    expect(statuses(ahead.report)).toEqual(statuses(own.report));
+    expect(ahead.seen).toEqual(alone.seen);
+    expect(statuses(ahead.report)).toEqual(statuses(alone.report));
   });
 });
 
@@ -102,6 +152,23 @@ test('the window follows the measured latency, not the host name', () => {
   expect(concurrencyWindow([2, 3, 1], undefined), 'quick answers: nothing to overlap').toBe(0);
   expect(concurrencyWindow([150, 140, 160], undefined)).toBe(MAX_WINDOW);
   expect(concurrencyWindow([150, 150, 150], 20), "Little's law: 20 per second × 0.15 s").toBe(3);
+});
+
+test('no two conformance tests declare requests under one key', () => {
+  const listed = spawnSync('npx', ['playwright', 'test', '--list', '--reporter=json'], { encoding: 'utf8' });
+  const report = JSON.parse(listed.stdout) as { suites: unknown[] };
+  const keys: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const { type, description } = node as { type?: unknown; description?: unknown };
+      if (type === DECLARED_ANNOTATION && typeof description === 'string') keys.push(description);
+      else Object.values(node).forEach(walk);
+    }
+  };
+  walk(report.suites);
+  expect(keys.length, listed.stderr).toBeGreaterThan(100);
+  expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
 });
 
 test("no conformance spec runs a describe in mode 'parallel': each worker would send its file's requests", () => {

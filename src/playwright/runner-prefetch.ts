@@ -1,0 +1,229 @@
+// The runner's part of prefetch (prefetch.ts). Without a rate cap, the runner sends the declared requests of the
+// run's tests as the run begins, while the workers start: every spec file's first test first (each worker starts on
+// one), then the rest in order; a link's read as soon as its write is answered. A worker asks for its test's answers
+// over a local socket in the run directory (answersFromRunner), and gets them when they are in: no file is polled.
+//
+// Playwright loads the spec files in the runner to list their tests, so their declarations are registered here too:
+// that is how the runner knows what each planned test sends (README, "Playwright internals": were the files loaded
+// elsewhere, nothing would be sent ahead, and tests/self/prefetch.spec.ts would fail).
+//
+// At the first sign of trouble (an answer throttled or missing, the breaker open, a quick target: nothing to gain)
+// the runner stops sending, and each test sends what the runner did not answer, paced, retried and counted as usual.
+// A connection the runner's burst had refused or reset is not counted by the breaker (a server or proxy may do that
+// to a burst it would serve one by one); a time-out is, so that a target that dies mid-run ends the run in time.
+import { existsSync, rmSync } from 'node:fs';
+import { type Server, createServer, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { gatedByBreaker } from '../http/breaker';
+import { type Send, type Sent, compose } from '../http/delivery';
+import type { OutgoingRequest, WireResponse } from '../http/exchange';
+import { Limiter, paced } from '../http/limiter';
+import { requestFingerprint } from '../http/request';
+import { isThrottled } from '../http/retry';
+import { runState } from '../http/run-state';
+import { wire } from '../http/wire';
+import type { Config } from '../config/config';
+import type { Delivery } from '../http/delivery';
+import type { RequestContext } from '../model/body-rules';
+import { type Declaration, type PlannedTest, buildRequests, declarationOf, exchangesOf, sendsAhead } from './prefetch';
+
+const SOCKET = 'prefetch.sock';
+/** The runner sends for every worker: twice the requests one worker may have out (limiter.ts, MAX_WINDOW). */
+const RUNNER_WINDOWS = 2;
+
+type Recorded = Omit<WireResponse, 'body'> & { body: string };
+
+/** A test's answers, as the runner hands them to its worker: by request fingerprint, the body in base64. */
+type Answers = Record<string, Recorded>;
+
+interface Progress {
+  /** Its requests (and follow-ups) not yet settled. */
+  pending: number;
+  answers: Answers;
+  waiters: ((answers: Answers) => void)[];
+}
+
+interface Queued {
+  key: string;
+  request: OutgoingRequest;
+  /** Told of the attempt once it settles: a chain builds its follow-up from it. */
+  onSettled?: (sent: Sent) => void;
+}
+
+/** The planned tests in the order the workers need them: each file's first test, then each file's second, … */
+function inOrderOfNeed(files: readonly PlannedTest[][]): PlannedTest[] {
+  const ordered: PlannedTest[] = [];
+  for (let i = 0; files.some((tests) => i < tests.length); i++) {
+    for (const tests of files) if (i < tests.length) ordered.push(tests[i] as PlannedTest);
+  }
+  return ordered;
+}
+
+/** One per run, in the runner: sends the planned tests' declared requests and serves their answers. */
+export class RunnerPrefetch {
+  private readonly progress = new Map<string, Progress>();
+  private readonly queue: Queued[] = [];
+  private readonly limiter: Limiter;
+  private readonly send: Send;
+  private readonly server: Server;
+  private inFlight = 0;
+  private stopped = false;
+
+  private constructor(
+    private readonly config: Config,
+    private readonly ctx: RequestContext,
+    private readonly apiBase: string,
+  ) {
+    const state = runState();
+    this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1 }, state);
+    this.send = compose(
+      wire({ timeoutMs: config.requestTimeoutMs, maxBodyBytes: config.maxResponseBytes }),
+      gatedByBreaker(state, ['refused', 'reset']),
+      paced(this.limiter, state),
+    );
+    this.server = createServer((req, res) => {
+      const key = decodeURIComponent((req.url ?? '/').slice(1));
+      const progress = this.progress.get(key);
+      if (!progress) {
+        res.writeHead(404).end();
+        return;
+      }
+      const reply = (answers: Answers) => res.writeHead(200).end(JSON.stringify(answers));
+      if (progress.pending === 0 || this.stopped) reply(progress.answers);
+      else progress.waiters.push(reply);
+    });
+    this.server.unref();
+  }
+
+  /**
+   * Starts sending the declared requests of `planned` (in spec-file order, files in run order), and serving their
+   * answers on a socket in `runDir`. Undefined when there is nothing to send.
+   */
+  static start(
+    config: Config,
+    ctx: RequestContext,
+    apiBase: string,
+    runDir: string,
+    files: readonly PlannedTest[][],
+  ): RunnerPrefetch | undefined {
+    const socket = join(runDir, SOCKET);
+    const runner = new RunnerPrefetch(config, ctx, apiBase);
+    for (const planned of inOrderOfNeed(files)) runner.plan(planned);
+    if (runner.queue.length === 0) return undefined;
+    if (existsSync(socket)) rmSync(socket);
+    runner.server.listen(socket);
+    runner.pump();
+    return runner;
+  }
+
+  private plan(planned: PlannedTest): void {
+    const declaration = declarationOf(planned.key);
+    if (!planned.key || !declaration || !sendsAhead(planned, this.config) || this.progress.has(planned.key)) return;
+    const declared = declaration.requests(this.ctx);
+    const requests = buildRequests(declared, this.config, this.apiBase);
+    if (requests.length === 0) return;
+    const progress: Progress = { pending: requests.length, answers: {}, waiters: [] };
+    this.progress.set(planned.key, progress);
+    const followUp = declaration.followUp && this.followUp(planned.key, declaration, declared.length);
+    for (const request of requests)
+      this.queue.push({ key: planned.key, request, ...(followUp && { onSettled: followUp }) });
+  }
+
+  /** Once every declared request of a chain is answered, its follow-up goes first in the queue. */
+  private followUp(key: string, declaration: Declaration, count: number): (sent: Sent) => void {
+    const answered: Delivery[] = [];
+    return (sent) => {
+      if (sent.kind !== 'answer' || isThrottled(sent.response)) return;
+      answered.push({ kind: 'answer', response: sent.response, attempts: [] });
+      if (answered.length < count || !declaration.followUp) return;
+      try {
+        const declared = declaration.requests(this.ctx);
+        const exchanges = exchangesOf(declared, answered, this.config, this.apiBase);
+        const requests = buildRequests(declaration.followUp(this.ctx, exchanges), this.config, this.apiBase);
+        const progress = this.progress.get(key);
+        if (progress) progress.pending += requests.length;
+        this.queue.unshift(...requests.map((request) => ({ key, request })));
+      } catch {
+        // Its test builds the follow-up itself, and judges why it could not be.
+      }
+    };
+  }
+
+  private pump(): void {
+    // No window yet: the first answers say how far the target is; a quick one leaves nothing to overlap.
+    const window = this.limiter.inFlightWindow() * RUNNER_WINDOWS;
+    while (!this.stopped && this.queue.length > 0 && this.inFlight < window) {
+      const item = this.queue.shift() as Queued;
+      this.inFlight++;
+      this.send(item.request).then(
+        (sent) => this.settled(item, sent),
+        () => this.settled(item, undefined),
+      );
+    }
+    if (!this.stopped && this.inFlight === 0 && (this.queue.length === 0 || window === 0)) this.stop();
+  }
+
+  private settled(item: Queued, sent: Sent | undefined): void {
+    this.inFlight--;
+    const progress = this.progress.get(item.key);
+    const usable = sent?.kind === 'answer' && !isThrottled(sent.response);
+    if (usable && progress) {
+      const { body, ...rest } = sent.response;
+      progress.answers[requestFingerprint(item.request)] = { ...rest, body: body.toString('base64') };
+    }
+    if (!usable) this.stop();
+    if (sent) item.onSettled?.(sent);
+    if (progress) {
+      progress.pending--;
+      if (progress.pending === 0) for (const reply of progress.waiters.splice(0)) reply(progress.answers);
+    }
+    this.pump();
+  }
+
+  /** Sends nothing more; every test gets what was answered, and sends the rest itself. */
+  private stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.queue.length = 0;
+    for (const progress of this.progress.values())
+      for (const reply of progress.waiters.splice(0)) reply(progress.answers);
+  }
+
+  close(): void {
+    this.stop();
+    this.server.close();
+  }
+}
+
+/**
+ * For a worker: the answers the runner has for the test of `key`, waiting until they are in; undefined when the
+ * runner sends none for it (no socket, not planned), and the test sends its own.
+ */
+export function answersFromRunner(
+  runDir: string,
+  key: string,
+  timeoutMs: number,
+): Promise<Map<string, Promise<Delivery>> | undefined> {
+  const socketPath = join(runDir, SOCKET);
+  if (!existsSync(socketPath)) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const req = httpRequest({ socketPath, path: `/${encodeURIComponent(key)}` }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        if (res.statusCode !== 200) return resolve(undefined);
+        const answers = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answers;
+        const sent = new Map<string, Promise<Delivery>>();
+        for (const [fingerprint, { body, ...rest }] of Object.entries(answers)) {
+          const response: WireResponse = { ...rest, body: Buffer.from(body, 'base64') };
+          sent.set(fingerprint, Promise.resolve({ kind: 'answer', response, attempts: [] }));
+        }
+        resolve(sent);
+      });
+      res.on('error', () => resolve(undefined));
+    });
+    if (timeoutMs > 0) req.setTimeout(timeoutMs, () => req.destroy());
+    req.on('error', () => resolve(undefined));
+    req.end();
+  });
+}
