@@ -45,7 +45,7 @@ export const STREET_FIELDS = ['direccion', 'telefono', 'codigoPostal'] as const;
 /**
  * A valid request body for each operation that takes one. The spec speaks of samples without showing them; these
  * are ours, consistent with one another (one client, one address, one order). The defaults of the settings
- * (src/config/config.ts) and the reference's seed data (reference/seed.ts) are taken from here.
+ * (src/config/settings/data.ts) and the reference's seed data (reference/seed.ts) are taken from here.
  */
 export const SAMPLE_BODIES = {
   updateClient: {

@@ -23,7 +23,8 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { requirements } from '../model/catalogue';
-import { ConfigError, type FailOn, SETTINGS, exitPolicy } from '../config/config';
+import { type FailOn, REPORTING_SETTINGS, exitPolicy } from '../config/settings/reporting';
+import { ConfigError } from '../config/settings/setting';
 import { printable } from '../model/printable';
 import { redact, redactValue } from '../http/redact';
 import { registerEnvSecrets } from './secrets';
@@ -93,18 +94,20 @@ function reporterSettings(env: NodeJS.ProcessEnv): ReporterSettings {
       return fallback;
     }
   };
-  const strict = parsed(SETTINGS.strict, false);
-  const failOnSetting = parsed(SETTINGS.failOn, undefined);
-  const baselineFile = parsed(SETTINGS.baseline, '');
+  const strict = parsed(REPORTING_SETTINGS.strict, false);
+  const failOnSetting = parsed(REPORTING_SETTINGS.failOn, undefined);
+  const baselineFile = parsed(REPORTING_SETTINGS.baseline, '');
   let failOn: FailOn = failOnSetting ?? (strict ? 'strict' : 'must');
   try {
     // The variable as set: a file that does not exist is its own problem, not a missing baseline.
-    failOn = exitPolicy(failOnSetting, strict, env[SETTINGS.baseline.name]?.trim() ?? '');
+    failOn = exitPolicy(failOnSetting, strict, env[REPORTING_SETTINGS.baseline.name]?.trim() ?? '');
   } catch (e) {
     problems.push(...(e instanceof ConfigError ? e.problems : [(e as Error).message]));
   }
-  const waiversFile = resolve(env[SETTINGS.waiversFile.name]?.trim() || SETTINGS.waiversFile.default);
-  const reportsDir = env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default;
+  const waiversFile = resolve(
+    env[REPORTING_SETTINGS.waiversFile.name]?.trim() || REPORTING_SETTINGS.waiversFile.default,
+  );
+  const reportsDir = env[REPORTING_SETTINGS.reportsDir.name]?.trim() || REPORTING_SETTINGS.reportsDir.default;
   return { failOn, baselineFile, waiversFile, reportsDir, problems };
 }
 

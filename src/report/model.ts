@@ -3,7 +3,7 @@
 import type { Level, Requirement } from '../model/catalogue';
 import { LEVELS, REQUIREMENT_ID } from '../model/catalogue';
 import type { CheckOutcome, Evidence } from '../checks/check-protocol';
-import type { FailOn } from '../config/config';
+import type { FailOn } from '../config/settings/reporting';
 import { type Baseline, type BaselineComparison, type Change, changeOf, compareWithBaseline } from './baseline';
 import { type ExitCode, type Verdict, decideVerdict } from './verdict';
 import { type Waiver, type WaiverStatus, isExpired, waiverStatuses } from './waivers';

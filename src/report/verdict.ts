@@ -9,7 +9,7 @@
 //    requirement (under strict, a SHOULD one too) is inconclusive or not run, or the run had errors (a failed
 //    preflight or global setup, a failed test without a requirement tag, a crashed worker).
 // Throttling, outages and wrong settings never make a FAIL.
-import type { FailOn } from '../config/config';
+import type { FailOn } from '../config/settings/reporting';
 import type { RequirementRow } from './model';
 
 /** PASS: exit code 0; FAIL: the target broke a requirement the policy enforces (1); ERROR: could not judge (2). */

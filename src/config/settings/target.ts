@@ -1,0 +1,90 @@
+// Target and transport: where requests go, with which tokens, and how they are paced, capped and retried.
+import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText } from './setting';
+
+const url = (raw: string): string => {
+  if (raw === '') return '';
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigProblem(`not a URL: "${raw}"`);
+  }
+  if (!/^https?:$/.test(parsed.protocol)) throw new ConfigProblem(`expected an http or https URL, got "${raw}"`);
+  if (parsed.username || parsed.password) throw new ConfigProblem('must not carry credentials; use RSF_BEARER_TOKEN');
+  if (parsed.search || parsed.hash)
+    throw new ConfigProblem('must not carry a query string or fragment: operation paths are appended to it');
+  return raw;
+};
+
+export const TARGET_SETTINGS = {
+  targetUrl: S(
+    'RSF_TARGET_URL',
+    '',
+    url,
+    'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server.',
+  ),
+  bearerToken: S(
+    'RSF_BEARER_TOKEN',
+    'reference-bearer-token',
+    secretText,
+    'Access token sent as "Authorization: Bearer …" (§5.1).',
+    true,
+  ),
+  invalidBearerToken: S(
+    'RSF_INVALID_BEARER_TOKEN',
+    '',
+    secretText,
+    'A token the target must refuse. Empty: a random one per run.',
+    true,
+  ),
+  allowWrites: S(
+    'RSF_ALLOW_WRITES',
+    'false',
+    flag,
+    'Run requests that a conforming target carries out (client update, addresses, categories, cart, ' +
+      'payment preference, deletion, post-sale). Always on against the embedded reference.',
+  ),
+  requestTimeoutMs: S(
+    'RSF_REQUEST_TIMEOUT_MS',
+    '10000',
+    bounded(100, 120000),
+    'Time-out of one request, in milliseconds (100 to 120000).',
+  ),
+  maxRequestsPerSecond: S(
+    'RSF_MAX_REQUESTS_PER_SECOND',
+    '',
+    optional(bounded(0, 10000)),
+    'Upper bound on requests per second, over all workers; 0 means unbounded. ' +
+      'Empty: 10 against an external target, unbounded against the embedded reference.',
+  ),
+  maxResponseBytes: S(
+    'RSF_MAX_RESPONSE_BYTES',
+    '4194304',
+    bounded(1024, 1073741824),
+    'Response bodies are read up to this many bytes, counted after decompression (1024 to 1073741824); ' +
+      'a larger one fails its check with "response larger than N bytes".',
+  ),
+  maxRetries: S(
+    'RSF_MAX_RETRIES',
+    '5',
+    bounded(0, 20),
+    'Times a request is sent again after HTTP 429, or 503 with Retry-After (0 to 20). ' +
+      'A check whose every attempt was throttled is inconclusive, never failed.',
+  ),
+  retryMaxWaitMs: S(
+    'RSF_RETRY_MAX_WAIT_MS',
+    '30000',
+    bounded(0, 600000),
+    'Longest wait before a retry, in milliseconds (0 to 600000): Retry-After is honoured up to it; ' +
+      'without one, exponential back-off with jitter.',
+  ),
+} satisfies SettingTable;
+
+/** Target and transport, as loadConfig resolves them (the rate cap and writes follow the target). */
+export type TargetConfig = Omit<Parsed<typeof TARGET_SETTINGS>, 'maxRequestsPerSecond'> & {
+  maxRequestsPerSecond: number;
+  /** True when the suite starts the embedded reference server itself. */
+  embedded: boolean;
+  /** Writes run: always against the embedded reference, by opt-in elsewhere. */
+  writesEnabled: boolean;
+};
