@@ -79,11 +79,3 @@ export function secretSettings(config: Config): { name: string; value: string }[
 export function secretsOf(config: Config): string[] {
   return secretSettings(config).map((s) => s.value);
 }
-
-let current: Config | undefined;
-
-/** This process's configuration, loaded once. */
-export function config(): Config {
-  current ??= loadConfig();
-  return current;
-}

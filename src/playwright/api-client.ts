@@ -17,6 +17,14 @@ export interface Prefetched {
   deliver(request: OutgoingRequest, sendItself: () => Promise<Delivery>): Promise<Delivery>;
 }
 
+/** The configuration each exchange was sent under, for `expect`'s matchers (matchers.ts), which see no fixture. */
+const sentUnder = new WeakMap<Exchange, Config>();
+
+/** The configuration an ApiClient sent `exchange` under, or undefined for an exchange it did not send. */
+export function configOf(exchange: Exchange): Config | undefined {
+  return sentUnder.get(exchange);
+}
+
 /** The running test's info, or undefined outside a test. */
 function runningTest(): TestInfo | undefined {
   try {
@@ -127,6 +135,7 @@ export class ApiClient {
         const { response, attempts } = delivery;
         const exchange = exchangeOf(operation, credentials, request, response, attempts, this.config.maxResponseBytes);
         this.exchanges.push(exchange);
+        sentUnder.set(exchange, this.settings);
         this.completedDepth = Math.max(this.completedDepth, depth);
         this.chainLength = Math.max(this.chainLength, depth);
         return exchange;

@@ -4,7 +4,7 @@ import { type TestInfo, expect as baseExpect } from '@playwright/test';
 import { testWithoutBrowserPlumbing } from './internals';
 import { type ValidBodies, validBodies } from '../model/bodies';
 import { REQUEST_CHAIN_ANNOTATION, REQUESTS_ANNOTATION, RETRIES_ANNOTATION } from '../checks/check-protocol';
-import { type Config, config as loadedConfig } from '../config/config';
+import { type Config, loadConfig } from '../config/config';
 import { Conformance } from './conformance';
 import { ApiClient } from './api-client';
 import { Transport } from '../http/transport';
@@ -59,7 +59,8 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
   referenceProfile: ['', { option: true, scope: 'worker' }],
   config: [
     async ({}, use) => {
-      await use(loadedConfig());
+      // The one holder of the worker's configuration: no module caches it (the matchers look it up by exchange).
+      await use(loadConfig());
     },
     { scope: 'worker', box: 'self' },
   ],

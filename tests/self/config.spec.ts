@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
-import { apiBase, displayTarget, normalizeTargetUrl } from '../../src/config/target';
+import { apiBase, displayTarget, normalizeTargetUrl, transportOptions } from '../../src/config/target';
+import { Transport } from '../../src/http/transport';
+import { validBodies } from '../../src/model/bodies';
+import { ApiClient } from '../../src/playwright/api-client';
+import { referenceForThisFile } from './support/file-reference';
 
 test('the defaults load and target the embedded reference with writes on', () => {
   const config = loadConfig({});
@@ -80,4 +84,40 @@ test('README and .env.example document every setting, as the code defines them',
   const readme = readFileSync(README_PATH, 'utf8');
   expect(readme, 'stale README configuration table: run npm run docs:config').toBe(readmeWithTable(readme));
   for (const setting of Object.values(SETTINGS)) expect(readme).toContain(`\`${setting.name}\``);
+});
+
+test.describe("expect's matchers", () => {
+  const { secrets, server } = referenceForThisFile();
+
+  test('judge an exchange by the configuration it was sent under, and refuse one no client sent', async () => {
+    const updateClient = async (env: Record<string, string>) => {
+      const config = loadConfig({
+        RSF_TARGET_URL: server().url,
+        RSF_BEARER_TOKEN: secrets.bearer,
+        RSF_CHANNEL_TOKEN: secrets.channel,
+        ...env,
+      });
+      const transport = new Transport(transportOptions(config), apiBase(config), 1);
+      const exchange = await new ApiClient(transport, config).call('updateClient', {
+        json: validBodies(config).client(),
+      });
+      await transport.settle();
+      return exchange;
+    };
+    const plain = await updateClient({});
+    // The same answer, under a success pattern it cannot match, is not a success.
+    const strict = await updateClient({ RSF_CLIENT_SUCCESS_STATUS: '^never$' });
+    expect(plain).toSucceed();
+    expect(strict).toBeRejected();
+    let message = '';
+    try {
+      expect(strict).toSucceed();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain('RSF_CLIENT_SUCCESS_STATUS /^never$/iu');
+    expect(message).not.toContain(secrets.bearer);
+    // A copy: the same answer, but no client sent it, so no configuration says how to judge it.
+    expect(() => expect({ ...plain }).toSucceed()).toThrow(/judge an exchange sent by the api fixture/);
+  });
 });
