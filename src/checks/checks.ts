@@ -2,7 +2,7 @@
 // them. A test's tags are derived from the checks it runs (tagsOf), so a helper that also judges the status code or the
 // content type says so here, once, and never at each call site. Example tests and property probes run the same checks.
 import { requirement } from '../model/catalogue';
-import type { Config } from '../config/config';
+import type { RecognitionConfig } from '../config/settings/recognition';
 import { CheckFailure, expectedReceived, failure } from './failure';
 import { type Credentials, type Exchange, plainString, schemaInput } from '../http/exchange';
 import { isObject, outcomeOf } from './outcome';
@@ -10,7 +10,8 @@ import { schemas } from '../model/schema-registry';
 
 /** What an assertion may use besides the exchange. */
 export interface CheckContext {
-  config: Config;
+  /** The patterns that tell a success from a rejection: a check reads no other setting. */
+  config: RecognitionConfig;
   /** Sends the judged request again with other credentials (the "works without credentials" diagnosis). */
   resend?: (credentials: Credentials) => Promise<Exchange>;
   /** A stateful link's exchanges, in order, when the judged exchange is the last of a chain. */
@@ -58,14 +59,14 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 // Problems: the judgements themselves, shared by the checks and by the custom matchers of fixtures' `expect`.
 
-export function successProblem(exchange: Exchange, config: Config): CheckFailure | undefined {
+export function successProblem(exchange: Exchange, config: RecognitionConfig): CheckFailure | undefined {
   const outcome = outcomeOf(exchange, config);
   if (outcome.succeeded) return undefined;
   const expected = `the operation to succeed (2xx, a ${exchange.operation.successSchema} body, a success value)`;
   return failure('The operation did not succeed', expected, outcome.reason, outcome.schemaErrors);
 }
 
-export function rejectionProblem(exchange: Exchange, config: Config): CheckFailure | undefined {
+export function rejectionProblem(exchange: Exchange, config: RecognitionConfig): CheckFailure | undefined {
   const expected = 'the operation to be rejected (a non-2xx status, or a body that is not a success)';
   // A 2xx body not read whole may be a success: it proves no rejection (§8 bounds no body; the cap is ours).
   if (exchange.truncated && exchange.status >= 200 && exchange.status <= 299) {
@@ -95,7 +96,7 @@ export function jsonContentTypeProblem(exchange: Exchange): CheckFailure | undef
   return failure('Undocumented Content-Type', 'Content-Type application/json', received);
 }
 
-const rejectedOnly = (exchange: Exchange, config: Config): NotApplicable | undefined =>
+const rejectedOnly = (exchange: Exchange, config: RecognitionConfig): NotApplicable | undefined =>
   outcomeOf(exchange, config).succeeded
     ? notApplicable('the target carried the request out: no error to judge')
     : undefined;

@@ -1,6 +1,6 @@
 // Did an operation succeed? Only a 2xx whose body matches the success schema and carries a success value.
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
-import type { Config } from '../config/config';
+import type { RecognitionConfig } from '../config/settings/recognition';
 import { type Exchange, plainString, schemaInput, tooLargeMessage } from '../http/exchange';
 import { isObject } from '../model/operations';
 import { schemas } from '../model/schema-registry';
@@ -33,7 +33,7 @@ export function errorMarker(value: unknown): string | undefined {
   return undefined;
 }
 
-function successValue(exchange: Exchange, config: Config): string | undefined {
+function successValue(exchange: Exchange, config: RecognitionConfig): string | undefined {
   const value = schemaInput(exchange.body);
   const object = isObject(value) ? value : {};
   switch (exchange.operation.successSignal) {
@@ -70,7 +70,7 @@ function successValue(exchange: Exchange, config: Config): string | undefined {
   }
 }
 
-export function outcomeOf(exchange: Exchange, config: Config): Outcome {
+export function outcomeOf(exchange: Exchange, config: RecognitionConfig): Outcome {
   if (exchange.status < 200 || exchange.status > 299) {
     return { succeeded: false, reason: `HTTP ${exchange.status} is not 2xx`, schemaErrors: [] };
   }

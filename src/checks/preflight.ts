@@ -1,7 +1,10 @@
 // Before any test: is the target there, is it this API, does it accept the token, and does every setting that can be
 // read without writing name something the target has? A wrong setting is a configuration error, never a failure of
 // the target: the run stops with one message naming the variable, its value and what the target answered.
-import type { Config } from '../config/config';
+import type { DataConfig } from '../config/settings/data';
+import type { RecognitionConfig } from '../config/settings/recognition';
+import type { ReferenceConfig } from '../config/settings/reference';
+import type { TargetConfig } from '../config/settings/target';
 import type { Delivery } from '../http/delivery';
 import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
 import { Transport } from '../http/transport';
@@ -11,6 +14,12 @@ import { errorMarker, outcomeOf } from './outcome';
 import { printable } from '../model/printable';
 import { redact } from '../http/redact';
 import { apiBase, transportOptions } from '../config/target';
+
+/** What the preflight reads: the target, the data it can check without writing, the patterns that read answers. */
+type PreflightConfig = TargetConfig &
+  DataConfig &
+  RecognitionConfig &
+  Pick<ReferenceConfig, 'referenceMode' | 'referenceFault'>;
 
 export class PreflightError extends Error {
   override name = 'PreflightError';
@@ -36,7 +45,7 @@ interface ResourceRead {
 }
 
 /** The settings that operations 8, 10, 11 and 14 can check without writing, one read per distinct request. */
-function resourceReads(config: Config): ResourceRead[] {
+function resourceReads(config: DataConfig): ResourceRead[] {
   const product = (productId: string | number) => ({
     params: { product_id: productId },
     query: config.productDetailQuery,
@@ -98,12 +107,12 @@ function resourceReads(config: Config): ResourceRead[] {
   return [...byRequest.values()];
 }
 
-function getRequest(url: string, config: Config): OutgoingRequest {
+function getRequest(url: string, config: Pick<TargetConfig, 'bearerToken'>): OutgoingRequest {
   return { method: 'GET', url, headers: { Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` } };
 }
 
 /** An answer that says "no such thing": not a 2xx, or a 2xx with an error body (§7.3: errors may come with 200). */
-function isRefusal(exchange: Exchange, config: Config): boolean {
+function isRefusal(exchange: Exchange, config: RecognitionConfig): boolean {
   if (exchange.status < 200 || exchange.status > 299) return true;
   if (exchange.truncated) return false; // too large to be an error message: the tests judge it
   if (errorMarker(exchange.body.kind === 'json' ? exchange.body.value : undefined)) return true;
@@ -118,7 +127,7 @@ function answerOf(exchange: Exchange, maxChars = EXCERPT_CHARS): string {
 }
 
 /** Why a resource read stops the run, or undefined when the setting names what it should. */
-function resourceProblem(read: ResourceRead, exchange: Exchange, config: Config): string | undefined {
+function resourceProblem(read: ResourceRead, exchange: Exchange, config: RecognitionConfig): string | undefined {
   const { number, section } = exchange.operation;
   const request = `GET ${exchange.request.url} (operation ${number}, §${section})`;
   const which = read.settings.join(', ');
@@ -134,7 +143,7 @@ function resourceProblem(read: ResourceRead, exchange: Exchange, config: Config)
 type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
 
 /** Why a request had no answer to judge: throttled throughout, or none at all. */
-function transportProblem(delivery: Unanswered, label: string, config: Config): string {
+function transportProblem(delivery: Unanswered, label: string, config: Pick<TargetConfig, 'requestTimeoutMs'>): string {
   if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
   const failure = delivery.kind === 'no-answer' ? delivery.failure.message : 'the target had stopped answering';
   const within = `RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}`;
@@ -142,7 +151,7 @@ function transportProblem(delivery: Unanswered, label: string, config: Config): 
 }
 
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
-async function checkPrices(transport: Transport, config: Config, base: string): Promise<void> {
+async function checkPrices(transport: Transport, config: TargetConfig, base: string): Promise<void> {
   const url = `${base}/prices`;
   const fail = (why: string): never => {
     throw new PreflightError(redact(`${HEADING}\n  GET ${url}\n  ${why}`));
@@ -184,7 +193,7 @@ async function checkPrices(transport: Transport, config: Config, base: string): 
 }
 
 /** Reads every resource the settings name, side by side (the transport keeps to the rate cap). */
-async function checkResources(transport: Transport, config: Config, base: string): Promise<void> {
+async function checkResources(transport: Transport, config: PreflightConfig, base: string): Promise<void> {
   const results = await Promise.all(
     resourceReads(config).map(async (read) => {
       const operation = OPERATIONS[read.operation];
@@ -217,7 +226,7 @@ async function checkResources(transport: Transport, config: Config, base: string
  * The preflight. `resourceBase` is where the settings' resources are read: against the embedded reference, its clean
  * profile, whose data every mode and fault shares (a fault must fail its check, not stop the run).
  */
-export async function preflight(config: Config, base = apiBase(config), resourceBase = base): Promise<void> {
+export async function preflight(config: PreflightConfig, base = apiBase(config), resourceBase = base): Promise<void> {
   const transport = new Transport(transportOptions(config), base, 1);
   // Side by side, but the price list speaks first: a wrong URL or a refused token explains every other failure.
   const [prices, resources] = await Promise.allSettled([

@@ -1,5 +1,5 @@
 // §2.6 and §8: the logged-in stock fields, their bounds, and the three forms of availableStockLabel.
-import type { Config } from '../config/config';
+import type { RecognitionConfig } from '../config/settings/recognition';
 import { isFiniteNumber, isObject } from './outcome';
 
 export const LOGGED_IN_FIELDS = ['stockDisplayLimit', 'availableStock', 'availableStockLabel'] as const;
@@ -24,7 +24,7 @@ export function stockBoundsProblem(product: Product): string | undefined {
 
 type LabelForm = { form: 'none' } | { form: 'exact'; n: number } | { form: 'at-least'; n: number };
 
-export function labelForm(label: string, config: Config): LabelForm | undefined {
+export function labelForm(label: string, config: RecognitionConfig): LabelForm | undefined {
   const trimmed = label.trim();
   const atLeast = config.stockLabelAtLeast.exec(trimmed);
   if (atLeast) return { form: 'at-least', n: Number(atLeast[1]) };
@@ -38,7 +38,7 @@ export function labelForm(label: string, config: Config): LabelForm | undefined 
  * Why availableStockLabel is not one of the three forms, or disagrees with availableStock; undefined when fine.
  * At the limit both "X units or more" and "N units" (N = limit) are accepted: §2.6 does not say which.
  */
-export function stockLabelProblem(product: Product, config: Config): string | undefined {
+export function stockLabelProblem(product: Product, config: RecognitionConfig): string | undefined {
   const { availableStockLabel: label, availableStock: stock, stockDisplayLimit: limit } = product;
   if (typeof label !== 'string') return undefined;
   const shown = JSON.stringify(label);

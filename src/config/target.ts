@@ -1,6 +1,12 @@
 // Where requests go: the configured target, or the embedded reference (optionally one of its modes or faults).
 import { profilePath } from '../../reference/faults';
-import type { Config } from './config';
+import type { ReferenceConfig } from './settings/reference';
+import type { TargetConfig } from './settings/target';
+
+/** Where the target is. */
+type Where = Pick<TargetConfig, 'embedded' | 'targetUrl'>;
+/** Which profile of the embedded reference. */
+type Profile = Pick<ReferenceConfig, 'referenceMode' | 'referenceFault'>;
 
 /** Set by the global setup to the root URL of the embedded reference server it started. */
 export const EMBEDDED_URL_ENV = 'RSF_EMBEDDED_URL';
@@ -14,12 +20,12 @@ export function normalizeTargetUrl(url: string): string {
  * The embedded reference's profile chosen by RSF_REFERENCE_MODE or RSF_REFERENCE_FAULT:
  * '' (clean), or its path prefix.
  */
-export function referenceProfilePath(config: Config): string {
+export function referenceProfilePath(config: Profile): string {
   return profilePath({ mode: config.referenceMode || undefined, fault: config.referenceFault || undefined });
 }
 
 /** The URL that operation paths are appended to, ending in /v1. */
-export function apiBase(config: Config, profile = referenceProfilePath(config)): string {
+export function apiBase(config: Where & Profile, profile = referenceProfilePath(config)): string {
   if (!config.embedded) return `${normalizeTargetUrl(config.targetUrl)}/v1`;
   const root = process.env[EMBEDDED_URL_ENV];
   if (!root)
@@ -30,14 +36,14 @@ export function apiBase(config: Config, profile = referenceProfilePath(config)):
 }
 
 /** The target as it may be shown in reports: no query string, no user info. */
-export function displayTarget(config: Config): string {
+export function displayTarget(config: Where): string {
   if (config.embedded) return 'embedded reference server';
   const url = new URL(normalizeTargetUrl(config.targetUrl));
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
 }
 
 /** What the transport (src/http/transport.ts) needs of the configuration: time-outs, caps, retries and rate. */
-export function transportOptions(config: Config) {
+export function transportOptions(config: TargetConfig) {
   const { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond } = config;
   return { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond };
 }

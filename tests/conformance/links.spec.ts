@@ -8,10 +8,10 @@ import { type Exchange, jsonBody } from '../../src/http/exchange';
 import { isObject, outcomeOf } from '../../src/checks/outcome';
 import { link } from '../../src/playwright/probes';
 import { runNonce } from '../../src/http/run-state';
-import type { Config } from '../../src/config/config';
+import type { RecognitionConfig } from '../../src/config/settings/recognition';
 
 /** Why a chain stopped at its first step, or undefined when that step succeeded. */
-function firstStepFailed(first: Exchange, config: Config, judgedBy: string): string | undefined {
+function firstStepFailed(first: Exchange, config: RecognitionConfig, judgedBy: string): string | undefined {
   return outcomeOf(first, config).succeeded ? undefined : `the first step did not succeed (${judgedBy} judges it)`;
 }
 
