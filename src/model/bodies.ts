@@ -1,10 +1,29 @@
 // Request bodies built from configuration, and the ways of breaking them that the negative tests use.
-import type { Config } from '../config/config';
 import { type FieldShape, fieldsOf } from './schema-registry';
 
 type Body = Record<string, unknown>;
 
-export function validBodies(config: Config) {
+/** The settings the bodies are made of: src/config's test data, passed in (the model imports no configuration). */
+export type BodySettings = Record<
+  | 'clientBody'
+  | 'clientWebsite'
+  | 'addressFields'
+  | 'placeId'
+  | 'provinceId'
+  | 'placeString'
+  | 'addressId'
+  | 'categoryId'
+  | 'categoryFields'
+  | 'cartProductId'
+  | 'cartAmount'
+  | 'cartAllowedType'
+  | 'paymentPreferenceBody'
+  | 'postSaleBody'
+  | 'channelMessage',
+  unknown
+>;
+
+export function validBodies(config: BodySettings) {
   const address = config.addressFields as Body;
   return {
     client: (): Body => ({ ...(config.clientBody as Body) }),

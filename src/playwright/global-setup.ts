@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startReferenceServer } from '../../reference/server';
 import { type Config, ConfigError, loadConfig } from '../config/config';
+import type { ReportingConfig } from '../config/settings/reporting';
 import { requirements } from '../model/catalogue';
 import { preflight } from '../checks/preflight';
 import { BaselineError, loadBaseline } from '../report/baseline';
@@ -18,7 +19,7 @@ function plain(error: Error): Error {
 }
 
 /** What is wrong with RSF_WAIVERS_FILE and RSF_BASELINE, in the words the conformance reporter uses. */
-function reportFileProblems(config: Config): string[] {
+function reportFileProblems(config: ReportingConfig): string[] {
   const ids = new Set(requirements().map((r) => r.id));
   const problems = [...loadWaivers(resolve(config.waiversFile), ids).problems];
   if (config.baseline !== '') {

@@ -15,7 +15,7 @@ import type { Transport } from '../http/transport';
 import type { Delivery } from '../http/delivery';
 import { credentialsOf, outgoingRequest, requestFingerprint } from '../http/request';
 import { exchangeOf } from '../http/exchange';
-import type { Config } from '../config/config';
+import type { TargetConfig } from '../config/settings/target';
 import type { RequestContext } from '../model/body-rules';
 import { OPERATIONS, type OperationName } from '../model/operations';
 import { skippedAsWrite } from '../checks/write-safety';
@@ -120,7 +120,7 @@ export type ApiBaseFor = (tags: readonly string[]) => string | undefined;
 /** The requests a declaration makes, as a test would build them; none when they cannot be built (the test says why). */
 export function buildRequests(
   declared: readonly DeclaredRequest[],
-  config: Config,
+  config: TargetConfig,
   apiBase: string,
 ): OutgoingRequest[] {
   try {
@@ -134,7 +134,7 @@ export function buildRequests(
 export function exchangesOf(
   declared: readonly DeclaredRequest[],
   deliveries: readonly Delivery[],
-  config: Config,
+  config: TargetConfig,
   apiBase: string,
 ): Exchange[] {
   return deliveries.map((delivery, i) => {
@@ -148,7 +148,7 @@ export function exchangesOf(
 }
 
 /** Whether a planned test's requests may be sent ahead at all: it runs, and it does not write while writes are off. */
-export function sendsAhead(planned: PlannedTest, config: Config): boolean {
+export function sendsAhead(planned: PlannedTest, config: TargetConfig): boolean {
   return !planned.skipped && !planned.profiled && !skippedAsWrite(config.writesEnabled, planned.tags);
 }
 
@@ -181,7 +181,7 @@ export class Prefetcher {
 
   constructor(
     private readonly transport: Transport,
-    private readonly config: Config,
+    private readonly config: TargetConfig,
     private readonly ctx: RequestContext,
     private readonly runDir: string | undefined,
   ) {

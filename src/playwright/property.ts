@@ -15,6 +15,7 @@ import { type Check, isNotApplicable, notApplicable } from '../checks/checks';
 import type { Conformance } from './conformance';
 import { CheckFailure } from '../checks/failure';
 import type { Config } from '../config/config';
+import type { PropertiesConfig } from '../config/settings/properties';
 import type { ValidBodies } from '../model/bodies';
 import type { RequestContext } from '../model/body-rules';
 import type { ApiClient } from './api-client';
@@ -44,7 +45,7 @@ export interface PropertyOptions<T> {
   /** The test's client, which `send` uses: its transport says how many inputs may be in flight at once. */
   api: ApiClient;
   conformance: Conformance;
-  config: Config;
+  config: PropertiesConfig;
   arbitrary: fc.Arbitrary<T>;
   /** Sends one value; goes through the `api` fixture, so that the test's requests-sent count includes it. */
   send: (value: T) => Promise<Exchange>;
@@ -83,7 +84,7 @@ export interface PropertyResult {
 let fallbackSeed: number | undefined;
 
 /** RSF_FC_SEED (set once per run by playwright.config.ts), or one random seed for this process. */
-export function propertySeed(config: Config): number {
+export function propertySeed(config: PropertiesConfig): number {
   const raw = config.fcSeed.trim();
   if (raw === '') {
     fallbackSeed ??= randomInt(2 ** 31 - 1);
@@ -174,7 +175,7 @@ export function inputsAhead<T>(
     checks: PropertyCheck<T>[];
     key: (value: T) => string;
   },
-  config: Config,
+  config: PropertiesConfig,
 ): T[] {
   if (config.fcPath.trim()) return [];
   const drawn = fc.sample(property.arbitrary, { seed: propertySeed(config), numRuns: config.fcNumRuns });
