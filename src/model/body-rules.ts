@@ -2,15 +2,22 @@
 // break, and the requirements (with the documented error shape) a refused body is judged by. The example tests
 // (probes.ts) and the property probes both read this table.
 import type { ValidBodies } from './bodies';
-import type { Config } from '../config/config';
 import type { SendOptions } from '../http/exchange';
 import { OPERATIONS, type OperationName } from './operations';
 
 type Body = Record<string, unknown>;
 
-export interface RequestContext {
+/** What the rules read of the configuration, operation 15's channel: src/config's data, passed in. */
+export interface ChannelSettings {
+  channelToken: string;
+  postSaleId: number;
+  channelUserId: string;
+}
+
+/** What a request is built from; the test layer passes the whole configuration as `config`. */
+export interface RequestContext<C extends ChannelSettings = ChannelSettings> {
   bodies: ValidBodies;
-  config: Config;
+  config: C;
 }
 
 export interface BodyRule {

@@ -15,8 +15,9 @@ import type { Transport } from '../http/transport';
 import type { Delivery } from '../http/delivery';
 import { credentialsOf, outgoingRequest, requestFingerprint } from '../http/request';
 import { exchangeOf } from '../http/exchange';
+import type { Config } from '../config/config';
 import type { TargetConfig } from '../config/settings/target';
-import type { RequestContext } from '../model/body-rules';
+import type { RequestContext as BodyContext } from '../model/body-rules';
 import { OPERATIONS, type OperationName } from '../model/operations';
 import { skippedAsWrite } from '../checks/write-safety';
 import { answersFromRunner } from './runner-prefetch';
@@ -35,6 +36,9 @@ export interface DeclaredRequest {
   operation: OperationName;
   options: SendOptions;
 }
+
+/** What a test's requests are built from: the valid bodies and the worker's whole configuration. */
+export type RequestContext = BodyContext<Config>;
 
 /** What a test sends that waits for nothing before it, as declared. */
 export type DeclaredRequests = (ctx: RequestContext) => DeclaredRequest[];

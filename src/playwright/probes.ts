@@ -4,7 +4,7 @@
 import type { TestDetails } from '@playwright/test';
 import type { ValidBodies } from '../model/bodies';
 import { requiredFields, retyped, typedFields, without } from '../model/bodies';
-import { type BodyRule, type RequestContext, bodyRequest } from '../model/body-rules';
+import { type BodyRule, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
 import type { Conformance, SettingKey } from './conformance';
@@ -12,7 +12,7 @@ import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
 import type { ApiClient } from './api-client';
 import type { Credentials, Exchange, SendOptions } from '../http/exchange';
 import { OPERATIONS, type OperationName } from '../model/operations';
-import { type DeclaredRequest, declarationKey, declareRequests } from './prefetch';
+import { type DeclaredRequest, type RequestContext, declarationKey, declareRequests } from './prefetch';
 import { WRITES_TAG, mayWrite } from '../checks/write-safety';
 
 export interface ProbeFixtures {

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { type TestDetails, type TestInfo, test } from '@playwright/test';
-import { declarationKey, declareRequests } from './prefetch';
+import { type RequestContext, declarationKey, declareRequests } from './prefetch';
 import fc from 'fast-check';
 import { SEED_ANNOTATION } from '../checks/check-protocol';
 import { escapeRegex } from '../model/text';
@@ -17,7 +17,6 @@ import { CheckFailure } from '../checks/failure';
 import type { Config } from '../config/config';
 import type { PropertiesConfig } from '../config/settings/properties';
 import type { ValidBodies } from '../model/bodies';
-import type { RequestContext } from '../model/body-rules';
 import type { ApiClient } from './api-client';
 import type { Exchange, SendOptions } from '../http/exchange';
 import type { OperationName } from '../model/operations';

@@ -24,8 +24,15 @@ import { runState } from '../http/run-state';
 import { wire } from '../http/wire';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
-import type { RequestContext } from '../model/body-rules';
-import { type Declaration, type PlannedTest, buildRequests, declarationOf, exchangesOf, sendsAhead } from './prefetch';
+import {
+  type Declaration,
+  type PlannedTest,
+  type RequestContext,
+  buildRequests,
+  declarationOf,
+  exchangesOf,
+  sendsAhead,
+} from './prefetch';
 
 const SOCKET = 'prefetch.sock';
 /** The runner sends for every worker: twice the requests one worker may have out (limiter.ts, MAX_WINDOW). */
