@@ -12,7 +12,7 @@ import { loadConfig } from '../config/config';
 import { apiBase, referenceProfilePath } from '../config/target';
 import { runDirOfThisRun } from '../http/run-state';
 import { validBodies } from '../model/bodies';
-import { DECLARED_ANNOTATION, type Plan, type PlannedTest, writePlan } from './prefetch';
+import { DECLARED_ANNOTATION, type Plan, type PlannedTest, writePlan } from './declarations';
 import { RunnerPrefetch } from './runner-prefetch';
 
 /** The fixtures the mutation matrix sets per project (fixtures.ts): a project with either sends its own way. */

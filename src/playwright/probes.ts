@@ -12,7 +12,7 @@ import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
 import type { ApiClient } from './api-client';
 import type { Credentials, Exchange, SendOptions } from '../http/exchange';
 import { OPERATIONS, type OperationName } from '../model/operations';
-import { type DeclaredRequest, type RequestContext, declarationKey, declareRequests } from './prefetch';
+import { type DeclaredRequest, type RequestContext, declarationKey, declareRequests } from './declarations';
 import { WRITES_TAG, mayWrite } from '../checks/write-safety';
 
 export interface ProbeFixtures {

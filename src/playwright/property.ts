@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { relative, resolve } from 'node:path';
 import { type TestDetails, type TestInfo, test } from '@playwright/test';
-import { type RequestContext, declarationKey, declareRequests } from './prefetch';
+import { type RequestContext, declarationKey, declareRequests } from './declarations';
 import fc from 'fast-check';
 import { SEED_ANNOTATION } from '../checks/check-protocol';
 import { escapeRegex } from '../model/text';

@@ -32,7 +32,7 @@ import {
   declarationOf,
   exchangesOf,
   sendsAhead,
-} from './prefetch';
+} from './declarations';
 
 const SOCKET = 'prefetch.sock';
 /** The runner sends for every worker: twice the requests one worker may have out (limiter.ts, MAX_WINDOW). */

@@ -11,7 +11,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { probe } from '../../src/playwright/probes';
 import { LOGGED_IN_FIELDS, asProduct, loggedInDataIn } from '../../src/checks/stock';
 import { jsonBody } from '../../src/http/exchange';
-import type { RequestContext } from '../../src/playwright/prefetch';
+import type { RequestContext } from '../../src/playwright/declarations';
 
 const product = ({ config }: RequestContext, productId: string | number = config.productId) => ({
   params: { product_id: productId },

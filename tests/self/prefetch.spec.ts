@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
-import { DECLARED_ANNOTATION } from '../../src/playwright/prefetch';
+import { DECLARED_ANNOTATION } from '../../src/playwright/declarations';
 import { readReport, runPlaywright } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';
