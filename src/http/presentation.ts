@@ -117,15 +117,20 @@ function throttleLine(attempts: readonly ThrottledAttempt[]): string {
   return `  retried after ${attempts.length} throttled answer${attempts.length === 1 ? '' : 's'}: ${each.join('; ')}`;
 }
 
-/** A redacted, printable account of an exchange for failure messages. */
-export function describeExchange(exchange: Exchange, secrets: readonly SecretSetting[]): string {
-  const { method, url, headers, body } = exchange.request;
-  const shown = (text: string, maxChars?: number): string =>
+/** Text as reports show it: printable, secrets as the variables that hold them, cut at `maxChars`. */
+const shownWith =
+  (secrets: readonly SecretSetting[]) =>
+  (text: string, maxChars?: number): string =>
     printable(text, {
       keepLineBreaks: true,
       transform: (t) => withPlaceholders(t, secrets),
       ...(maxChars && { maxChars }),
     });
+
+/** A redacted, printable account of an exchange for failure messages. */
+export function describeExchange(exchange: Exchange, secrets: readonly SecretSetting[]): string {
+  const { method, url, headers, body } = exchange.request;
+  const shown = shownWith(secrets);
   const shownHeaders = Object.entries(headers).map(([k, v]) => `    ${shown(`${k}: ${v}`)}`);
   const size = exchange.truncated
     ? `, larger than ${exchange.truncated.limitBytes} bytes: not read whole`
@@ -145,12 +150,7 @@ export function describeExchange(exchange: Exchange, secrets: readonly SecretSet
 /** The redacted record of an exchange that goes into evidence attachments. */
 export function recordOf(exchange: Exchange, secrets: readonly SecretSetting[]): ExchangeRecord {
   const { method, url, headers, body } = exchange.request;
-  const shown = (text: string, maxChars?: number): string =>
-    printable(text, {
-      keepLineBreaks: true,
-      transform: (t) => withPlaceholders(t, secrets),
-      ...(maxChars && { maxChars }),
-    });
+  const shown = shownWith(secrets);
   return {
     request: {
       method,
