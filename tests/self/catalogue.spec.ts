@@ -1,20 +1,27 @@
 // Self-test of specs/requirements.json: well-formed entries that point at real sections of the spec
 // and together cover every operation.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { test, expect } from '../../src/playwright/fixtures';
 import { CATALOGUE_PATH, LEVELS, REQUIREMENT_ID, requirements } from '../../src/model/catalogue';
 
 const OPERATION_COUNT = 15;
 
-/** The spec named by the catalogue's `spec` field (a path relative to the catalogue file). */
-function specText(): string {
+/**
+ * The spec's text, from the Markdown file SPEC_FILE names; undefined without it. The spec is not in this repository:
+ * the catalogue names it by its title, which the file's first heading must contain.
+ */
+function specText(): string | undefined {
   const { spec } = JSON.parse(readFileSync(CATALOGUE_PATH, 'utf8')) as { spec?: string };
-  expect(typeof spec, 'the catalogue names its spec').toBe('string');
-  const path = resolve(dirname(CATALOGUE_PATH), spec as string);
-  expect(existsSync(path), `spec file ${path}`).toBe(true);
-  return readFileSync(path, 'utf8');
+  expect(spec, 'the catalogue names its spec by title').toEqual(expect.any(String));
+  const file = process.env.SPEC_FILE;
+  if (!file) return undefined;
+  expect(existsSync(file), `SPEC_FILE ${file}`).toBe(true);
+  const text = readFileSync(file, 'utf8');
+  expect(/^# (.*)$/m.exec(text)?.[1], `the first heading of ${file}`).toContain(spec);
+  return text;
 }
+
+const NO_SPEC = 'the spec is not in this repository: set SPEC_FILE to its Markdown file to check against it';
 
 /** Section numbers of the spec's headings: "## 5. Authentication" gives "5", "### 4.4 PATCH ..." gives "4.4". */
 function specSections(text: string): Set<string> {
@@ -45,7 +52,9 @@ test('IDs are unique and well-formed', () => {
 });
 
 test('every section exists as a heading of the spec', () => {
-  const sections = specSections(specText());
+  const text = specText();
+  test.skip(text === undefined, NO_SPEC);
+  const sections = specSections(text!);
   // Sanity of the parser itself, so that an empty set cannot pass everything.
   expect([...sections]).toEqual(expect.arrayContaining(['intro', '1', '2.6', '4.4', '4.15', '5', '7', '9']));
   const unknown = requirements()
@@ -96,7 +105,9 @@ test('entries marked observable: false say why', () => {
 
 test("every quote is the spec's own text", () => {
   // Whitespace is normalised: the spec wraps lines, the catalogue does not.
-  const spec = squash(specText());
+  const text = specText();
+  test.skip(text === undefined, NO_SPEC);
+  const spec = squash(text!);
   const problems = requirements()
     .filter((r) => r.quote !== undefined && !spec.includes(squash(r.quote)))
     .map((r) => r.id);
