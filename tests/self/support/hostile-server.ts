@@ -11,8 +11,16 @@ export interface HostileTarget {
   readonly requests: number;
   /** Requests received after the misbehaviour started (`after` of startHostileTarget). */
   readonly requestsSinceTurn: number;
-  /** Epoch ms of the request that started the misbehaviour; undefined before it. */
-  readonly turnedAt: number | undefined;
+  /**
+   * Requests whose connection the client closed before their answer ended: against a target that hangs or drips,
+   * each is a time-out the client waited (a body cut at the size cap counts too). Not those close() ends.
+   */
+  readonly abandoned: number;
+  /**
+   * The longest chain of abandoned requests, each sent after the one before it was abandoned: the time-outs the client
+   * waited one after another, which bound how long it waited in all (those waited side by side count once).
+   */
+  readonly abandonedInSequence: number;
   close(): Promise<void>;
 }
 
@@ -46,10 +54,18 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
   const after = options.after ?? 0;
   const sockets = new Set<Socket>();
   let requests = 0;
-  let turnedAt: number | undefined;
+  let abandoned = 0;
+  let abandonedInSequence = 0;
+  let closing = false;
   const server: Server = createServer((req, res) => {
     requests++;
-    if (requests > after) turnedAt ??= Date.now();
+    // The chain this request would extend: the longest one abandoned before it arrived.
+    const chainBefore = abandonedInSequence;
+    res.on('close', () => {
+      if (res.writableFinished || closing || endedByTarget.has(res)) return;
+      abandoned++;
+      abandonedInSequence = Math.max(abandonedInSequence, chainBefore + 1);
+    });
     if (requests > after && options.misbehave(req, res, requests)) return;
     if (!options.upstream) {
       res.writeHead(502).end();
@@ -73,35 +89,55 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
     get requestsSinceTurn() {
       return Math.max(0, requests - after);
     },
-    get turnedAt() {
-      return turnedAt;
+    get abandoned() {
+      return abandoned;
+    },
+    get abandonedInSequence() {
+      return abandonedInSequence;
     },
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
 }
 
+/** Answers the target cut off itself (a reset): the client did not abandon them. */
+const endedByTarget = new WeakSet<ServerResponse>();
+
 /** Never answers: the request hangs until the client gives up (a target that died with its sockets open). */
 export const hang: Misbehaviour = () => true;
 
 /** Resets the connection as soon as the request arrives. */
-export const reset: Misbehaviour = (req) => {
+export const reset: Misbehaviour = (req, res) => {
+  endedByTarget.add(res);
   req.socket.resetAndDestroy();
   return true;
 };
 
+/** Sends the headers and then one byte of the body every `everyMs`, for ever; `bytes()` counts the body's bytes. */
+export function dripEvery(everyMs: number): Misbehaviour & { bytes: () => number } {
+  let bytes = 0;
+  const behave: Misbehaviour = (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000000' });
+    res.write('[');
+    bytes++;
+    const timer = setInterval(() => {
+      if (res.destroyed) return clearInterval(timer);
+      res.write(' ');
+      bytes++;
+    }, everyMs);
+    timer.unref();
+    res.on('close', () => clearInterval(timer));
+    return true;
+  };
+  return Object.assign(behave, { bytes: () => bytes });
+}
+
 /** Sends the headers and then one byte of the body a second, for ever. */
-export const drip: Misbehaviour = (_req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000000' });
-  res.write('[');
-  const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 1000);
-  timer.unref();
-  res.on('close', () => clearInterval(timer));
-  return true;
-};
+export const drip: Misbehaviour = dripEvery(1000);
 
 /** Answers every request with a redirect to itself. */
 export const redirectLoop: Misbehaviour = (req, res) => {
