@@ -28,6 +28,8 @@ export interface ReferenceServerOptions {
 export interface ReferenceServer {
   /** Root URL: no trailing slash, no /v1. */
   url: string;
+  /** Requests waiting out latencyMs now: how the self-tests see them wait side by side, without a clock. */
+  readonly waiting: number;
   close(): Promise<void>;
 }
 
@@ -304,10 +306,15 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   const host = opts.host ?? '127.0.0.1';
   const app = new ReferenceApp(opts.bearerToken ?? DEFAULT_BEARER_TOKEN, opts.channelToken ?? DEFAULT_CHANNEL_TOKEN);
   const latencyMs = opts.latencyMs ?? 0;
+  let waiting = 0;
+  const waited = async (): Promise<void> => {
+    waiting++;
+    await delay(latencyMs).finally(() => waiting--);
+  };
   const server = createServer((req, res) => {
     req.on('error', () => undefined);
     res.on('error', () => undefined);
-    const handled = latencyMs > 0 ? delay(latencyMs).then(() => app.handle(req, res)) : app.handle(req, res);
+    const handled = latencyMs > 0 ? waited().then(() => app.handle(req, res)) : app.handle(req, res);
     handled.catch((e: unknown) => {
       // A real bug: answer 500 and keep serving.
       console.error('reference server: internal error:', e);
@@ -331,6 +338,9 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}`,
+    get waiting() {
+      return waiting;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((e) => (e ? reject(e) : resolve()));

@@ -931,13 +931,13 @@ test('an empty Bearer token is refused', async () => {
   }
 });
 
-test('the URL has no trailing slash and no /v1, and the server starts in well under a second', async () => {
-  const started = Date.now();
+// How long it takes to start is the benchmark's to measure (npm run bench, goal a), not a self-test's: a clock here
+// would fail on a busy machine.
+test('the URL has no trailing slash and no /v1, and the server answers once started', async () => {
   const s = await startReferenceServer();
-  const elapsed = Date.now() - started;
   try {
     expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(elapsed).toBeLessThan(1000);
+    expect((await send(s.url, '/v1/prices', { headers: AUTH })).status).toBe(200);
   } finally {
     await s.close();
   }
