@@ -2,17 +2,16 @@
 // breaks OP4-UTILITY-MAX is caught with a shrunk counterexample, its seed, path and a replay line; that line
 // reproduces the same counterexample; and the clean reference passes the whole properties file, every property at
 // its full number of runs, none cut short by its time limit.
-// The child runs with the configured reporters (Playwright's json reporter is refused: it would record the channel
-// token in operation 15's URL), and what it did is read from its redacted conformance report.
+// The child runs with the configured reporters, and what it did is read from its redacted conformance report; the
+// clean run adds Playwright's json report, for the tests' annotations.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FAULTS } from '../../reference/faults';
 import { SETTINGS, loadConfig } from '../../src/config/config';
 import { expect, test } from '../../src/playwright/fixtures';
 import { PROPERTY_ANNOTATION, replayCommand } from '../../src/playwright/property';
-import { readArtifacts } from './support/artifacts';
 import { childEnv, readReport } from './support/child-run';
 import type { ConformanceReport, TestRef } from '../../src/report/model';
 
@@ -24,7 +23,8 @@ interface Run {
   status: number | null;
   output: string;
   report: ConformanceReport;
-  reportsDir: string;
+  /** Where Playwright's json reporter writes, when the command line asks for it. */
+  jsonReport: string;
 }
 
 /**
@@ -48,6 +48,7 @@ function run(commandLine: string, env: Record<string, string> = {}): Run {
       ...BLANK_SETTINGS,
       RSF_REPORTS_DIR: reportsDir,
       RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
+      PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'playwright.json'),
       CI: '',
       ...env,
     }),
@@ -60,18 +61,32 @@ function run(commandLine: string, env: Record<string, string> = {}): Run {
   } catch {
     throw new Error(`no conformance report from: ${commandLine}\n${output.slice(-3000)}`);
   }
-  return { status: child.status, output, report, reportsDir };
+  return { status: child.status, output, report, jsonReport: join(dir, 'playwright.json') };
 }
+
+/** The configured reporters, and Playwright's json reporter. */
+const WITH_JSON = [
+  './src/playwright/plan-reporter.ts',
+  './src/playwright/console-reporter.ts',
+  'json',
+  './src/playwright/conformance-reporter.ts',
+].join(',');
 
 /**
  * What fast-check did for each requirement of each property test (`OP4-UTILITY-MAX: 100 runs (100 judged), …`), as
- * the tests annotated it, from Playwright's HTML report of the run (the annotations are not in conformance.json).
+ * the tests annotated it, from Playwright's json report of the run (the annotations are not in conformance.json).
  */
 function propertyRuns(run: Run): string[] {
-  const pattern = new RegExp(`"type":"${PROPERTY_ANNOTATION}","description":"([^"]*)"`, 'g');
   const found = new Set<string>();
-  for (const { text } of readArtifacts(join(run.reportsDir, 'playwright')))
-    for (const m of text.matchAll(pattern)) if (m[1]) found.add(m[1]);
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    else if (node && typeof node === 'object') {
+      const { type, description } = node as { type?: unknown; description?: unknown };
+      if (type === PROPERTY_ANNOTATION && typeof description === 'string') found.add(description);
+      for (const value of Object.values(node)) visit(value);
+    }
+  };
+  visit(JSON.parse(readFileSync(run.jsonReport, 'utf8')));
   return [...found];
 }
 
@@ -205,7 +220,7 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
 
 test('the clean reference passes every property at the default numRuns, none cut short by its time limit', () => {
   test.setTimeout(120_000);
-  const clean = run(`npx playwright test ${SPEC}`);
+  const clean = run(`npx playwright test ${SPEC} --reporter=${WITH_JSON}`);
   expect(clean.status, clean.output.slice(-3000)).toBe(0);
   const { summary } = clean.report;
   expect(summary.verdict).toBe('PASS');
