@@ -388,13 +388,13 @@ test.describe('bundle and verify', () => {
     expect(existsSync(resolve(dir, '../escape.txt'))).toBe(false);
   });
 
-  test('a 1 GB declared entry is refused from the directory, fast, without inflating or allocating it', async () => {
-    // Its data is no DEFLATE stream at all: inflating it would fail with another message.
+  test('a 1 GB declared entry is refused from the directory, without inflating or allocating it', async () => {
+    // Its data is no DEFLATE stream at all: inflating it would fail with another message. That message, not a clock,
+    // shows that nothing was inflated.
     const huge = craftZip([
       { name: HAR_FILE, data: Buffer.from('not deflate data'), method: 8, declaredBytes: 2 ** 30 },
     ]);
     const before = process.memoryUsage().arrayBuffers;
-    const started = Date.now();
     await expectRefused(
       huge,
       new RegExp(
@@ -402,16 +402,13 @@ test.describe('bundle and verify', () => {
           'refused without inflating it$',
       ),
     );
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024);
   });
 
   test('an entry that inflates beyond its declared size is stopped there', async () => {
     const bomb = deflateRawSync(Buffer.alloc(16 * 1024 * 1024));
     const archive = craftZip([{ name: HAR_FILE, data: bomb, method: 8, declaredBytes: 1000 }]);
-    const started = Date.now();
     await expectRefused(archive, /^archive entry "exchanges\.har" inflates beyond the 1000 bytes it declares$/);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   test('a flipped byte in the HAR: exit 2, naming the HAR', async () => {
