@@ -23,6 +23,8 @@ import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { BREAKER_THRESHOLD, RunState } from '../../src/http/run-state';
 import { NoAnswer, sendOnce } from '../../src/http/wire';
+import { NEAR_WINDOW } from '../../src/playwright/prefetch';
+import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
@@ -144,10 +146,12 @@ const MID_RUN = 40;
 /** One line per test, and room for the reporter's summary and one explanation. */
 const linesFor = (run: SuiteRun): number => run.tests + 40;
 /**
- * Requests a run sends once the breaker could open, at one request at a time per worker: the one that trips it, the
- * two before it, and one in flight from each other worker; each sent `attempts` times at most.
+ * Requests a run sends once the breaker could open: the three in a row that trip it, and what each worker has out
+ * then (its test's request and the next test's, sent ahead: 1 + NEAR_WINDOW); each request sent `attempts` times at
+ * most. A run without the breaker would send every test's, the tests it leaves not run.
  */
-const breakerBound = (run: SuiteRun, attempts = 1): number => (BREAKER_THRESHOLD + run.workers - 1) * attempts;
+const breakerBound = (run: SuiteRun, attempts: number): number =>
+  (BREAKER_THRESHOLD + (1 + NEAR_WINDOW) * run.workers) * attempts;
 
 test('a target that dies mid-run: ERROR after at most 3 time-outs in a row, not one a test', async () => {
   test.setTimeout(120_000);
@@ -187,15 +191,18 @@ test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate
   test.setTimeout(150_000);
   const limit = 30;
   const limiter = rateLimiter(limit);
-  const { run } = await hostileRun(
+  const { run, target } = await hostileRun(
     { misbehave: limiter },
     { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '10' },
     [],
     140_000,
   );
   expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
-  // After the first 429s every worker slows down: the run does not pile up 429s, one burst a second.
-  expect(limiter.refused(), 'requests the target refused').toBeLessThanOrEqual(limit);
+  // After the first 429s every worker slows down: the target refuses the first burst (each worker's pool of property
+  // inputs) and about a second's worth more, not a burst every second as the pace climbs back.
+  expect(limiter.refused(), `requests the target refused, of ${target.requests}`).toBeLessThanOrEqual(
+    run.workers * PREFETCH_CONCURRENCY + limit,
+  );
   expect(run.report?.summary.requestsRetried, 'throttled requests sent again, and answered').toBeGreaterThan(0);
   expectOutcome(run, 'PASS', { lines: linesFor(run) });
 });
@@ -215,8 +222,9 @@ test('a target that throttles for ever after the preflight: the run stops sendin
     80_000,
   );
   expect(run.output).toMatch(/the target throttled every attempt of 3 requests in a row from \S+ on \(last request: /);
-  // Retry-After: 0 costs no wait: what bounds the run is that it stops sending (RSF_MAX_RETRIES=1: 2 attempts each).
-  expect(target.requestsSinceTurn, 'requests sent once the target throttled').toBeLessThanOrEqual(breakerBound(run, 2));
+  // Retry-After: 0 costs no wait: what bounds the run is that it stops sending. A request is sent at most 3 times:
+  // ahead once, then by its test with RSF_MAX_RETRIES=1.
+  expect(target.requestsSinceTurn, 'requests sent once the target throttled').toBeLessThanOrEqual(breakerBound(run, 3));
   expect(run.output, 'throttling is never a failure').not.toMatch(/^\s*\d+ failed/m);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
@@ -230,10 +238,10 @@ test('a target that resets connections mid-run: ERROR, after a few requests', as
     80_000,
   );
   expect(run.output).toMatch(/stopped answering at/);
-  // A reset costs no wait: what bounds the run is that it stops sending. A reset on a reused connection is sent once
-  // more, on a new one.
+  // A reset costs no wait: what bounds the run is that it stops sending. A request is sent at most 4 times: ahead,
+  // then by its test, each once more on a new connection when a reused one was reset.
   expect(target.requestsSinceTurn, 'requests sent once the target reset them').toBeLessThanOrEqual(
-    breakerBound(run, 2),
+    breakerBound(run, 4),
   );
   expect(target.abandoned, 'no time-out waited').toBe(0);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
