@@ -191,19 +191,19 @@ test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate
   test.setTimeout(150_000);
   const limit = 30;
   const limiter = rateLimiter(limit);
-  const { run, target } = await hostileRun(
+  const { run } = await hostileRun(
     { misbehave: limiter },
     { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '10' },
     [],
     140_000,
   );
   expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
-  // After the first 429s every worker slows down: the target refuses the first burst (each worker's pool of property
-  // inputs) and about a second's worth more, not a burst every second as the pace climbs back.
-  expect(limiter.refused(), `requests the target refused, of ${target.requests}`).toBeLessThanOrEqual(
+  // The runner's burst may be turned away whole; the tests then send their own, and after the first 429s every
+  // worker slows down: the tests meet the first burst of each worker's pool of property inputs and about a second's
+  // worth more, not a burst every second as the pace climbs back.
+  expect(run.report?.summary.requestsRetried, 'requests the tests sent again after a 429').toBeLessThanOrEqual(
     run.workers * PREFETCH_CONCURRENCY + limit,
   );
-  expect(run.report?.summary.requestsRetried, 'throttled requests sent again, and answered').toBeGreaterThan(0);
   expectOutcome(run, 'PASS', { lines: linesFor(run) });
 });
 
