@@ -2,7 +2,7 @@
 // composed in the manner of undici's interceptors (transport.ts composes them once).
 import type { OutgoingRequest, ThrottledAttempt, WireResponse } from './exchange';
 import type { BreakerTrip } from './run-state';
-import type { NoAnswer } from './wire';
+import type { NoAnswer } from './no-answer';
 
 /** One attempt of a request: an answer (any status), none, or not sent at all (the breaker is open). */
 export type Sent =

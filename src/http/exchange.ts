@@ -1,9 +1,9 @@
 // What an HTTP exchange is, as the checks see it, and how its body is read: data and pure functions, no I/O.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Operation } from '../model/operations';
+import type { Credentials, SendOptions } from '../model/send-options';
 
-/** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
-export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
+export type { Credentials, SendOptions };
 
 export type ParsedBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'empty' };
 
@@ -58,16 +58,6 @@ export interface Exchange {
   truncated?: { limitBytes: number; announcedBytes?: number };
   /** The throttled answers (429, or 503 with Retry-After) before this one, in order; empty for most. */
   attempts: ThrottledAttempt[];
-}
-
-export interface SendOptions {
-  params?: Record<string, string | number>;
-  query?: string;
-  credentials?: Credentials;
-  /** A JSON value, sent as application/json. */
-  json?: unknown;
-  /** Raw bytes with their own content type, e.g. malformed JSON. */
-  raw?: { text: string; contentType: string };
 }
 
 export function headerValue(response: WireResponse, name: string): string | undefined {

@@ -23,21 +23,9 @@ export interface WireRequest {
 
 export type { WireResponse };
 
-/** How a request went without an HTTP answer. */
-export type NoAnswerKind = 'timeout' | 'refused' | 'reset' | 'not-http' | 'unreadable-body' | 'other';
+import { NoAnswer, type NoAnswerKind } from './no-answer';
 
-/** The target gave no (complete) HTTP answer. The message carries no URL and no header: it is safe to show. */
-export class NoAnswer extends Error {
-  override name = 'NoAnswer';
-
-  constructor(
-    readonly kind: NoAnswerKind,
-    message: string,
-    readonly durationMs: number,
-  ) {
-    super(message);
-  }
-}
+export { NoAnswer, type NoAnswerKind };
 
 /** A free connection is closed before a server's usual 5 s keep-alive, so that a request seldom races its close. */
 const IDLE_SOCKET_MS = 4000;

@@ -2,7 +2,7 @@
 // break, and the requirements (with the documented error shape) a refused body is judged by. The example tests
 // (probes.ts) and the property probes both read this table.
 import type { ValidBodies } from './bodies';
-import type { SendOptions } from '../http/exchange';
+import type { SendOptions } from './send-options';
 import { OPERATIONS, type OperationName } from './operations';
 
 type Body = Record<string, unknown>;

@@ -10,7 +10,18 @@
 //    preflight or global setup, a failed test without a requirement tag, a crashed worker).
 // Throttling, outages and wrong settings never make a FAIL.
 import type { FailOn } from '../config/settings/reporting';
-import type { RequirementRow } from './model';
+import type { Level } from '../model/catalogue';
+import type { Change } from './baseline';
+
+/** What the verdict reads of a requirement's row (model.ts, RequirementRow), which it does not import: no cycle. */
+export interface JudgedRow {
+  id: string;
+  level: Level;
+  status: string;
+  change?: Change;
+  expiredWaiver?: unknown;
+  reason?: string;
+}
 
 /** PASS: exit code 0; FAIL: the target broke a requirement the policy enforces (1); ERROR: could not judge (2). */
 export type Verdict = 'PASS' | 'FAIL' | 'ERROR';
@@ -19,7 +30,7 @@ export type ExitCode = (typeof EXIT_CODES)[Verdict];
 
 export interface VerdictInput {
   failOn: FailOn;
-  rows: readonly RequirementRow[];
+  rows: readonly JudgedRow[];
   configErrors: readonly string[];
   errors: readonly string[];
   /** The NOT_RUN reason of the run's breaker, e.g. "the target stopped answering at … (last request: …)". */
@@ -69,7 +80,7 @@ export function oneSentence(message: string): string {
  * The requirements whose failure fails the run under the policy. Under regression, a MUST failure the baseline did not
  * have, and one whose waiver expired: an end date is a promise that outlasts the baseline.
  */
-export function enforcedFailures(failOn: FailOn, rows: readonly RequirementRow[]): RequirementRow[] {
+export function enforcedFailures<R extends JudgedRow>(failOn: FailOn, rows: readonly R[]): R[] {
   return rows.filter((r) => {
     if (r.level === 'MUST' && r.status === 'failed') {
       return failOn !== 'regression' || r.change === 'regressed' || r.change === 'new' || r.expiredWaiver !== undefined;
@@ -79,14 +90,14 @@ export function enforcedFailures(failOn: FailOn, rows: readonly RequirementRow[]
 }
 
 /** MUST failures the baseline already had: listed, not enforced, under the regression policy. */
-export function knownFailures(failOn: FailOn, rows: readonly RequirementRow[]): RequirementRow[] {
+export function knownFailures<R extends JudgedRow>(failOn: FailOn, rows: readonly R[]): R[] {
   if (failOn !== 'regression') return [];
   return rows.filter(
     (r) => r.level === 'MUST' && r.status === 'failed' && r.change === 'still failing' && !r.expiredWaiver,
   );
 }
 
-function failureReasons(failOn: FailOn, failures: RequirementRow[]): string[] {
+function failureReasons(failOn: FailOn, failures: JudgedRow[]): string[] {
   const must = failures.filter((r) => r.level === 'MUST');
   const should = failures.filter((r) => r.level === 'SHOULD');
   const reasons: string[] = [];

@@ -1,0 +1,15 @@
+// How a test asks for an operation of §4: its path values, query, credentials and body. Neutral: the suite builds
+// requests from it (src/http/request.ts), and the body rules describe bodies with it (body-rules.ts).
+
+/** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
+export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
+
+export interface SendOptions {
+  params?: Record<string, string | number>;
+  query?: string;
+  credentials?: Credentials;
+  /** A JSON value, sent as application/json. */
+  json?: unknown;
+  /** Raw bytes with their own content type, e.g. malformed JSON. */
+  raw?: { text: string; contentType: string };
+}
