@@ -29,6 +29,8 @@ export const REQUEST_CHAIN_ANNOTATION = 'requests-chain';
 export const CREDENTIALS_ANNOTATION = 'credentials';
 /** Annotation type carrying how many requests of a test were retried after a 429 or 503 (description: a number). */
 export const RETRIES_ANNOTATION = 'requests-retried';
+/** Annotation type carrying how many transient gateway answers (502, 503, 504) a test's requests got and retried. */
+export const TRANSIENT_ANNOTATION = 'transient-answers-retried';
 
 /**
  * passed / failed, or untested: the check ran but saw no applicable sample (e.g. no product carried the logged-in

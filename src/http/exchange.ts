@@ -7,11 +7,15 @@ export type { Credentials, SendOptions };
 
 export type ParsedBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'empty' };
 
-/** A throttled answer that was retried: its status, the Retry-After it carried, and how long we waited after it. */
+/**
+ * A throttled answer, or a gateway blip (`transient`: 502, 503 without Retry-After, 504), that was retried: its
+ * status, the Retry-After it carried, and how long we waited after it.
+ */
 export interface ThrottledAttempt {
   status: number;
   retryAfter?: string;
   waitedMs: number;
+  transient?: true;
 }
 
 export interface OutgoingRequest {
@@ -56,7 +60,7 @@ export interface Exchange {
    * its size when the target said it (Content-Length).
    */
   truncated?: { limitBytes: number; announcedBytes?: number };
-  /** The throttled answers (429, or 503 with Retry-After) before this one, in order; empty for most. */
+  /** The retried answers (throttled, or transient gateway blips) before this one, in order; empty for most. */
   attempts: ThrottledAttempt[];
 }
 

@@ -114,7 +114,9 @@ const retryAfterNote = (retryAfter: string | undefined): string =>
 
 function throttleLine(attempts: readonly ThrottledAttempt[]): string {
   const each = attempts.map((a) => `HTTP ${a.status}${retryAfterNote(a.retryAfter)}, waited ${a.waitedMs} ms`);
-  return `  retried after ${attempts.length} throttled answer${attempts.length === 1 ? '' : 's'}: ${each.join('; ')}`;
+  const transient = attempts.filter((a) => a.transient).length;
+  const kind = transient === 0 ? 'throttled' : transient === attempts.length ? 'transient' : 'throttled or transient';
+  return `  retried after ${attempts.length} ${kind} answer${attempts.length === 1 ? '' : 's'}: ${each.join('; ')}`;
 }
 
 /** Text as reports show it: printable, secrets as the variables that hold them, cut at `maxChars`. */

@@ -1,4 +1,5 @@
-// Throttled requests (429, or 503 with Retry-After) are sent again, after the wait the target asked for.
+// Throttled requests (429, or 503 with Retry-After) are sent again, after the wait the target asked for; gateway
+// blips (502, 503 without Retry-After, 504: a load balancer's passing trouble) are sent again where that is safe.
 import { headerValue, type ThrottledAttempt, type WireResponse } from './exchange';
 import type { Deliver, Delivery, Send } from './delivery';
 
@@ -12,6 +13,19 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
 /** A 429, or a 503 with Retry-After: the target asks us to come back later. */
 export function isThrottled(response: WireResponse): boolean {
   return response.status === 429 || (response.status === 503 && headerValue(response, 'retry-after') !== undefined);
+}
+
+/** Methods that may be sent again after a 502 or 504: safe or idempotent (RFC 9110 §9.2.1, §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/**
+ * A gateway blip worth sending again: a 503 without Retry-After for any method (the server did not process it, RFC
+ * 9110 §15.6.4); a 502 or 504 only for a safe or idempotent method, since the upstream may have processed a POST or
+ * PATCH before the gateway gave up (that answer is judged as it came).
+ */
+export function isTransient(response: WireResponse, method: string): boolean {
+  if (response.status === 503) return headerValue(response, 'retry-after') === undefined;
+  return (response.status === 502 || response.status === 504) && IDEMPOTENT.has(method.toUpperCase());
 }
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or invalid. */
@@ -49,8 +63,9 @@ export interface RetryOptions {
 export type Retried = Delivery | (Extract<Delivery, { kind: 'throttled' }> & { firstSentAt: number });
 
 /**
- * Sends a request with `send`, again after each throttled answer (up to maxRetries, waiting no more than `maxWaitMs`
- * in all). An attempt not sent, or not answered, ends it.
+ * Sends a request with `send`, again after each throttled answer or gateway blip (up to maxRetries in all, waiting no
+ * more than `maxWaitMs`). An attempt not sent, or not answered, ends it. A blip still there when the retries or the
+ * time run out is the answer: it is judged as it came.
  */
 export function retrying(options: RetryOptions, send: Send): Deliver<Retried> {
   const maxRetries = Math.floor(options.maxRetries);
@@ -65,15 +80,21 @@ export function retrying(options: RetryOptions, send: Send): Deliver<Retried> {
         return { kind: 'no-answer', failure: sent.failure, attempts, ...(sent.trip && { trip: sent.trip }) };
       firstSentAt ??= sent.sentAt;
       const { response } = sent;
-      if (!isThrottled(response)) return { kind: 'answer', response, attempts };
+      const transient = isTransient(response, request.method);
+      if (!transient && !isThrottled(response)) return { kind: 'answer', response, attempts };
+      if (transient && retry >= maxRetries) return { kind: 'answer', response, attempts };
       if (retry >= maxRetries) return { kind: 'throttled', response, attempts, gaveUp: 'retries', firstSentAt };
       const retryAfter = headerValue(response, 'retry-after');
       const wait = retryWaitMs(retryAfter, retry, options.retryMaxWaitMs);
-      if (waited + wait > maxWaitMs) return { kind: 'throttled', response, attempts, gaveUp: 'time', firstSentAt };
+      if (waited + wait > maxWaitMs) {
+        if (transient) return { kind: 'answer', response, attempts };
+        return { kind: 'throttled', response, attempts, gaveUp: 'time', firstSentAt };
+      }
       attempts.push({
         status: response.status,
         ...(retryAfter !== undefined && { retryAfter }),
         waitedMs: Math.round(wait),
+        ...(transient && { transient: true as const }),
       });
       waited += wait;
       await sleep(wait);

@@ -41,7 +41,7 @@ export class Transport {
   }
 
   /**
-   * Sends `request`, again after each throttled answer (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
+   * Sends `request`, again after each throttled answer or gateway blip (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
    * all), unless the breaker is open.
    */
   deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {

@@ -43,8 +43,10 @@ function testTimeLeft(info: TestInfo | undefined, startedAt: number, requestTime
 /** One client per test; it records the test's exchanges so that failures can show them. */
 export class ApiClient {
   readonly exchanges: Exchange[] = [];
-  /** Requests of this client that were retried at least once (throttled). */
+  /** Requests of this client that were retried at least once after a throttled answer. */
   retried = 0;
+  /** Transient gateway answers (502, 503 without Retry-After, 504) this client's requests got and sent again. */
+  transient = 0;
   /** The longest chain of this client's requests that waited for each other (the test's critical path). */
   chainLength = 0;
   /** The deepest chain among this client's requests that have completed. */
@@ -122,7 +124,9 @@ export class ApiClient {
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
     const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
     const delivery = location && this.batched === 0 ? await test.step(title, deliver, { location }) : await deliver();
-    if (delivery.attempts.length > 0) this.retried++;
+    const transient = delivery.attempts.filter((a) => a.transient).length;
+    if (delivery.attempts.length > transient) this.retried++;
+    this.transient += transient;
     if (delivery.kind !== 'answer') this.refuseIfStopped(label);
     switch (delivery.kind) {
       case 'not-sent':

@@ -10,6 +10,7 @@ import {
   NOT_RUN_ANNOTATION,
   REQUESTS_ANNOTATION,
   RETRIES_ANNOTATION,
+  TRANSIENT_ANNOTATION,
   SEED_ANNOTATION,
   parseCheckAnnotation,
 } from '../checks/check-protocol';
@@ -76,6 +77,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const seeds = of(SEED_ANNOTATION);
   const requests = total(of(REQUESTS_ANNOTATION));
   const retries = total(of(RETRIES_ANNOTATION));
+  const transient = total(of(TRANSIENT_ANNOTATION));
   const status: TestRunStatus = result?.status ?? 'not run';
   const unjudged = unjudgedOf(status, of);
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
@@ -98,6 +100,7 @@ export function testRecordOf(test: TestCase): TestRecord {
     ...(seeds.length > 0 && { seed: seeds.join('; ') }),
     ...(requests !== undefined && { requestsSent: requests }),
     ...(retries !== undefined && { retries }),
+    ...(transient !== undefined && { transientRetried: transient }),
     ...(credentials && { credentials }),
   };
 }

@@ -11,6 +11,8 @@ import type {
   TestError,
   TestResult,
 } from '@playwright/test/reporter';
+import { TRANSIENT_ANNOTATION } from '../checks/check-protocol';
+import { transientLine } from '../report/format';
 import { stripAnsi } from '../model/text';
 
 /** Failures shown in full on the console; the rest are listed by title, and every one is in reports/. */
@@ -32,6 +34,8 @@ export default class ConsoleReporter implements Reporter {
   private total = 0;
   private readonly failures: { test: TestCase; result: TestResult }[] = [];
   private readonly counts = { passed: 0, failed: 0, skipped: 0 };
+  /** Gateway blips the tests' requests got and sent again. */
+  private transient = 0;
 
   printsToStdio(): boolean {
     return true;
@@ -48,6 +52,8 @@ export default class ConsoleReporter implements Reporter {
     const status = result.status === 'timedOut' || result.status === 'interrupted' ? 'failed' : result.status;
     this.counts[status]++;
     if (status === 'failed') this.failures.push({ test, result });
+    for (const a of result.annotations)
+      if (a.type === TRANSIENT_ANNOTATION) this.transient += Number(a.description) || 0;
     // A skipped test's reason is in the reports: a target that died would repeat one sentence for every test.
     process.stdout.write(
       `  ${MARKS[result.status]} ${String(this.count).padStart(4)} ${this.titleOf(test)} (${result.duration}ms)\n`,
@@ -79,6 +85,7 @@ export default class ConsoleReporter implements Reporter {
       this.total > this.count ? `${this.total - this.count} did not run` : '',
       this.counts.skipped > 0 ? `${this.counts.skipped} skipped` : '',
       this.counts.passed > 0 ? `${this.counts.passed} passed (${(result.duration / 1000).toFixed(1)}s)` : '',
+      this.transient > 0 ? transientLine(this.transient) : '',
     ].filter(Boolean);
     process.stdout.write(`\n${lines.map((line) => `  ${line}\n`).join('')}`);
   }

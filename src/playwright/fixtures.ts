@@ -3,7 +3,12 @@
 import { type TestInfo, expect as baseExpect } from '@playwright/test';
 import { testWithoutBrowserPlumbing } from './internals';
 import { type ValidBodies, validBodies } from '../model/bodies';
-import { REQUEST_CHAIN_ANNOTATION, REQUESTS_ANNOTATION, RETRIES_ANNOTATION } from '../checks/check-protocol';
+import {
+  REQUEST_CHAIN_ANNOTATION,
+  REQUESTS_ANNOTATION,
+  RETRIES_ANNOTATION,
+  TRANSIENT_ANNOTATION,
+} from '../checks/check-protocol';
 import { type Config, loadConfig } from '../config/config';
 import { Conformance } from './conformance';
 import { ApiClient } from './api-client';
@@ -98,6 +103,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
         [REQUESTS_ANNOTATION, api.exchanges.length],
         [REQUEST_CHAIN_ANNOTATION, api.chainLength],
         [RETRIES_ANNOTATION, api.retried],
+        ...(api.transient > 0 ? [[TRANSIENT_ANNOTATION, api.transient] as [string, number]] : []),
       ];
       for (const [type, count] of counts) testInfo.annotations.push({ type, description: String(count) });
     },

@@ -19,7 +19,7 @@ import { type Send, type Sent, compose } from '../http/delivery';
 import type { OutgoingRequest, WireResponse } from '../http/exchange';
 import { Limiter, paced } from '../http/limiter';
 import { requestFingerprint } from '../http/request';
-import { isThrottled } from '../http/retry';
+import { isThrottled, isTransient } from '../http/retry';
 import { runState } from '../http/run-state';
 import { wire } from '../http/wire';
 import type { Config } from '../config/config';
@@ -54,7 +54,7 @@ interface Queued {
   key: string;
   request: OutgoingRequest;
   /** Told of the attempt once it settles: a chain builds its follow-up from it. */
-  onSettled?: (sent: Sent) => void;
+  onSettled?: (sent: Sent, usable: boolean) => void;
 }
 
 /** The planned tests in the order the workers need them: each file's first test, then each file's second, … */
@@ -137,10 +137,10 @@ export class RunnerPrefetch {
   }
 
   /** Once every declared request of a chain is answered, its follow-up goes first in the queue. */
-  private followUp(key: string, declaration: Declaration, count: number): (sent: Sent) => void {
+  private followUp(key: string, declaration: Declaration, count: number): (sent: Sent, usable: boolean) => void {
     const answered: Delivery[] = [];
-    return (sent) => {
-      if (sent.kind !== 'answer' || isThrottled(sent.response)) return;
+    return (sent, usable) => {
+      if (sent.kind !== 'answer' || !usable) return;
       answered.push({ kind: 'answer', response: sent.response, attempts: [] });
       if (answered.length < count || !declaration.followUp) return;
       try {
@@ -173,13 +173,15 @@ export class RunnerPrefetch {
   private settled(item: Queued, sent: Sent | undefined): void {
     this.inFlight--;
     const progress = this.progress.get(item.key);
-    const usable = sent?.kind === 'answer' && !isThrottled(sent.response);
+    // A gateway blip is not usable either: the test sends that request again, retried as usual.
+    const usable =
+      sent?.kind === 'answer' && !isThrottled(sent.response) && !isTransient(sent.response, item.request.method);
     if (usable && progress) {
       const { body, ...rest } = sent.response;
       progress.answers[requestFingerprint(item.request)] = { ...rest, body: body.toString('base64') };
     }
     if (!usable) this.stop();
-    if (sent) item.onSettled?.(sent);
+    if (sent) item.onSettled?.(sent, usable);
     if (progress) {
       progress.pending--;
       if (progress.pending === 0) for (const reply of progress.waiters.splice(0)) reply(progress.answers);

@@ -27,6 +27,7 @@ export function countsLine(summary: Summary): string {
   if (total('inconclusive') > 0) parts.push(`inconclusive ${total('inconclusive')}`);
   if (total('not run') > 0) parts.push(`not run ${total('not run')}`);
   if (summary.requestsRetried) parts.push(`${plural(summary.requestsRetried, 'request')} retried`);
+  if (summary.transientRetried) parts.push(transientLine(summary.transientRetried));
   const problems = summary.errors.length + summary.configErrors.length;
   if (problems > 0) parts.push(plural(problems, 'error'));
   return parts.join('; ');
@@ -42,6 +43,11 @@ export function verdictLine(summary: Summary, htmlPath: string): string {
   const plain = summary.failOn !== 'regression' && summary.verdictReasons.length <= 1 && summary.verdict !== 'ERROR';
   const said = plain ? counts : `${summary.headline} — ${counts}`;
   return `Conformance: ${summary.verdict} — ${said} (${htmlPath})`;
+}
+
+/** "3 transient 502/503/504 answers retried": gateway blips, sent again and not judged (README, HTTP client). */
+export function transientLine(count: number): string {
+  return `${count} transient 502/503/504 ${count === 1 ? 'answer' : 'answers'} retried`;
 }
 
 /** The run facts shown at the top of every format, in order. */
@@ -60,6 +66,9 @@ export function runFacts(summary: Summary): [string, string][] {
     ['Strict', summary.strict ? 'yes (SHOULD warnings fail the run)' : 'no'],
     ['Requests sent', summary.requestsSent === null ? 'unknown' : String(summary.requestsSent)],
     ['Requests retried', summary.requestsRetried === null ? 'unknown' : String(summary.requestsRetried)],
+    ...(summary.transientRetried
+      ? [['Transient answers retried', transientLine(summary.transientRetried)] as [string, string]]
+      : []),
     [
       'Tests',
       `${t.total} (${t.passed} passed, ${t.failed} failed, ${t.flaky} flaky, ${t.skipped} skipped, ` +

@@ -79,6 +79,8 @@ export interface TestRecord {
   requestsSent?: number;
   /** Requests of the test that were sent again after a throttled answer. */
   retries?: number;
+  /** Transient gateway answers (502, 503 without Retry-After, 504) the test's requests got and sent again. */
+  transientRetried?: number;
   /** The credential variant the test sends, from its `credentials` annotation (the HTML report's matrix). */
   credentials?: string;
 }
@@ -158,6 +160,8 @@ export interface Summary {
   requestsSent: number | null;
   /** Sum of the tests' `requests-retried` annotations (sent again after a throttled answer); null when none said. */
   requestsRetried: number | null;
+  /** Transient gateway answers (502, 503 without Retry-After, 504) sent again; 0 when none. */
+  transientRetried: number;
   tests: {
     total: number;
     passed: number;
@@ -467,6 +471,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       counts,
       requestsSent: sum(input.tests.flatMap((t) => (t.requestsSent === undefined ? [] : [t.requestsSent]))),
       requestsRetried: sum(input.tests.flatMap((t) => (t.retries === undefined ? [] : [t.retries]))),
+      transientRetried: input.tests.reduce((n, t) => n + (t.transientRetried ?? 0), 0),
       tests,
       ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0] }),
       configErrors,
