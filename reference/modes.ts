@@ -16,6 +16,12 @@ export interface ModeChoices {
   deleteAnswer: '204-empty' | '200-json';
   /** Status of a creation (ops 2, 6, 13). */
   createdStatus: 201 | 200;
+  /**
+   * Every Nth request of the profile is answered by a "load balancer" before the API sees it: 502, 503 (no
+   * Retry-After) or 504 with an HTML body; null: never. A POST or PATCH only ever gets the 503, which says it was not
+   * processed (a client may not resend it after a 502 or 504).
+   */
+  gatewayBlipEvery: number | null;
 }
 
 export interface Mode {
@@ -32,6 +38,7 @@ const REFERENCE_CHOICES: ModeChoices = {
   nullableFields: 'values',
   deleteAnswer: '204-empty',
   createdStatus: 201,
+  gatewayBlipEvery: null,
 };
 
 export const MODES: readonly Mode[] = [
@@ -56,12 +63,20 @@ export const MODES: readonly Mode[] = [
       nullableFields: 'values',
       deleteAnswer: '200-json',
       createdStatus: 200,
+      gatewayBlipEvery: null,
     },
   },
   {
     name: 'nulls',
     description: 'Every nullable field of §2.6 is null (the three logged-in fields too); otherwise as reference.',
     choices: { ...REFERENCE_CHOICES, nullableFields: 'null' },
+  },
+  {
+    name: 'flaky',
+    description:
+      'As reference behind a flaky load balancer: every 17th request answers 502, 503 (no Retry-After) or 504 ' +
+      'with an HTML page, unprocessed; POST and PATCH only get the 503. The same request sent again succeeds.',
+    choices: { ...REFERENCE_CHOICES, gatewayBlipEvery: 17 },
   },
 ];
 

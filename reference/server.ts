@@ -37,6 +37,19 @@ interface Profile {
   mode: Mode;
   hooks: FaultHooks;
   store: Store;
+  /** Requests routed to an operation of this profile so far (the flaky mode's count). */
+  routed: number;
+}
+
+/** The three statuses of the flaky mode's gateway, in turn; a POST or PATCH gets 503 only (modes.ts). */
+const BLIPS = [502, 503, 504] as const;
+
+/** A load balancer's page, as a gateway sends it: HTML, whatever the client accepts. */
+function gatewayBlip(res: ServerResponse, method: string, index: number): void {
+  const status = method === 'POST' || method === 'PATCH' ? 503 : (BLIPS[index % BLIPS.length] ?? 503);
+  const body = `<html><head><title>${status}</title></head><body><h1>${status} Gateway trouble</h1></body></html>`;
+  res.writeHead(status, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(body)) });
+  res.end(body);
 }
 
 /** Where a request goes once its profile prefix is stripped. */
@@ -180,7 +193,7 @@ class ReferenceApp {
     const mode = kind === '_modes' ? modeNamed(name) : kind === '' || kind === '_faults' ? REFERENCE_MODE : undefined;
     const hooks = kind === '_faults' ? faultNamed(name)?.hooks : CLEAN;
     if (!mode || !hooks) return undefined;
-    const profile = { mode, hooks, store: createStore(this.channelToken) };
+    const profile = { mode, hooks, store: createStore(this.channelToken), routed: 0 };
     this.profiles.set(key, profile);
     return profile;
   }
@@ -220,6 +233,9 @@ class ReferenceApp {
       const reply = rejectionReply(undefined, new Rejection('method', `method not allowed; allowed: ${allow}`));
       return send(res, { ...reply, headers: { allow } }, profile);
     }
+    const blipEvery = profile.mode.choices.gatewayBlipEvery;
+    profile.routed++;
+    if (blipEvery && profile.routed % blipEvery === 0) return gatewayBlip(res, method, profile.routed / blipEvery);
     const facts: ExchangeFacts = { op: route.number, body: undefined, loggedIn: false };
     let reply: Reply;
     try {
