@@ -5,13 +5,21 @@ import { redact } from './redact';
 import type { Retried } from './retry';
 import { isThrottled } from './retry';
 import type { BreakerTrip, Unanswered } from './run-state';
-import type { NoAnswerKind } from './wire';
+import { NoAnswer, type NoAnswerKind } from './no-answer';
 
 /** The breaker's side of the run state. */
 export interface Breaker {
   breakerOpen(): BreakerTrip | undefined;
-  answered(): void;
-  unanswered(sentAt: number, request: string, how?: Unanswered): BreakerTrip | undefined;
+  /** Why `operation` is no longer sent (its last requests got no answer), or undefined. */
+  operationStopped(operation: string): string | undefined;
+  answered(operation?: string): void;
+  unanswered(
+    sentAt: number,
+    request: string,
+    how?: Unanswered,
+    operation?: string,
+    detail?: string,
+  ): BreakerTrip | undefined;
 }
 
 /** "GET /v1/item/1001": how the breaker names a request; no query, secrets redacted. */
@@ -28,10 +36,16 @@ export function gatedByBreaker(breaker: Breaker, uncounted: readonly NoAnswerKin
   return (next) => async (request) => {
     const trip = breaker.breakerOpen();
     if (trip) return { kind: 'not-sent', trip };
+    const { operation } = request;
+    // One operation that never answers in time stops alone: its requests are not sent, the rest of the run goes on.
+    const stopped = operation === undefined ? undefined : breaker.operationStopped(operation);
+    if (stopped)
+      return { kind: 'no-answer', failure: new NoAnswer('operation-stopped', stopped, 0), sentAt: Date.now() };
     const sent = await next(request);
-    if (sent.kind === 'answer' && !isThrottled(sent.response)) breaker.answered();
+    if (sent.kind === 'answer' && !isThrottled(sent.response)) breaker.answered(operation);
     if (sent.kind !== 'no-answer' || uncounted.includes(sent.failure.kind)) return sent;
-    const opened = breaker.unanswered(sent.sentAt, requestLine(request.method, request.url));
+    const line = requestLine(request.method, request.url);
+    const opened = breaker.unanswered(sent.sentAt, line, 'no-answer', operation, sent.failure.message);
     return { ...sent, ...(opened && { trip: opened }) };
   };
 }
@@ -42,7 +56,12 @@ export function throttledOutCounted(breaker: Breaker, deliver: Deliver<Retried>)
     const delivery = await deliver(request, maxWaitMs);
     if (delivery.kind !== 'throttled' || !('firstSentAt' in delivery)) return delivery;
     const { firstSentAt, ...throttled } = delivery;
-    const trip = breaker.unanswered(firstSentAt, requestLine(request.method, request.url), 'throttled');
+    const trip = breaker.unanswered(
+      firstSentAt,
+      requestLine(request.method, request.url),
+      'throttled',
+      request.operation,
+    );
     return { ...throttled, ...(trip && { trip }) } satisfies Delivery;
   };
 }

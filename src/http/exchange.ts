@@ -23,6 +23,8 @@ export interface OutgoingRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** The operation's label ("operation 8 (GET /v1/item/{id}, §4.8)"): the breaker counts time-outs per operation. */
+  operation?: string;
 }
 
 /** An HTTP answer as the wire (wire.ts) read it. */

@@ -61,6 +61,21 @@ export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: num
   return redact(`${label} got no answer: ${failure.message} (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})`);
 }
 
+/**
+ * The message of an answer larger than the cap: not evidence of non-conformance (a real catalogue may be large), so
+ * what needs its body is not judged. The size is the one announced (Content-Length) when the target said it.
+ */
+export function tooLargeUnjudgedMessage(label: string, response: WireResponse, limitBytes: number): string {
+  const size =
+    response.announcedBytes !== undefined
+      ? `${response.announcedBytes} bytes (Content-Length)`
+      : `more than ${limitBytes} bytes (its size was not announced)`;
+  return redact(
+    `${label} answered HTTP ${response.status} with a body of ${size}, over RSF_MAX_RESPONSE_BYTES=${limitBytes}: ` +
+      'only its first bytes were read, so it was not judged. Raise RSF_MAX_RESPONSE_BYTES to judge it.',
+  );
+}
+
 /** The message of a test stopped because the breaker is open. */
 export function breakerMessage(trip: BreakerTrip): string {
   if (trip.cause === 'throttled') {

@@ -1,6 +1,6 @@
 // The request a test's options make of an operation: URL, headers, credentials and body.
 import { createHash } from 'node:crypto';
-import { type Operation, fillPath } from '../model/operations';
+import { type Operation, fillPath, operationLabel } from '../model/operations';
 import type { Credentials, OutgoingRequest, SendOptions } from './exchange';
 
 /** The tokens requests are sent with: the valid one, and one the target must refuse. */
@@ -49,7 +49,13 @@ export function outgoingRequest(
     body = JSON.stringify(options.json);
     headers['Content-Type'] = 'application/json';
   }
-  return { method: operation.method, url, headers, ...(body !== undefined && { body }) };
+  return {
+    method: operation.method,
+    url,
+    headers,
+    ...(body !== undefined && { body }),
+    operation: operationLabel(operation),
+  };
 }
 
 /**

@@ -20,9 +20,16 @@ export const RUN_STATE_ENV = 'RSF_RUN_STATE_DIR';
 
 /**
  * Requests in a row, over all workers, that got no usable answer before the breaker opens: no HTTP answer at all, or
- * only throttled ones until the retries ran out.
+ * only throttled ones until the retries ran out. The row must name at least two operations: one slow operation
+ * stops alone (OPERATION_THRESHOLD), and a dead target's next operation then opens the breaker.
  */
 export const BREAKER_THRESHOLD = 3;
+
+/**
+ * Requests of one operation in a row, over all workers, that got no answer (no usable answer of it in between)
+ * before that operation is no longer sent: its later tests are inconclusive, the rest of the run is judged.
+ */
+export const OPERATION_THRESHOLD = 2;
 
 /** A throttled run never goes slower than this, over all workers (requests per second). */
 export const FLOOR_RATE_PER_SECOND = 1;
@@ -60,6 +67,16 @@ interface ThrottleRecord {
 const BREAKER_FILE = 'breaker-open.json';
 const NO_ANSWERS_FILE = 'unanswered-in-a-row';
 const THROTTLE_FILE = 'throttle.json';
+/** Per operation (by a hash of its label): its unanswered requests in a row, and why it is no longer sent. */
+const operationFile = (operation: string, suffix: string): string =>
+  `operation-${createHash('sha256').update(operation).digest('hex').slice(0, 16)}.${suffix}`;
+
+interface RowEntry {
+  sentAt: number;
+  how: Unanswered;
+  /** The operation's label, or the request line of a request without one. */
+  key?: string;
+}
 
 /** The shared state of the run, through files: every method is cheap enough to call for each request. */
 export class RunState {
@@ -67,6 +84,7 @@ export class RunState {
   private throttle: ThrottleRecord | undefined;
   private throttleReadAt = 0;
   private throttleMtime = 0;
+  private readonly stoppedOperations = new Map<string, string>();
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -89,24 +107,51 @@ export class RunState {
     return this.trip;
   }
 
-  /** A request got a usable answer (not a throttled one): the count of unanswered requests in a row starts again. */
-  answered(): void {
-    const file = this.path(NO_ANSWERS_FILE);
-    if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0) truncateSync(file);
+  /** Why `operation` is no longer sent, once any worker stopped it. One stat per call until then. */
+  operationStopped(operation: string): string | undefined {
+    const known = this.stoppedOperations.get(operation);
+    if (known !== undefined) return known;
+    const file = this.path(operationFile(operation, 'stopped'));
+    if (!statSync(file, { throwIfNoEntry: false })) return undefined;
+    const why = readFileSync(file, 'utf8');
+    if (why === '') return undefined; // being written: the next call reads it
+    this.stoppedOperations.set(operation, why);
+    return why;
+  }
+
+  /**
+   * A request (of `operation`) got a usable answer (not a throttled one): the count of unanswered requests in a row
+   * starts again, and so does the operation's own.
+   */
+  answered(operation?: string): void {
+    const files = [NO_ANSWERS_FILE, ...(operation === undefined ? [] : [operationFile(operation, 'unanswered')])];
+    for (const name of files) {
+      const file = this.path(name);
+      if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > 0) truncateSync(file);
+    }
   }
 
   /**
    * A request sent at `sentAt` got no usable answer. Returns the trip when this one opened the breaker (or it was
    * open). Each worker appends a line (an append of a few bytes is atomic), so the count spans workers.
    */
-  unanswered(sentAt: number, request: string, how: Unanswered = 'no-answer'): BreakerTrip | undefined {
+  unanswered(
+    sentAt: number,
+    request: string,
+    how: Unanswered = 'no-answer',
+    operation?: string,
+    detail?: string,
+  ): BreakerTrip | undefined {
+    if (how === 'no-answer' && operation !== undefined) this.operationUnanswered(operation, detail);
     const file = this.path(NO_ANSWERS_FILE);
-    appendFileSync(file, `${JSON.stringify({ sentAt, how })}\n`);
+    appendFileSync(file, `${JSON.stringify({ sentAt, how, key: operation ?? request } satisfies RowEntry)}\n`);
     const row = readFileSync(file, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as { sentAt: number; how: Unanswered });
+      .map((line) => JSON.parse(line) as RowEntry);
     if (row.length < BREAKER_THRESHOLD) return this.breakerOpen();
+    // A row of one operation is that operation's trouble, not the target's (it stops alone, above).
+    if (new Set(row.map((r) => r.key ?? '')).size < 2) return this.breakerOpen();
     const trip: BreakerTrip = {
       since: new Date(row[0]?.sentAt ?? sentAt).toISOString(),
       openedAt: new Date().toISOString(),
@@ -120,6 +165,21 @@ export class RunState {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
     return this.breakerOpen() ?? trip;
+  }
+
+  /** Counts an unanswered request of `operation`; at OPERATION_THRESHOLD in a row, it is no longer sent. */
+  private operationUnanswered(operation: string, detail: string | undefined): void {
+    const file = this.path(operationFile(operation, 'unanswered'));
+    appendFileSync(file, '.');
+    const inARow = readFileSync(file, 'utf8').length;
+    if (inARow < OPERATION_THRESHOLD) return;
+    const last = detail === undefined ? '' : ` (the last: ${detail})`;
+    const why = `not sent, because its last ${inARow} requests got no answer${last}; the rest of the run goes on`;
+    try {
+      writeFileSync(this.path(operationFile(operation, 'stopped')), why, { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
   }
 
   /** The run's throttled rate (requests per second over all workers) at `now`, or undefined when not throttled. */

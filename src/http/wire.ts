@@ -110,7 +110,7 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
 
 /** The wire as the pipeline's innermost layer: one attempt, with the deadline and the body cap. */
 export function wire(options: { timeoutMs: number; maxBodyBytes: number }): Send {
-  return async (request) => {
+  return async ({ operation: _, ...request }) => {
     const sentAt = Date.now();
     try {
       return { kind: 'answer', response: await sendOnce({ ...request, ...options }), sentAt };
@@ -202,7 +202,7 @@ function readBody(response: IncomingMessage, max: number, streams: Readable[]): 
       if (read <= max) return;
       done = true;
       for (const stream of streams) stream.destroy();
-      const known = Number.isFinite(announced) && announced > read;
+      const known = Number.isFinite(announced) && announced >= read;
       const body = Buffer.concat(chunks);
       resolve(
         known

@@ -4,7 +4,7 @@ import { type TestInfo, test } from '@playwright/test';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
 import { type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
-import { breakerMessage, noAnswerMessage, throttledMessage } from '../http/presentation';
+import { breakerMessage, noAnswerMessage, throttledMessage, tooLargeUnjudgedMessage } from '../http/presentation';
 import { redact } from '../http/redact';
 import { credentialsOf, outgoingRequest } from '../http/request';
 import type { Transport } from '../http/transport';
@@ -142,6 +142,11 @@ export class ApiClient {
         sentUnder.set(exchange, this.settings);
         this.completedDepth = Math.max(this.completedDepth, depth);
         this.chainLength = Math.max(this.chainLength, depth);
+        // A body over the cap is no evidence either way: what needs it is inconclusive (README, HTTP client).
+        if (response.truncated) {
+          const reason = tooLargeUnjudgedMessage(label, response, this.config.maxResponseBytes);
+          return this.stop(stopAsInconclusive, reason);
+        }
         return exchange;
       }
     }

@@ -21,7 +21,7 @@ import { exchangeOf } from '../../src/http/exchange';
 import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
-import { BREAKER_THRESHOLD, RunState } from '../../src/http/run-state';
+import { BREAKER_THRESHOLD, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
 import { NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
@@ -34,7 +34,10 @@ import {
   drip,
   dripEvery,
   firstOf,
+  gatewayBlips,
   hang,
+  paddedTo,
+  slowFor,
   rateLimiter,
   redirectLoop,
   reset,
@@ -266,6 +269,89 @@ test('a target that drips its bodies a byte a second, to 4 workers: one breaker 
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
+/** The summary of a child run's conformance.json. */
+const summaryOf = (run: SuiteRun) => {
+  if (!run.report) throw new Error(`no conformance.json\n${run.output.slice(-3000)}`);
+  return run.report.summary;
+};
+
+test('gateway blips (502, 503, 504 with an HTML page) are sent again: PASS, each counted as transient', async () => {
+  test.setTimeout(120_000);
+  const blips = gatewayBlips(7);
+  const { run } = await hostileRun({ after: 12, misbehave: blips }, {}, ['--grep-invert', '@property'], 110_000);
+  expect(blips.blips(), 'the target did blip').toBeGreaterThan(3);
+  // Every blip a test got was sent again and counted. The preflight's requests (the first 12) get none; a blip to the
+  // runner's burst (its first window: 8 requests) is sent again by its test, uncounted.
+  const counted = summaryOf(run).transientRetried;
+  expect(counted).toBeLessThanOrEqual(blips.blips());
+  expect(counted).toBeGreaterThanOrEqual(blips.blips() - 8);
+  expect(run.output).toContain(`${counted} transient 502/503/504 answers retried`);
+  expectOutcome(run, 'PASS', { lines: linesFor(run) });
+});
+
+test.describe('a conforming answer larger than RSF_MAX_RESPONSE_BYTES', () => {
+  const padded = (cap: number) =>
+    hostileRun(
+      { misbehave: paddedTo(/\/v1\/item\//, () => reference().url, 3000) },
+      { RSF_MAX_RESPONSE_BYTES: String(cap) },
+      ['--grep', 'operation 8 ·', '--grep-invert', '@property'],
+      80_000,
+    );
+
+  test('is not judged: its checks are inconclusive, ERROR naming the setting and the size', async () => {
+    test.setTimeout(90_000);
+    const { run } = await padded(2048);
+    expect(run.output).toMatch(
+      /inconclusive[^\n]*operation 8 \(GET [^)]*\) answered HTTP \d+ with a body of 3000 bytes \(Content-Length\), over RSF_MAX_RESPONSE_BYTES=2048/,
+    );
+    expect(summaryOf(run).tests.failed, 'a large body is never a failure').toBe(0);
+    expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+  });
+
+  test('with a cap above it: PASS', async () => {
+    test.setTimeout(90_000);
+    const { run } = await padded(4096);
+    expectOutcome(run, 'PASS', { lines: linesFor(run) });
+  });
+});
+
+test.describe('one operation slower than RSF_REQUEST_TIMEOUT_MS, everything else quick', () => {
+  const OPERATION_7 = /\/v1\/carrito\/calcularEnvioPara\//;
+  const slowRun = async (timeoutMs: number) => {
+    const slow = slowFor(OPERATION_7, () => reference().url, 1500);
+    const { run } = await hostileRun(
+      { misbehave: slow },
+      { RSF_REQUEST_TIMEOUT_MS: String(timeoutMs) },
+      ['--grep', 'operation (7|8) ·', '--grep-invert', '@property'],
+      80_000,
+    );
+    return { run, slow };
+  };
+
+  test('its checks are inconclusive naming the setting and the operation, the breaker stays closed: ERROR', async () => {
+    test.setTimeout(90_000);
+    const { run, slow } = await slowRun(800);
+    expect(run.output).toMatch(/operation 7 \(GET [^)]*\) got no answer[^\n]*RSF_REQUEST_TIMEOUT_MS=800/);
+    expect(run.output, 'the breaker did not open').not.toMatch(/stopped answering/);
+    expect(run.output, 'operation 8 was judged').toMatch(/✓ .*operation 8/);
+    expect(summaryOf(run).tests.failed, 'a slow operation is never a failure').toBe(0);
+    // Time-outs waited: once it stopped, operation 7 was not sent again; those out at once (sent ahead) time out together.
+    const report = JSON.stringify(run.report);
+    const stopped = report.match(/not sent, because its last \d+ requests got no answer/g) ?? [];
+    expect(stopped.length, 'tests of operation 7 not sent').toBeGreaterThan(0);
+    expect(slow.received(), 'requests of operation 7 that reached the target').toBeLessThan(
+      OPERATION_THRESHOLD + 8 + 1,
+    );
+    expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+  });
+
+  test('with a larger time-out: PASS', async () => {
+    test.setTimeout(90_000);
+    const { run } = await slowRun(5000);
+    expectOutcome(run, 'PASS', { lines: linesFor(run) });
+  });
+});
+
 test.describe('bodies no API should send', () => {
   test.describe.configure({ mode: 'serial' });
   let run: SuiteRun;
@@ -301,11 +387,16 @@ test.describe('bodies no API should send', () => {
     expectOutcome(run, 'FAIL', { lines: 3000 });
   });
 
-  test('a 10 MB body and a gzip bomb fail their checks as "response larger than N bytes"', () => {
-    expect(run.output).toContain(`response larger than ${CAP} bytes`);
-    expect(run.output).toMatch(
-      /paymentVoucher[\s\S]*larger than 4194304 bytes|larger than 4194304 bytes[\s\S]*paymentVoucher/,
+  // Still FAIL: the garbage and the echoed token fail their checks. The large bodies are no evidence either way.
+  test('a 10 MB body and a gzip bomb are inconclusive, naming RSF_MAX_RESPONSE_BYTES and the size when known', () => {
+    const report = JSON.stringify(run.report);
+    expect(report).toContain(
+      `with a body of ${10 * MiB + 14} bytes (Content-Length), over RSF_MAX_RESPONSE_BYTES=${CAP}`,
     );
+    expect(report).toMatch(
+      new RegExp(`operation 10 [^"]* with a body of more than ${CAP} bytes \\(its size was not announced\\)`),
+    );
+    expect(run.output).not.toContain(`response larger than ${CAP} bytes`);
   });
 
   test('binary garbage labelled application/json is shown escaped', () => {
@@ -567,20 +658,37 @@ test.describe('retries and the breaker', () => {
     expect(retryWaitMs(undefined, 20, 30_000, () => 0.999)).toBeLessThan(30_000);
   });
 
-  test('a 503 without Retry-After is an answer to judge, not a reason to retry', async () => {
+  test('a blip is sent again up to RSF_MAX_RETRIES, and then judged; a POST is not resent after 502 or 504', async () => {
+    // 503 on /v1/prices, 502 elsewhere, always: the last answer is the one judged.
     const target = await startHostileTarget({
-      misbehave: answerFor(/./, '{"error_message":"down"}', { 'content-type': 'application/json' }, 503),
+      misbehave: (req, res) => {
+        const status = /prices/.test(req.url ?? '') ? 503 : 502;
+        res.writeHead(status, { 'content-type': 'text/html' }).end(`<html>${status}</html>`);
+        return true;
+      },
     });
     try {
-      const config = configFor({ RSF_TARGET_URL: target.url });
+      const config = configFor({ RSF_TARGET_URL: target.url, RSF_MAX_RETRIES: '2', RSF_RETRY_MAX_WAIT_MS: '20' });
       const transport = new Transport(
         transportOptions(config),
         `${target.url}/v1`,
         1,
         new RunState(mkdtempSync(join(tmpdir(), 'rsf-state-'))),
       );
-      const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
-      expect(delivery).toMatchObject({ kind: 'answer', attempts: [] });
+      const send = (method: string, path: string) =>
+        transport.deliver({ method, url: `${target.url}/v1/${path}`, headers: {} });
+      const transient = { status: 502, waitedMs: expect.any(Number), transient: true };
+      const get = await send('GET', 'item/1');
+      expect(get).toMatchObject({ kind: 'answer', attempts: [transient, transient] });
+      expect(get.kind === 'answer' && get.response.status).toBe(502);
+      expect(target.requests, 'sent once, then RSF_MAX_RETRIES times').toBe(3);
+      // The upstream may have processed a POST before its gateway gave up: its 502 is judged as it came.
+      expect(await send('POST', 'carrito')).toMatchObject({ kind: 'answer', attempts: [] });
+      expect(target.requests).toBe(4);
+      // A 503 without Retry-After says it was not processed (RFC 9110 §15.6.4): any method is sent again.
+      const post503 = await send('POST', 'prices');
+      expect(post503).toMatchObject({ kind: 'answer', attempts: [{ status: 503, transient: true }, { status: 503 }] });
+      expect(target.requests).toBe(7);
     } finally {
       await target.close();
     }

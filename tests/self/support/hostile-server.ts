@@ -191,3 +191,64 @@ export function rateLimiter(perSecond: number): Misbehaviour & { refused: () => 
   };
   return Object.assign(behave, { refused: () => refused });
 }
+
+/**
+ * A load balancer's passing trouble: every `every`th request (counted from 1) gets 502, 503 (no Retry-After) or 504
+ * in turn, with an HTML page, before the API sees it; `postsToo` sends POST and PATCH the same statuses (a client
+ * must not resend those after a 502 or 504), else they get only the 503. Counts what it answered.
+ */
+export function gatewayBlips(every: number, postsToo = false): Misbehaviour & { blips: () => number } {
+  let blips = 0;
+  const behave: Misbehaviour = (req, res, index) => {
+    if (index % every !== 0) return false;
+    const write = req.method === 'POST' || req.method === 'PATCH';
+    const status = write && !postsToo ? 503 : ([502, 503, 504][blips % 3] ?? 503);
+    blips++;
+    const body = `<html><body><h1>${status} Bad Gateway</h1><p>upstream trouble</p></body></html>`;
+    res.writeHead(status, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
+    return true;
+  };
+  return Object.assign(behave, { blips: () => blips });
+}
+
+/** Requests whose path matches `path` are forwarded to `upstream` only after `delayMs`: one slow operation. */
+export function slowFor(
+  path: RegExp,
+  upstream: () => string,
+  delayMs: number,
+): Misbehaviour & { received: () => number } {
+  let received = 0;
+  const behave: Misbehaviour = (req, res) => {
+    if (!path.test(req.url ?? '')) return false;
+    received++;
+    setTimeout(() => (res.destroyed ? undefined : forward(upstream(), req, res)), delayMs).unref();
+    return true;
+  };
+  return Object.assign(behave, { received: () => received });
+}
+
+/**
+ * Requests whose path matches `path` get the upstream's answer with its JSON body padded by trailing spaces (still
+ * the same JSON) to `bytes`, with Content-Length: a conforming answer larger than a small RSF_MAX_RESPONSE_BYTES.
+ */
+export function paddedTo(path: RegExp, upstream: () => string, bytes: number): Misbehaviour {
+  return (req, res) => {
+    if (!path.test(req.url ?? '')) return false;
+    const headers = { ...req.headers, 'accept-encoding': 'identity' };
+    const outgoing = request(`${upstream()}${req.url ?? ''}`, { method: req.method, headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const padded = Buffer.concat([body, Buffer.alloc(Math.max(0, bytes - body.length), 0x20)]);
+        const { 'content-length': _, 'transfer-encoding': __, ...rest } = answer.headers;
+        res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(padded.length) });
+        res.end(padded);
+      });
+    });
+    outgoing.on('error', () => res.destroy());
+    req.pipe(outgoing);
+    return true;
+  };
+}
