@@ -1,6 +1,6 @@
 // Every request of the suite goes through one pipeline, composed here once: the wire (deadline, capped body), the
-// limiter (pace, throttle), the breaker's gate, retries of throttled answers, and the breaker's count of those that
-// never got through. Each layer has its file; this one only puts them in order.
+// limiter (pace, throttle), the breaker's gate (and each operation's), retries of throttled answers and gateway blips,
+// and the breaker's count of those that never got through. Each layer has its file; this one only puts them in order.
 import { throttledOutCounted, gatedByBreaker } from './breaker';
 import { type Deliver, type Delivery, compose } from './delivery';
 import type { OutgoingRequest } from './exchange';
@@ -41,8 +41,8 @@ export class Transport {
   }
 
   /**
-   * Sends `request`, again after each throttled answer or gateway blip (up to RSF_MAX_RETRIES, waiting no more than `maxWaitMs` in
-   * all), unless the breaker is open.
+   * Sends `request`, again after each throttled answer or gateway blip (up to RSF_MAX_RETRIES, waiting no more than
+   * `maxWaitMs` in all), unless the breaker is open or its operation stopped.
    */
   deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {
     return this.pipeline(request, maxWaitMs);

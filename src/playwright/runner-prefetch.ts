@@ -7,7 +7,7 @@
 // that is how the runner knows what each planned test sends (README, "Playwright internals": were the files loaded
 // elsewhere, nothing would be sent ahead, and tests/self/prefetch.spec.ts would fail).
 //
-// At the first sign of trouble (an answer throttled or missing, the breaker open, a quick target: nothing to gain)
+// At the first sign of trouble (an answer throttled, a gateway blip or none, the breaker open, a quick target)
 // the runner stops sending, and each test sends what the runner did not answer, paced, retried and counted as usual.
 // A connection the runner's burst had refused or reset is not counted by the breaker (a server or proxy may do that
 // to a burst it would serve one by one); a time-out is, so that a target that dies mid-run ends the run in time.

@@ -302,7 +302,10 @@ test.describe('a conforming answer larger than RSF_MAX_RESPONSE_BYTES', () => {
     test.setTimeout(90_000);
     const { run } = await padded(2048);
     expect(run.output).toMatch(
-      /inconclusive[^\n]*operation 8 \(GET [^)]*\) answered HTTP \d+ with a body of 3000 bytes \(Content-Length\), over RSF_MAX_RESPONSE_BYTES=2048/,
+      new RegExp(
+        'inconclusive[^\\n]*operation 8 \\(GET [^)]*\\) answered HTTP \\d+ ' +
+          'with a body of 3000 bytes \\(Content-Length\\), over RSF_MAX_RESPONSE_BYTES=2048',
+      ),
     );
     expect(summaryOf(run).tests.failed, 'a large body is never a failure').toBe(0);
     expectOutcome(run, 'ERROR', { lines: linesFor(run) });
@@ -328,14 +331,15 @@ test.describe('one operation slower than RSF_REQUEST_TIMEOUT_MS, everything else
     return { run, slow };
   };
 
-  test('its checks are inconclusive naming the setting and the operation, the breaker stays closed: ERROR', async () => {
+  test('its checks are inconclusive, naming the setting and the operation; no breaker: ERROR', async () => {
     test.setTimeout(90_000);
     const { run, slow } = await slowRun(800);
     expect(run.output).toMatch(/operation 7 \(GET [^)]*\) got no answer[^\n]*RSF_REQUEST_TIMEOUT_MS=800/);
     expect(run.output, 'the breaker did not open').not.toMatch(/stopped answering/);
     expect(run.output, 'operation 8 was judged').toMatch(/✓ .*operation 8/);
     expect(summaryOf(run).tests.failed, 'a slow operation is never a failure').toBe(0);
-    // Time-outs waited: once it stopped, operation 7 was not sent again; those out at once (sent ahead) time out together.
+    // Time-outs waited: once it stopped, operation 7 was not sent again; those out at once (sent ahead) time out
+    // together.
     const report = JSON.stringify(run.report);
     const stopped = report.match(/not sent, because its last \d+ requests got no answer/g) ?? [];
     expect(stopped.length, 'tests of operation 7 not sent').toBeGreaterThan(0);
@@ -658,7 +662,7 @@ test.describe('retries and the breaker', () => {
     expect(retryWaitMs(undefined, 20, 30_000, () => 0.999)).toBeLessThan(30_000);
   });
 
-  test('a blip is sent again up to RSF_MAX_RETRIES, and then judged; a POST is not resent after 502 or 504', async () => {
+  test('a blip is sent again up to RSF_MAX_RETRIES, then judged; a POST is not resent after 502 or 504', async () => {
     // 503 on /v1/prices, 502 elsewhere, always: the last answer is the one judged.
     const target = await startHostileTarget({
       misbehave: (req, res) => {

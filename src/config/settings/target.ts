@@ -48,7 +48,8 @@ export const TARGET_SETTINGS = {
     'RSF_REQUEST_TIMEOUT_MS',
     '10000',
     bounded(100, 120000),
-    'Time-out of one request, in milliseconds (100 to 120000).',
+    'Time-out of one request, in milliseconds (100 to 120000). A test whose request times out is inconclusive; ' +
+      'an operation that times out twice in a row is not sent again.',
   ),
   maxRequestsPerSecond: S(
     'RSF_MAX_REQUESTS_PER_SECOND',
@@ -62,14 +63,15 @@ export const TARGET_SETTINGS = {
     '4194304',
     bounded(1024, 1073741824),
     'Response bodies are read up to this many bytes, counted after decompression (1024 to 1073741824); ' +
-      'a larger one fails its check with "response larger than N bytes".',
+      'a larger one is not judged: its test is inconclusive and the run ends in ERROR, naming this setting.',
   ),
   maxRetries: S(
     'RSF_MAX_RETRIES',
     '5',
     bounded(0, 20),
-    'Times a request is sent again after HTTP 429, or 503 with Retry-After (0 to 20). ' +
-      'A check whose every attempt was throttled is inconclusive, never failed.',
+    'Times a request is sent again after HTTP 429 or 503 with Retry-After, or a gateway blip: 503 without ' +
+      'Retry-After, or 502/504 to GET, HEAD, PUT, DELETE (0 to 20). A check whose every attempt was throttled is ' +
+      'inconclusive, never failed; a blip still there at the end is judged.',
   ),
   retryMaxWaitMs: S(
     'RSF_RETRY_MAX_WAIT_MS',
