@@ -44,9 +44,9 @@ interface Profile {
 /** The three statuses of the flaky mode's gateway, in turn; a POST or PATCH gets 503 only (modes.ts). */
 const BLIPS = [502, 503, 504] as const;
 
-/** A load balancer's page, as a gateway sends it: HTML, whatever the client accepts. */
+/** A load balancer's page, as a gateway sends it: HTML, whatever the client accepts. `index` counts blips from 1. */
 function gatewayBlip(res: ServerResponse, method: string, index: number): void {
-  const status = method === 'POST' || method === 'PATCH' ? 503 : (BLIPS[index % BLIPS.length] ?? 503);
+  const status = method === 'POST' || method === 'PATCH' ? 503 : (BLIPS[(index - 1) % BLIPS.length] ?? 503);
   const body = `<html><head><title>${status}</title></head><body><h1>${status} Gateway trouble</h1></body></html>`;
   res.writeHead(status, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);

@@ -65,7 +65,8 @@ const BODY_OPS: { op: number; method: string; path: string; errorShape: (v: unkn
 
 const alive = async () => expect((await send(server.url, '/v1/prices', { headers: AUTH })).status).toBe(200);
 
-for (const mode of MODES) {
+// The API's own answers; the flaky mode's gateway stands in front of them (reference.spec.ts, and the matrix).
+for (const mode of MODES.filter((m) => m.choices.gatewayBlipEvery === null)) {
   const base = `${profilePath({ mode: mode.name })}/v1`;
   const documentedStatus = (status: number) => (mode.choices.errorStatus === '200' ? 200 : status);
 
