@@ -1,6 +1,9 @@
 // How a request went without an HTTP answer: the wire raises it, the pipeline's layers pass it on (delivery.ts).
-/** How a request went without an HTTP answer. */
-export type NoAnswerKind = 'timeout' | 'refused' | 'reset' | 'not-http' | 'unreadable-body' | 'other';
+/**
+ * How a request went without an HTTP answer. 'not-recorded': a replay (RSF_TARGET_URL=har:…) has no answer for it;
+ * nothing was sent, so it says nothing of the target.
+ */
+export type NoAnswerKind = 'timeout' | 'refused' | 'reset' | 'not-http' | 'unreadable-body' | 'other' | 'not-recorded';
 
 /** The target gave no (complete) HTTP answer. The message carries no URL and no header: it is safe to show. */
 export class NoAnswer extends Error {
