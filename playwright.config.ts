@@ -5,7 +5,7 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { version } from './package.json';
 import { loadConfig, loadEnvFile } from './src/config/config';
 import { displayTarget, referenceProfilePath } from './src/config/target';
-import { recordingPath, replayEnvironment } from './src/evidence/replay';
+import { recordingPath, replayEnvironment } from './src/playwright/replay';
 
 // Before anything reads a setting; workers inherit the environment this leaves.
 loadEnvFile();

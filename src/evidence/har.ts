@@ -41,7 +41,7 @@ export interface ExchangeRecord {
   test?: { id?: string; title: string };
   /** The requirement IDs those checks assert. */
   requirements: readonly string[];
-  /** How the request authenticated ('valid', 'none', 'unknown-token'…): redacted tokens read alike, a replay must not. */
+  /** How the request authenticated (valid, none, unknown-token…): redacted tokens read alike, a replay must not. */
   credentials?: string;
 }
 

@@ -203,8 +203,13 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
   const har = parseHar(Buffer.from(entries.get(recording) ?? []).toString('utf8'), recording);
   lines.push(`recording: ${recording}, ${har.records.length} exchanges, a well-formed HAR 1.2 log`);
   if (!options.regrade) {
+    lines.push('re-grade: not available: no re-grade was asked for; the verdict was not re-graded');
+    return { exitCode: 0, lines, manifest };
+  }
+  if (!har.rsf?.replay) {
+    // A replay sends what the run sent only with the run's seed, property runs, writes and base URL.
     lines.push(
-      're-grade: not available in this version of the suite, which cannot yet run against a recording; ' +
+      're-grade: not possible: the recording has no log._rsf.replay (it was not written by a conformance run); ' +
         'the verdict was not re-graded',
     );
     return { exitCode: 0, lines, manifest };

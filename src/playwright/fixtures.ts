@@ -17,7 +17,7 @@ import { RUN_STATE_ENV } from '../http/run-state';
 import { CHECK_ANNOTATION } from '../checks/check-protocol';
 import { redact } from '../http/redact';
 import { EXCHANGES_DIR_ENV, appendEntries, recordsOf } from '../evidence/exchange-log';
-import { Replay, readRecording } from '../evidence/replay';
+import { Replay, readRecording } from './replay';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 import { WRITES_OFF, skippedAsWrite } from '../checks/write-safety';
 

@@ -10,7 +10,7 @@ import { BaselineError, loadBaseline } from '../report/baseline';
 import { loadWaivers } from '../report/waivers';
 import { createRunStateDir } from '../http/run-state';
 import { createExchangesDir } from '../evidence/exchange-log';
-import { readRecording } from '../evidence/replay';
+import { readRecording } from './replay';
 import './secrets';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
 

@@ -10,7 +10,7 @@ import type { Credentials, OutgoingRequest } from '../http/exchange';
 import { type Tokens, authorizationHeader } from '../http/request';
 import { NoAnswer } from '../http/no-answer';
 import { RUN_NONCE_ENV } from '../http/run-state';
-import { type ExchangeRecord, HarError, type ParsedHar, parseHar, requestFingerprint } from './har';
+import { type ExchangeRecord, HarError, type ParsedHar, parseHar, requestFingerprint } from '../evidence/har';
 
 /** The HAR file RSF_TARGET_URL names, or undefined when it names a live target. */
 export function recordingPath(targetUrl: string | undefined): string | undefined {
