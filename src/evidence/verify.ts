@@ -160,9 +160,10 @@ function extract(entries: ReadonlyMap<string, Uint8Array>, outDir: string): void
 
 const changeLine = (c: StatusChange) => `${c.id} (${c.before ?? 'absent'} → ${c.now ?? 'absent'})`;
 
-function regradeLines(r: Regraded): string[] {
+function regradeLines(r: Regraded, verdict: string): string[] {
   const total = r.same.length + r.newlyFailing.length + r.newlyPassing.length + r.changed.length;
-  if (total === r.same.length) return [`re-grade: the verdict stands: all ${total} requirements have the same status`];
+  if (total === r.same.length)
+    return [`re-grade: the verdict stands (${verdict}): all ${total} requirements have the same status`];
   const group = (label: string, list: StatusChange[]) =>
     list.length > 0 ? [`  ${label} (${list.length}): ${list.map(changeLine).join(', ')}`] : [];
   return [
@@ -229,7 +230,7 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
     throw new BundleError(`re-grading failed: ${(e as Error).message.split('\n')[0]}`);
   }
   const regraded = compareStatuses(before, now);
-  lines.push(...regradeLines(regraded));
+  lines.push(...regradeLines(regraded, run.verdict));
   const stands = regraded.same.length === Object.keys({ ...before, ...now }).length;
   return { exitCode: stands ? 0 : 1, lines, manifest, regraded };
 }

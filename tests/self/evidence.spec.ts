@@ -451,7 +451,7 @@ test.describe('bundle and verify', () => {
     const stands = await verifyBundle(path, { outDir: out, regrade: same });
     expect(stands.exitCode).toBe(0);
     expect(seen).toBe(harText());
-    expect(stands.lines.at(-1)).toBe('re-grade: the verdict stands: all 3 requirements have the same status');
+    expect(stands.lines.at(-1)).toBe('re-grade: the verdict stands (FAIL): all 3 requirements have the same status');
     const other: Regrade = async () => ({
       requirements: { 'GEN-JSON-CONTENT-TYPE': 'failed', 'OP4-UTILITY-MAX': 'passed', 'OP8-DETAIL': 'inconclusive' },
     });

@@ -167,7 +167,7 @@ test.describe('a faulty run and its replay', () => {
     const [stands, refused] = await Promise.all([cli('cli-verify.ts', [path]), cli('cli-verify.ts', [changed])]);
     expect(stands.code, stands.output).toBe(0);
     expect(stands.stdout).toContain('run: FAIL against embedded reference server');
-    expect(stands.stdout).toMatch(/re-grade: the verdict stands: all \d+ requirements have the same status/);
+    expect(stands.stdout).toMatch(/re-grade: the verdict stands \(FAIL\): all \d+ requirements have the same status/);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(`verify: "${HAR_FILE}" is damaged or was changed: its SHA-256 is not the manifest's\n`);
   });
