@@ -1,12 +1,13 @@
 // Recording a run (issue 24, item 1): each worker appends the HAR entries of its exchanges, already redacted and cut,
 // to a file of its own in a folder the global setup names (RSF_EXCHANGES_DIR); the conformance reporter, in the
 // runner, gathers them into reports/exchanges.har at the end. A line per entry: an append is all a worker does.
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entry } from 'har-format';
 import type { Delivery } from '../http/delivery';
 import type { OutgoingRequest } from '../http/exchange';
+import type { BreakerTrip } from '../http/run-state';
 import { type ExchangeRecord, type HarOptions, type RsfHar, harOfEntries, toHarEntry } from './har';
 
 export const EXCHANGES_DIR_ENV = 'RSF_EXCHANGES_DIR';
@@ -100,6 +101,22 @@ export function appendEntries(dir: string, records: readonly ExchangeRecord[], o
   if (records.length === 0) return;
   const lines = records.map((r) => `${JSON.stringify(toHarEntry(r, options))}\n`).join('');
   appendFileSync(join(dir, `${process.pid}.ndjson`), lines);
+}
+
+const TRIP_FILE = 'breaker-trip.json';
+
+/**
+ * For the global teardown, which removes the run directory before the reporter ends: keeps why the breaker opened,
+ * so that the recording can say so (a replay reports the tests that sent nothing after it as not run).
+ */
+export function keepBreakerTrip(dir: string | undefined, trip: BreakerTrip | undefined): void {
+  if (dir && trip && existsSync(dir)) writeFileSync(join(dir, TRIP_FILE), JSON.stringify(trip));
+}
+
+/** The trip keepBreakerTrip kept, if the breaker opened. */
+export function keptBreakerTrip(dir: string): BreakerTrip | undefined {
+  const path = join(dir, TRIP_FILE);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BreakerTrip) : undefined;
 }
 
 /** The entries every process appended, in the order they were sent. */

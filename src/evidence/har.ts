@@ -2,6 +2,7 @@
 // exchange, retries and throttled answers included: this module knows nothing of the transport, which maps its own
 // exchanges onto ExchangeRecord. Redaction is the caller's function, so the HAR hides what every other report hides.
 import type { Content, Entry, Har, Header, Log, QueryString } from 'har-format';
+import type { BreakerTrip } from '../http/run-state';
 import { printableLine } from '../model/printable';
 
 /** The recording's file name, in reports/ and in a bundle. */
@@ -65,6 +66,8 @@ export interface ReplaySettings {
   writesEnabled: boolean;
   /** The run's nonce (run-state.ts, runNonce): some requests carry it, e.g. a channel message of this run only. */
   runNonce?: string;
+  /** Set when the run's circuit breaker opened: the tests that sent nothing after it are "not run" in a replay too. */
+  breaker?: BreakerTrip;
 }
 
 /** The `_rsf` field of an entry. */
@@ -347,6 +350,18 @@ function replaySettingsOf(value: unknown): ReplaySettings {
     fcNumRuns: num(r.fcNumRuns, 'log._rsf.replay.fcNumRuns'),
     writesEnabled: need<boolean>(typeof writes === 'boolean', writes, 'log._rsf.replay.writesEnabled', 'a boolean'),
     ...(r.runNonce !== undefined && { runNonce: str(r.runNonce, 'log._rsf.replay.runNonce') }),
+    ...(r.breaker !== undefined && { breaker: breakerOf(r.breaker) }),
+  };
+}
+
+function breakerOf(value: unknown): BreakerTrip {
+  const b = obj(value, 'log._rsf.replay.breaker');
+  const cause = b.cause === 'throttled' ? 'throttled' : 'no-answer';
+  return {
+    since: str(b.since, 'log._rsf.replay.breaker.since'),
+    openedAt: str(b.openedAt, 'log._rsf.replay.breaker.openedAt'),
+    lastRequest: str(b.lastRequest, 'log._rsf.replay.breaker.lastRequest'),
+    cause,
   };
 }
 

@@ -41,7 +41,7 @@ import { loadWaivers } from '../report/waivers';
 import { loadConfig } from '../config/config';
 import { runNonceOfThisRun } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
-import { EXCHANGES_DIR_ENV, writeRecording } from '../evidence/exchange-log';
+import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
@@ -58,7 +58,9 @@ function writeExchanges(outputDir: string, metadata: Record<string, unknown>): v
     const config = loadConfig();
     const { fcNumRuns, writesEnabled } = config;
     const runNonce = runNonceOfThisRun();
+    const breaker = keptBreakerTrip(dir);
     replay = {
+      ...(breaker && { breaker }),
       apiBase: redact(apiBase(config, referenceProfilePath(config))),
       fcNumRuns,
       writesEnabled,

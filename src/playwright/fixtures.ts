@@ -13,11 +13,11 @@ import { apiBase, referenceProfilePath, transportOptions } from '../config/targe
 import './secrets';
 import { type ApiBaseFor, DECLARED_ANNOTATION } from './declarations';
 import { Prefetcher } from './prefetch';
-import { RUN_STATE_ENV } from '../http/run-state';
+import { RUN_STATE_ENV, runState } from '../http/run-state';
 import { CHECK_ANNOTATION } from '../checks/check-protocol';
 import { redact } from '../http/redact';
 import { EXCHANGES_DIR_ENV, appendEntries, recordsOf } from '../evidence/exchange-log';
-import { Replay, readRecording } from './replay';
+import { Replay, ReplayState, readRecording } from './replay';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 import { WRITES_OFF, skippedAsWrite } from '../checks/write-safety';
 
@@ -92,7 +92,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
         // Every answer from the recording, no waiting for a Retry-After: nothing is sent (issue 24, item 2).
         const replay = new Replay(readRecording(config.recording), { tokens: config, redact, testId: runningTestId });
         const replaying = { ...options, retryMaxWaitMs: 0, innermost: replay.send() };
-        await use(new Transport(replaying, base, workerInfo.config.workers));
+        await use(new Transport(replaying, base, workerInfo.config.workers, new ReplayState(runState().dir)));
         return;
       }
       await use(new Transport(options, base, workerInfo.config.workers));

@@ -8,8 +8,8 @@ import { requirements } from '../model/catalogue';
 import { preflight } from '../checks/preflight';
 import { BaselineError, loadBaseline } from '../report/baseline';
 import { loadWaivers } from '../report/waivers';
-import { createRunStateDir } from '../http/run-state';
-import { createExchangesDir } from '../evidence/exchange-log';
+import { RunState, createRunStateDir } from '../http/run-state';
+import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
 import { readRecording } from './replay';
 import './secrets';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
@@ -96,6 +96,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   }
   return async () => {
     await stop?.();
+    keepBreakerTrip(process.env[EXCHANGES_DIR_ENV], new RunState(runState.dir).breakerOpen());
     runState.remove();
   };
 }

@@ -9,7 +9,7 @@ import type { Send } from '../http/delivery';
 import type { Credentials, OutgoingRequest } from '../http/exchange';
 import { type Tokens, authorizationHeader } from '../http/request';
 import { NoAnswer } from '../http/no-answer';
-import { RUN_NONCE_ENV } from '../http/run-state';
+import { type BreakerTrip, RUN_NONCE_ENV, RunState } from '../http/run-state';
 import { type ExchangeRecord, HarError, type ParsedHar, parseHar, requestFingerprint } from '../evidence/har';
 
 /** The HAR file RSF_TARGET_URL names, or undefined when it names a live target. */
@@ -69,15 +69,38 @@ export interface ReplayOptions {
   testId: () => string | undefined;
 }
 
+/**
+ * The run state of a replay: nothing is sent, so the breaker never opens and the throttle never slows the run; what
+ * the recorded run's breaker and throttle did is in the recording (Replay answers "not sent" after a recorded trip).
+ */
+export class ReplayState extends RunState {
+  override breakerOpen(): BreakerTrip | undefined {
+    return undefined;
+  }
+  override answered(): void {}
+  override unanswered(): BreakerTrip | undefined {
+    return undefined;
+  }
+  override throttledRate(): number | undefined {
+    return undefined;
+  }
+  override slowDown(): number | undefined {
+    return undefined;
+  }
+}
+
 /** The recorded answers by test and request. Each is handed out once to its test; another test may read any. */
 export class Replay {
   private readonly byTest = new Map<string, ExchangeRecord[]>();
   private readonly byRequest = new Map<string, ExchangeRecord[]>();
+  /** Why the recorded run's breaker opened: a test with nothing recorded left sent nothing after it. */
+  private readonly trip: BreakerTrip | undefined;
 
   constructor(
     har: ParsedHar,
     private readonly options: ReplayOptions,
   ) {
+    this.trip = har.rsf?.replay?.breaker;
     const base = har.rsf?.replay?.apiBase ?? '';
     for (const r of har.records) {
       const key = this.key(relativeTo(base, r.url), r.method, r.requestBody, r.credentials ?? 'valid');
@@ -99,9 +122,9 @@ export class Replay {
     const id = testId();
     const own = id === undefined ? undefined : this.byTest.get(`${id}\n${key}`);
     if (own && own.length > 0) return own.shift();
-    // Sent by another test (or this test sent it more often than recorded): an answer the target gave it, unthrottled.
+    if (own || this.trip) return undefined; // used up, or never sent: the breaker was open (send() says which)
+    // Sent by another test (a test renamed since): an answer the target gave it, unthrottled.
     const any = this.byRequest.get(key);
-    if (own) return undefined; // this test's recorded answers are used up: a further send was not recorded
     return any?.find((r) => r.status !== 0 && r.status !== 429) ?? any?.[0];
   }
 
@@ -110,6 +133,8 @@ export class Replay {
     return async (request) => {
       const sentAt = Date.now();
       const r = this.take(request);
+      // The recorded run sent nothing more once its breaker opened: the test is "not run", as it was.
+      if (!r && this.trip) return { kind: 'not-sent', trip: this.trip };
       if (!r) {
         const failure = new NoAnswer('not-recorded', 'not in the recording', 0);
         return { kind: 'no-answer', failure, sentAt };

@@ -15,6 +15,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import type { ConformanceReport } from '../../src/report/model';
 import { secretForms } from './support/artifacts';
 import { REPO_ROOT, fakeSecrets, readReport, runInGroup, runPlaywright } from './support/child-run';
+import { hang, startHostileTarget } from './support/hostile-server';
 
 const RUN_TIMEOUT_MS = 150_000;
 const FAULT = 'op4-utility-unbounded';
@@ -112,6 +113,34 @@ test('the HAR of a run against a target that echoes the tokens holds no copy of 
   expect(text.includes('/messageChannel/[REDACTED]/')).toBe(true);
   const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
   for (const form of forms) expect(text.split(form).length - 1, `copies of ${form}`).toBe(0);
+});
+
+test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
+  test.setTimeout(RUN_TIMEOUT_MS + 20_000);
+  const secrets = fakeSecrets();
+  const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+  const target = await startHostileTarget({ upstream: reference.url, after: 60, misbehave: hang });
+  const env = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel, RSF_ALLOW_WRITES: 'true' };
+  let died: ConformanceReport;
+  try {
+    died = await conformance('died', {
+      ...env,
+      RSF_TARGET_URL: target.url,
+      RSF_MAX_REQUESTS_PER_SECOND: '0',
+      RSF_REQUEST_TIMEOUT_MS: '1000',
+    });
+  } finally {
+    await target.close();
+    await reference.close();
+  }
+  const har = join(dir, 'died', HAR_FILE);
+  const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
+  expect(recorded.log._rsf.replay?.breaker?.cause).toBe('no-answer');
+  const replayed = await conformance('died-replayed', { ...env, RSF_TARGET_URL: `har:${har}` });
+  expect(died.summary.verdict).toBe('ERROR');
+  expect(Object.values(statuses(died))).toContain('not run');
+  expect(replayed.summary.verdict).toBe('ERROR');
+  expect(statuses(replayed)).toEqual(statuses(died));
 });
 
 test.describe('a faulty run and its replay', () => {
