@@ -5,9 +5,19 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { version } from './package.json';
 import { loadConfig, loadEnvFile } from './src/config/config';
 import { displayTarget, referenceProfilePath } from './src/config/target';
+import { recordingPath, replayEnvironment } from './src/playwright/replay';
 
 // Before anything reads a setting; workers inherit the environment this leaves.
 loadEnvFile();
+
+// A replay (RSF_TARGET_URL=har:PATH) sends what the recorded run sent: its seed, property runs and writes. A file
+// that cannot be read is left to the global setup, which says so.
+const recording = recordingPath(process.env.RSF_TARGET_URL);
+if (recording !== undefined) {
+  try {
+    Object.assign(process.env, replayEnvironment(recording));
+  } catch {}
+}
 
 // Chosen once, here in the runner; workers inherit the environment, so every property test of the run shares it.
 process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));

@@ -9,7 +9,7 @@ import { RECOGNITION_SETTINGS, type RecognitionConfig } from './settings/recogni
 import { REFERENCE_SETTINGS, type ReferenceConfig } from './settings/reference';
 import { REPORTING_SETTINGS, type ReportingConfig, exitPolicy } from './settings/reporting';
 import { ConfigError, type Setting } from './settings/setting';
-import { TARGET_SETTINGS, type TargetConfig } from './settings/target';
+import { REPLAY_SCHEME, TARGET_SETTINGS, type TargetConfig } from './settings/target';
 
 export { ConfigError } from './settings/setting';
 
@@ -57,9 +57,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as Config;
   config.embedded = config.targetUrl === '';
+  config.recording = config.targetUrl.startsWith(REPLAY_SCHEME) ? config.targetUrl.slice(REPLAY_SCHEME.length) : '';
   config.writesEnabled = config.embedded || config.allowWrites;
-  // Gentle on shared staging, flat out against our own reference.
-  config.maxRequestsPerSecond ??= config.embedded ? 0 : 10;
+  // Gentle on shared staging, flat out against our own reference (and a recording, which sends nothing).
+  config.maxRequestsPerSecond ??= config.embedded || config.recording !== '' ? 0 : 10;
   config.fcNumRuns ??= config.embedded ? 100 : 25;
   if (config.invalidBearerToken === '') config.invalidBearerToken = `invalid-${randomBytes(12).toString('hex')}`;
   if (config.invalidBearerToken === config.bearerToken)

@@ -1,12 +1,15 @@
 // Where requests go: the configured target, or the embedded reference (optionally one of its modes or faults).
 import { profilePath } from '../../reference/faults';
 import type { ReferenceConfig } from './settings/reference';
-import type { TargetConfig } from './settings/target';
+import { REPLAY_SCHEME, type TargetConfig } from './settings/target';
 
 /** Where the target is. */
 type Where = Pick<TargetConfig, 'embedded' | 'targetUrl'>;
 /** Which profile of the embedded reference. */
 type Profile = Pick<ReferenceConfig, 'referenceMode' | 'referenceFault'>;
+
+/** Where a replay's requests go (RSF_TARGET_URL=har:…): a host that resolves nowhere, should one leave by mistake. */
+export const REPLAY_API_BASE = 'http://recording.invalid/v1';
 
 /** Set by the global setup to the root URL of the embedded reference server it started. */
 export const EMBEDDED_URL_ENV = 'RSF_EMBEDDED_URL';
@@ -26,6 +29,7 @@ export function referenceProfilePath(config: Profile): string {
 
 /** The URL that operation paths are appended to, ending in /v1. */
 export function apiBase(config: Where & Profile, profile = referenceProfilePath(config)): string {
+  if (config.targetUrl.startsWith(REPLAY_SCHEME)) return REPLAY_API_BASE;
   if (!config.embedded) return `${normalizeTargetUrl(config.targetUrl)}/v1`;
   const root = process.env[EMBEDDED_URL_ENV];
   if (!root)
@@ -38,6 +42,7 @@ export function apiBase(config: Where & Profile, profile = referenceProfilePath(
 /** The target as it may be shown in reports: no query string, no user info. */
 export function displayTarget(config: Where): string {
   if (config.embedded) return 'embedded reference server';
+  if (config.targetUrl.startsWith(REPLAY_SCHEME)) return `recording ${config.targetUrl.slice(REPLAY_SCHEME.length)}`;
   const url = new URL(normalizeTargetUrl(config.targetUrl));
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
 }

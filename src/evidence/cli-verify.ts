@@ -1,14 +1,52 @@
 // `npm run verify -- BUNDLE [--public-key PATH]`: checks a conformance bundle. Exit 0 intact, 1 re-graded
 // differently, 2 damaged, tampered or unreadable (one line on stderr saying what, and which file).
-import { resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_LIMITS, limitsFor } from './bundle';
 import { userError } from './cli-bundle';
 import { describeCheckout } from './manifest';
-import { verifyBundle } from './verify';
+import { type Regrade, type RequirementStatuses, verifyBundle } from './verify';
 
 const ROOT = resolve(__dirname, '../..');
 const USAGE = 'usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-bytes N]';
+
+/**
+ * Grades a recording again with this checkout's suite (issue 24, item 4): `playwright test` in a child process with
+ * RSF_TARGET_URL=har:PATH, which sends nothing, its reports in `reportsDir`; the statuses of its conformance.json.
+ * The child's exit code is its verdict (0, 1 or 2), not a failure of the re-grade: only a missing report is one.
+ */
+export function regradeWithThisCheckout(reportsDir: string): Regrade {
+  return async (harPath) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, RSF_TARGET_URL: `har:${harPath}`, RSF_REPORTS_DIR: reportsDir };
+    // The recording decides these (replay.ts, replayEnvironment); a baseline or waivers of this shell must not.
+    for (const name of ['RSF_FC_SEED', 'RSF_FC_PATH', 'RSF_BASELINE', 'RSF_FAIL_ON', 'RSF_STRICT']) delete env[name];
+    const cli = resolve(ROOT, 'node_modules/@playwright/test/cli.js');
+    const output: Buffer[] = [];
+    await new Promise<void>((done, fail) => {
+      const child = spawn(process.execPath, [cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts')], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+      child.on('error', fail);
+      child.on('close', () => done());
+    });
+    const report = join(reportsDir, 'conformance.json');
+    if (!existsSync(report)) {
+      const last = Buffer.concat(output).toString('utf8').trim().split('\n').at(-1) ?? '';
+      throw new Error(`the replay wrote no conformance.json: ${last}`);
+    }
+    const data = JSON.parse(readFileSync(report, 'utf8')) as { requirements: { id: string; status: string }[] };
+    const requirements: RequirementStatuses = {};
+    for (const row of data.requirements) requirements[row.id] = row.status;
+    return { requirements };
+  };
+}
 
 export async function verifyMain(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -27,11 +65,20 @@ export async function verifyMain(args: string[]): Promise<number> {
     console.error(`verify: --max-entry-bytes takes a positive integer, not "${maxEntry}"`);
     return 2;
   }
-  const result = await verifyBundle(bundle, {
-    ...(values['public-key'] !== undefined && { publicKeyPath: values['public-key'] }),
-    limits: maxEntry === undefined ? DEFAULT_LIMITS : limitsFor(Number(maxEntry)),
-    checkout: describeCheckout(ROOT),
-  });
+  // The bundle's files and the replay's reports go to a folder of this call, removed after it.
+  const work = mkdtempSync(join(tmpdir(), 'rsf-verify-'));
+  let result: Awaited<ReturnType<typeof verifyBundle>>;
+  try {
+    result = await verifyBundle(bundle, {
+      ...(values['public-key'] !== undefined && { publicKeyPath: values['public-key'] }),
+      limits: maxEntry === undefined ? DEFAULT_LIMITS : limitsFor(Number(maxEntry)),
+      checkout: describeCheckout(ROOT),
+      outDir: join(work, 'bundle'),
+      regrade: regradeWithThisCheckout(join(work, 'reports')),
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
   if (result.exitCode === 2) console.error(`verify: ${result.lines.join(' ')}`);
   else for (const line of result.lines) console.log(line);
   return result.exitCode;

@@ -2,6 +2,7 @@
 // exchange, retries and throttled answers included: this module knows nothing of the transport, which maps its own
 // exchanges onto ExchangeRecord. Redaction is the caller's function, so the HAR hides what every other report hides.
 import type { Content, Entry, Har, Header, Log, QueryString } from 'har-format';
+import type { BreakerTrip } from '../http/run-state';
 import { printableLine } from '../model/printable';
 
 /** The recording's file name, in reports/ and in a bundle. */
@@ -41,6 +42,8 @@ export interface ExchangeRecord {
   test?: { id?: string; title: string };
   /** The requirement IDs those checks assert. */
   requirements: readonly string[];
+  /** How the request authenticated (valid, none, unknown-token…): redacted tokens read alike, a replay must not. */
+  credentials?: string;
 }
 
 /** The `_rsf` field of the log: what the whole recording shares. */
@@ -51,6 +54,20 @@ export interface HarLogExtension {
   seed: string;
   /** The target as the reports show it. */
   target?: string;
+  /** What a replay needs to send what the run sent (RSF_TARGET_URL=har:PATH). */
+  replay?: ReplaySettings;
+}
+
+/** The run's settings that decide which requests it sends, besides the seed: a replay takes them over. */
+export interface ReplaySettings {
+  /** The URL operation paths were appended to (redacted): recorded URLs are matched relative to it. */
+  apiBase: string;
+  fcNumRuns: number;
+  writesEnabled: boolean;
+  /** The run's nonce (run-state.ts, runNonce): some requests carry it, e.g. a channel message of this run only. */
+  runNonce?: string;
+  /** Set when the run's circuit breaker opened: the tests that sent nothing after it are "not run" in a replay too. */
+  breaker?: BreakerTrip;
 }
 
 /** The `_rsf` field of an entry. */
@@ -63,6 +80,7 @@ export interface HarEntryExtension {
   /** The answer asked to be sent again later (429, or 503 with Retry-After). */
   throttled: boolean;
   error?: string;
+  credentials?: string;
   /** Present when the response body stored is not the whole body. */
   responseBodyCut?: { limitBytes: number; announcedBytes?: number };
 }
@@ -75,6 +93,7 @@ export interface HarOptions {
   creator: { name: string; version: string };
   seed: string;
   target?: string;
+  replay?: ReplaySettings;
   /** Applied to the URL, every header value and every body: the redactor of the other reports. */
   redact: (text: string) => string;
   /** Response bodies are stored up to this many bytes (RSF_MAX_RESPONSE_BYTES); a longer one is cut, and says so. */
@@ -160,6 +179,7 @@ export function toHarEntry(r: ExchangeRecord, options: HarOptions): Entry {
     attemptKind: r.attemptKind,
     throttled: isThrottled(r),
     ...(r.error !== undefined && { error: redact(r.error) }),
+    ...(r.credentials !== undefined && { credentials: r.credentials }),
     ...(cut && { responseBodyCut: cut }),
   };
   return {
@@ -214,6 +234,7 @@ export function harOfEntries(entries: Entry[], options: Omit<HarOptions, 'redact
         suiteVersion: options.creator.version,
         seed: options.seed,
         ...(options.target !== undefined && { target: options.target }),
+        ...(options.replay && { replay: options.replay }),
       },
     },
   };
@@ -310,6 +331,7 @@ function recordOf(value: unknown, i: number): ExchangeRecord {
     attempt: ext.attempt === undefined ? 1 : num(ext.attempt, `${where}: _rsf.attempt`),
     attemptKind: kind as AttemptKind,
     ...(ext.error !== undefined && { error: str(ext.error, `${where}: _rsf.error`) }),
+    ...(ext.credentials !== undefined && { credentials: str(ext.credentials, `${where}: _rsf.credentials`) }),
     ...(test && {
       test: {
         ...(test.id !== undefined && { id: str(test.id, `${where}: _rsf.test.id`) }),
@@ -317,6 +339,29 @@ function recordOf(value: unknown, i: number): ExchangeRecord {
       },
     }),
     requirements,
+  };
+}
+
+function replaySettingsOf(value: unknown): ReplaySettings {
+  const r = obj(value, 'log._rsf.replay');
+  const writes = r.writesEnabled;
+  return {
+    apiBase: str(r.apiBase, 'log._rsf.replay.apiBase'),
+    fcNumRuns: num(r.fcNumRuns, 'log._rsf.replay.fcNumRuns'),
+    writesEnabled: need<boolean>(typeof writes === 'boolean', writes, 'log._rsf.replay.writesEnabled', 'a boolean'),
+    ...(r.runNonce !== undefined && { runNonce: str(r.runNonce, 'log._rsf.replay.runNonce') }),
+    ...(r.breaker !== undefined && { breaker: breakerOf(r.breaker) }),
+  };
+}
+
+function breakerOf(value: unknown): BreakerTrip {
+  const b = obj(value, 'log._rsf.replay.breaker');
+  const cause = b.cause === 'throttled' ? 'throttled' : 'no-answer';
+  return {
+    since: str(b.since, 'log._rsf.replay.breaker.since'),
+    openedAt: str(b.openedAt, 'log._rsf.replay.breaker.openedAt'),
+    lastRequest: str(b.lastRequest, 'log._rsf.replay.breaker.lastRequest'),
+    cause,
   };
 }
 
@@ -349,6 +394,7 @@ export function parseHar(text: string, source = HAR_FILE): ParsedHar {
           suiteVersion: str(rsf.suiteVersion, 'log._rsf.suiteVersion'),
           seed: str(rsf.seed, 'log._rsf.seed'),
           ...(rsf.target !== undefined && { target: str(rsf.target, 'log._rsf.target') }),
+          ...(rsf.replay !== undefined && { replay: replaySettingsOf(rsf.replay) }),
         },
       }),
       records: arr(log.entries, 'log.entries').map(recordOf),

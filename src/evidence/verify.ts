@@ -160,9 +160,10 @@ function extract(entries: ReadonlyMap<string, Uint8Array>, outDir: string): void
 
 const changeLine = (c: StatusChange) => `${c.id} (${c.before ?? 'absent'} → ${c.now ?? 'absent'})`;
 
-function regradeLines(r: Regraded): string[] {
+function regradeLines(r: Regraded, verdict: string): string[] {
   const total = r.same.length + r.newlyFailing.length + r.newlyPassing.length + r.changed.length;
-  if (total === r.same.length) return [`re-grade: the verdict stands: all ${total} requirements have the same status`];
+  if (total === r.same.length)
+    return [`re-grade: the verdict stands (${verdict}): all ${total} requirements have the same status`];
   const group = (label: string, list: StatusChange[]) =>
     list.length > 0 ? [`  ${label} (${list.length}): ${list.map(changeLine).join(', ')}`] : [];
   return [
@@ -203,8 +204,13 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
   const har = parseHar(Buffer.from(entries.get(recording) ?? []).toString('utf8'), recording);
   lines.push(`recording: ${recording}, ${har.records.length} exchanges, a well-formed HAR 1.2 log`);
   if (!options.regrade) {
+    lines.push('re-grade: not available: no re-grade was asked for; the verdict was not re-graded');
+    return { exitCode: 0, lines, manifest };
+  }
+  if (!har.rsf?.replay) {
+    // A replay sends what the run sent only with the run's seed, property runs, writes and base URL.
     lines.push(
-      're-grade: not available in this version of the suite, which cannot yet run against a recording; ' +
+      're-grade: not possible: the recording has no log._rsf.replay (it was not written by a conformance run); ' +
         'the verdict was not re-graded',
     );
     return { exitCode: 0, lines, manifest };
@@ -224,7 +230,7 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
     throw new BundleError(`re-grading failed: ${(e as Error).message.split('\n')[0]}`);
   }
   const regraded = compareStatuses(before, now);
-  lines.push(...regradeLines(regraded));
+  lines.push(...regradeLines(regraded, run.verdict));
   const stands = regraded.same.length === Object.keys({ ...before, ...now }).length;
   return { exitCode: stands ? 0 : 1, lines, manifest, regraded };
 }

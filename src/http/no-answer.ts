@@ -1,5 +1,9 @@
 // How a request went without an HTTP answer: the wire raises it, the pipeline's layers pass it on (delivery.ts).
-/** How a request went without an HTTP answer. */
+/**
+ * How a request went without an HTTP answer. 'operation-stopped': not sent, the operation's last requests got no
+ * answer (run-state.ts, OPERATION_THRESHOLD). 'not-recorded': a replay (RSF_TARGET_URL=har:…) has no answer for it;
+ * nothing was sent, so it says nothing of the target.
+ */
 export type NoAnswerKind =
   | 'timeout'
   | 'refused'
@@ -7,8 +11,8 @@ export type NoAnswerKind =
   | 'not-http'
   | 'unreadable-body'
   | 'other'
-  /** Not sent: the operation's last requests got no answer (run-state.ts, OPERATION_THRESHOLD). */
-  | 'operation-stopped';
+  | 'operation-stopped'
+  | 'not-recorded';
 
 /** The target gave no (complete) HTTP answer. The message carries no URL and no header: it is safe to show. */
 export class NoAnswer extends Error {

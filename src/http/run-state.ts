@@ -243,9 +243,19 @@ export function runState(): RunState {
   return shared;
 }
 
+/** A replay sends the recorded run's nonce (RSF_TARGET_URL=har:…): the requests it sends hold it. */
+export const RUN_NONCE_ENV = 'RSF_RUN_NONCE';
+
+const nonceOf = (dir: string): string => createHash('sha256').update(dir).digest('hex').slice(0, 8);
+
 /** A text of this run only, the same in the runner and every worker: from the run directory's random name. */
 export function runNonce(): string {
-  return createHash('sha256').update(runState().dir).digest('hex').slice(0, 8);
+  return process.env[RUN_NONCE_ENV] || nonceOf(runState().dir);
+}
+
+/** For the runner, at the end: this run's nonce, without recreating a run directory already removed. */
+export function runNonceOfThisRun(): string | undefined {
+  return process.env[RUN_NONCE_ENV] || (madeByGlobalSetup === undefined ? undefined : nonceOf(madeByGlobalSetup));
 }
 
 /** The run directory the global setup made in this process (the runner's), if it ran: `--list` runs none. */

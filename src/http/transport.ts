@@ -2,7 +2,7 @@
 // limiter (pace, throttle), the breaker's gate (and each operation's), retries of throttled answers and gateway blips,
 // and the breaker's count of those that never got through. Each layer has its file; this one only puts them in order.
 import { throttledOutCounted, gatedByBreaker } from './breaker';
-import { type Deliver, type Delivery, compose } from './delivery';
+import { type Deliver, type Delivery, type Send, compose } from './delivery';
 import type { OutgoingRequest } from './exchange';
 import { Limiter, paced } from './limiter';
 import { type RetryOptions, retrying } from './retry';
@@ -17,6 +17,8 @@ export interface TransportOptions extends RetryOptions {
   maxResponseBytes: number;
   /** RSF_MAX_REQUESTS_PER_SECOND over the whole run; 0: no cap. */
   maxRequestsPerSecond: number;
+  /** In place of the wire: a replay's answers from a recording (src/evidence/replay.ts). */
+  innermost?: Send;
 }
 
 /** Shared by every test of a worker: it paces, retries, and keeps the run's circuit breaker. */
@@ -32,8 +34,9 @@ export class Transport {
   ) {
     this.limiter = new Limiter({ maxRequestsPerSecond: options.maxRequestsPerSecond, workers }, state);
     const send = compose(
-      wire({ timeoutMs: options.requestTimeoutMs, maxBodyBytes: options.maxResponseBytes }),
-      gatedByBreaker(state),
+      options.innermost ?? wire({ timeoutMs: options.requestTimeoutMs, maxBodyBytes: options.maxResponseBytes }),
+      // A request a replay's recording lacks was never sent: it says nothing of the target's health.
+      gatedByBreaker(state, ['not-recorded']),
       paced(this.limiter, state),
     );
     // Outermost first: the breaker's gate, then the pace, then the bytes on the wire.

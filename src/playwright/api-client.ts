@@ -3,7 +3,7 @@
 import { type TestInfo, test } from '@playwright/test';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
-import { type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
+import { type Credentials, type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
 import { breakerMessage, noAnswerMessage, throttledMessage, tooLargeUnjudgedMessage } from '../http/presentation';
 import { redact } from '../http/redact';
 import { credentialsOf, outgoingRequest } from '../http/request';
@@ -16,6 +16,14 @@ import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
 export interface Prefetched {
   deliver(request: OutgoingRequest, sendItself: () => Promise<Delivery>): Promise<Delivery>;
 }
+
+/** Keeps a delivery for the run's recording (reports/exchanges.har), with the test that sent it. */
+export type RecordExchange = (
+  request: OutgoingRequest,
+  delivery: Delivery,
+  credentials: Credentials,
+  test: TestInfo | undefined,
+) => void;
 
 /** The configuration each exchange was sent under, for `expect`'s matchers (matchers.ts), which see no fixture. */
 const sentUnder = new WeakMap<Exchange, Config>();
@@ -63,12 +71,14 @@ export class ApiClient {
    * `settings`: the configuration the transport was made from.
    * `apiBase`: where this client's requests go, the transport's unless a test is sent to a profile of its own.
    * `prefetched`: this test's declared requests, sent as its spec file started (prefetch.ts).
+   * `record`: keeps each delivery for reports/exchanges.har (issue 24), throttled attempts and failures included.
    */
   constructor(
     private readonly transport: Transport,
     private readonly settings: Config,
     private readonly apiBase = transport.apiBase,
     private readonly prefetched?: Prefetched,
+    private readonly record?: RecordExchange,
   ) {}
 
   get config(): Config {
@@ -124,6 +134,7 @@ export class ApiClient {
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
     const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
     const delivery = location && this.batched === 0 ? await test.step(title, deliver, { location }) : await deliver();
+    this.record?.(request, delivery, credentials, this.owner);
     const transient = delivery.attempts.filter((a) => a.transient).length;
     if (delivery.attempts.length > transient) this.retried++;
     this.transient += transient;
@@ -132,6 +143,9 @@ export class ApiClient {
       case 'not-sent':
         return this.stop(stopAsNotRun, breakerMessage(delivery.trip));
       case 'no-answer':
+        // A replay without this request: nothing was sent, so nothing is judged (issue 24, item 2).
+        if (delivery.failure.kind === 'not-recorded')
+          return this.stop(stopAsInconclusive, `not in the recording (${label})`);
         return this.stop(stopAsInconclusive, noAnswerMessage(label, delivery.failure, this.config.requestTimeoutMs));
       case 'throttled':
         return this.stop(stopAsInconclusive, throttledMessage(label, delivery));

@@ -19,7 +19,7 @@
 // the same, with no tests, and the verdict is ERROR.
 //
 // With GITHUB_STEP_SUMMARY set (GitHub Actions), conformance.md is appended to the job summary too.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { requirements } from '../model/catalogue';
@@ -38,6 +38,44 @@ import { renderHtml } from '../report/render-html';
 import { renderJunit } from '../report/render-junit';
 import { renderMarkdown } from '../report/render-markdown';
 import { loadWaivers } from '../report/waivers';
+import { loadConfig } from '../config/config';
+import { runNonceOfThisRun } from '../http/run-state';
+import { apiBase, referenceProfilePath } from '../config/target';
+import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
+import { HAR_FILE, type ReplaySettings } from '../evidence/har';
+import { name as suiteName, version as suiteVersion } from '../../package.json';
+
+/**
+ * reports/exchanges.har (issue 24, item 1): the entries the workers appended (exchange-log.ts), with what a replay
+ * needs to send the same requests. A run whose global setup made no folder for them (a replay, a merge) writes none.
+ */
+function writeExchanges(outputDir: string, metadata: Record<string, unknown>): void {
+  const dir = process.env[EXCHANGES_DIR_ENV];
+  if (!dir || !existsSync(dir)) return;
+  delete process.env[EXCHANGES_DIR_ENV];
+  let replay: ReplaySettings | undefined;
+  try {
+    const config = loadConfig();
+    const { fcNumRuns, writesEnabled } = config;
+    const runNonce = runNonceOfThisRun();
+    const breaker = keptBreakerTrip(dir);
+    replay = {
+      ...(breaker && { breaker }),
+      apiBase: redact(apiBase(config, referenceProfilePath(config))),
+      fcNumRuns,
+      writesEnabled,
+      ...(runNonce !== undefined && { runNonce }),
+    };
+  } catch {
+    replay = undefined; // an invalid configuration ran no test: the recording is empty
+  }
+  writeRecording(dir, join(outputDir, HAR_FILE), {
+    creator: { name: suiteName, version: suiteVersion },
+    seed: String(metadata.seed ?? process.env.RSF_FC_SEED ?? ''),
+    ...(typeof metadata.target === 'string' && { target: metadata.target }),
+    ...(replay && { replay }),
+  });
+}
 
 export interface ConformanceReporterOptions {
   outputDir?: string;
@@ -197,6 +235,7 @@ export default class ConformanceReporter implements Reporter {
     write(join(outputDir, 'conformance.html'), renderHtml(report));
     write(join(outputDir, 'junit.xml'), renderJunit(report));
     if (this.options.perProjectDir) this.writePerProject(resolve(root, this.options.perProjectDir), tests, base);
+    writeExchanges(outputDir, this.config?.metadata ?? {});
     appendStepSummary(process.env.GITHUB_STEP_SUMMARY, markdown);
 
     const html = join(outputDir, 'conformance.html');

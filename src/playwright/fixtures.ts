@@ -11,15 +11,19 @@ import {
 } from '../checks/check-protocol';
 import { type Config, loadConfig } from '../config/config';
 import { Conformance } from './conformance';
-import { ApiClient } from './api-client';
+import { ApiClient, type RecordExchange } from './api-client';
 import { Transport } from '../http/transport';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath, transportOptions } from '../config/target';
 import './secrets';
 import { type ApiBaseFor, DECLARED_ANNOTATION } from './declarations';
 import { Prefetcher } from './prefetch';
-import { RUN_STATE_ENV } from '../http/run-state';
+import { RUN_STATE_ENV, runState } from '../http/run-state';
 import { CHECK_ANNOTATION } from '../checks/check-protocol';
+import { redact } from '../http/redact';
+import { EXCHANGES_DIR_ENV, appendEntries, recordsOf } from '../evidence/exchange-log';
+import { Replay, ReplayState, readRecording } from './replay';
+import { name as suiteName, version as suiteVersion } from '../../package.json';
 import { WRITES_OFF, skippedAsWrite } from '../checks/write-safety';
 
 interface WorkerFixtures {
@@ -29,6 +33,8 @@ interface WorkerFixtures {
   transport: Transport;
   /** The declared requests of the spec file a test belongs to, sent as the file starts (prefetch.ts). */
   prefetcher: Prefetcher;
+  /** Appends this worker's exchanges to the run's recording; undefined when the run records none (a replay). */
+  recorder: RecordExchange | undefined;
 }
 
 interface TestFixtures {
@@ -54,6 +60,19 @@ interface TestFixtures {
  */
 export const KEPT_WORKER = 'marked expected so that Playwright keeps its worker';
 
+/** The running test's ID, for a replay, which answers each test from its own recorded exchanges first. */
+function runningTestId(): string | undefined {
+  try {
+    return testWithoutBrowserPlumbing.info().testId;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Requirement tags are the catalogue's IDs (upper case); label tags such as @writes and @property are not. */
+const requirementTags = (tags: readonly string[]): string[] =>
+  tags.filter((t) => /^@[A-Z]/.test(t)).map((t) => t.slice(1));
+
 /** The requirements whose checks failed in this test, from its check annotations. */
 function failedRequirements(info: Pick<TestInfo, 'annotations'>): string[] {
   return info.annotations.flatMap((a) =>
@@ -73,7 +92,15 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
   transport: [
     async ({ config, referenceProfile }, use, workerInfo) => {
       const base = apiBase(config, referenceProfile || referenceProfilePath(config));
-      await use(new Transport(transportOptions(config), base, workerInfo.config.workers));
+      const options = transportOptions(config);
+      if (config.recording) {
+        // Every answer from the recording, no waiting for a Retry-After: nothing is sent (issue 24, item 2).
+        const replay = new Replay(readRecording(config.recording), { tokens: config, redact, testId: runningTestId });
+        const replaying = { ...options, retryMaxWaitMs: 0, innermost: replay.send() };
+        await use(new Transport(replaying, base, workerInfo.config.workers, new ReplayState(runState().dir)));
+        return;
+      }
+      await use(new Transport(options, base, workerInfo.config.workers));
     },
     { scope: 'worker', box: 'self' },
   ],
@@ -84,9 +111,27 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
     },
     { scope: 'worker', box: 'self' },
   ],
+  recorder: [
+    async ({ config }, use) => {
+      const dir = process.env[EXCHANGES_DIR_ENV];
+      if (!dir || config.recording) return use(undefined);
+      const options = {
+        creator: { name: suiteName, version: suiteVersion },
+        seed: process.env.RSF_FC_SEED ?? '',
+        redact,
+        maxBodyBytes: config.maxResponseBytes,
+      };
+      await use((request, delivery, credentials, info) => {
+        const test = info && { id: info.testId, title: info.titlePath.slice(1).join(' › ') };
+        const context = { ...(test && { test }), requirements: requirementTags(info?.tags ?? []), credentials };
+        appendEntries(dir, recordsOf(request, delivery, context), options);
+      });
+    },
+    { scope: 'worker', box: 'self' },
+  ],
   profileByTag: [{}, { option: true }],
   api: [
-    async ({ transport, config, profileByTag, prefetcher }, use, testInfo) => {
+    async ({ transport, config, profileByTag, prefetcher, recorder }, use, testInfo) => {
       // Undefined for a test its tags send to two profiles: no profile is right for it.
       const apiBaseFor: ApiBaseFor = (tags) => {
         const [profile, ...more] = tags.flatMap((tag) => profileByTag[tag] ?? []);
@@ -97,7 +142,9 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       if (base === undefined) throw new Error('profileByTag sends this test to more than one profile');
       const key = testInfo.annotations.find((a) => a.type === DECLARED_ANNOTATION)?.description;
       const identity = { file: testInfo.file, project: testInfo.project.name, timeout: testInfo.timeout, key };
-      const api = new ApiClient(transport, config, base, await prefetcher.testStarts(identity, apiBaseFor));
+      // A replay sends nothing ahead: each test takes its own recorded answers as it sends.
+      const prefetched = config.recording ? undefined : await prefetcher.testStarts(identity, apiBaseFor);
+      const api = new ApiClient(transport, config, base, prefetched, recorder);
       await use(api);
       const counts: [string, number][] = [
         [REQUESTS_ANNOTATION, api.exchanges.length],

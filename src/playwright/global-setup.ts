@@ -8,7 +8,9 @@ import { requirements } from '../model/catalogue';
 import { preflight } from '../checks/preflight';
 import { BaselineError, loadBaseline } from '../report/baseline';
 import { loadWaivers } from '../report/waivers';
-import { createRunStateDir } from '../http/run-state';
+import { RunState, createRunStateDir } from '../http/run-state';
+import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
+import { readRecording } from './replay';
 import './secrets';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
 
@@ -64,6 +66,19 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
 
   // The circuit breaker and the throttle, shared by every worker of this run (src/http/run-state.ts).
   const runState = createRunStateDir();
+  if (config.recording) {
+    // A replay sends nothing: no reference to start, no preflight (its answers are not in the recording).
+    try {
+      readRecording(config.recording);
+    } catch (e) {
+      runState.remove();
+      throw plain(new ConfigError([`RSF_TARGET_URL: ${(e as Error).message}`]));
+    }
+    console.log(`Replaying ${config.recording}: nothing is sent, and the preflight is skipped.`);
+    return async () => runState.remove();
+  }
+  // Each worker appends its exchanges there; the conformance reporter makes reports/exchanges.har of them.
+  createExchangesDir();
   let stop: (() => Promise<void>) | undefined;
   if (config.embedded) {
     const { bearerToken, channelToken, referenceLatencyMs: latencyMs } = config;
@@ -81,6 +96,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   }
   return async () => {
     await stop?.();
+    keepBreakerTrip(process.env[EXCHANGES_DIR_ENV], new RunState(runState.dir).breakerOpen());
     runState.remove();
   };
 }

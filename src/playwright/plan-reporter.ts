@@ -47,7 +47,8 @@ export default class PlanReporter implements Reporter {
       tests.push(plannedTest(test));
     }
     const settings = loadConfig();
-    const runnerSends = settings.maxRequestsPerSecond === 0;
+    // A replay (RSF_TARGET_URL=har:…) sends nothing ahead: the runner has no recording to answer from.
+    const runnerSends = settings.maxRequestsPerSecond === 0 && !settings.recording;
     writePlan(dir, { files, runnerSends });
     if (!runnerSends) return;
     const base = apiBase(settings, referenceProfilePath(settings));

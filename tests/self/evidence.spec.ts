@@ -89,7 +89,10 @@ function exchanges(): ExchangeRecord[] {
 /** The binary body's size: two bytes that are not UTF-8, the token, 3000 more. */
 const BINARY_BYTES = 2 + TOKEN.length + 3000;
 const harOptions = { creator: CREATOR, seed: '42', target: 'https://shop.example', redact, maxBodyBytes: 1024 };
-const harText = () => JSON.stringify(buildHar(exchanges(), harOptions));
+/** What a conformance run adds for its replay; without it a recording is read and verified, not re-graded. */
+const REPLAY = { apiBase: 'https://shop.example/v1', fcNumRuns: 25, writesEnabled: false, runNonce: '0badcafe' };
+const harText = (replay = true) =>
+  JSON.stringify(buildHar(exchanges(), { ...harOptions, ...(replay && { replay: REPLAY }) }));
 
 const REPORT = {
   format: 'rsf-conformance/1',
@@ -448,7 +451,7 @@ test.describe('bundle and verify', () => {
     const stands = await verifyBundle(path, { outDir: out, regrade: same });
     expect(stands.exitCode).toBe(0);
     expect(seen).toBe(harText());
-    expect(stands.lines.at(-1)).toBe('re-grade: the verdict stands: all 3 requirements have the same status');
+    expect(stands.lines.at(-1)).toBe('re-grade: the verdict stands (FAIL): all 3 requirements have the same status');
     const other: Regrade = async () => ({
       requirements: { 'GEN-JSON-CONTENT-TYPE': 'failed', 'OP4-UTILITY-MAX': 'passed', 'OP8-DETAIL': 'inconclusive' },
     });
@@ -554,7 +557,8 @@ test.describe('CLIs', () => {
     const reports = join(dir, 'reports');
     const out = join(dir, 'out');
     mkdirSync(reports);
-    for (const [name, data] of Object.entries(files())) writeFileSync(join(reports, name), data);
+    // A HAR of another tool: verified, not re-graded (the re-grade of a run's own HAR: tests/self/replay.spec.ts).
+    for (const [name, data] of Object.entries(files(harText(false)))) writeFileSync(join(reports, name), data);
     const { privateKey, publicKey } = keys();
     const keyPath = save('key.pem', Buffer.from(privateKey.export({ type: 'pkcs8', format: 'pem' })));
     const publicPath = save('pub.pem', Buffer.from(publicKey.export({ type: 'spki', format: 'pem' })));
@@ -576,6 +580,7 @@ test.describe('CLIs', () => {
     ]);
     expect(intact).toMatchObject({ code: 0, stderr: '' });
     expect(intact.stdout).toContain('signature: good');
+    expect(intact.stdout).toContain('re-grade: not possible: the recording has no log._rsf.replay');
     expect(wrongKey.code).toBe(2);
     expect(wrongKey.stderr).toMatch(/^verify: public key .*nope\.pem cannot be read: ENOENT\n$/);
     expect(damaged.code).toBe(2);

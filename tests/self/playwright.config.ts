@@ -4,7 +4,7 @@ import { defineConfig } from '@playwright/test';
 /** The longest self-test by far (it runs the suite against every mode and fault): it goes first, see projects. */
 const MATRIX = 'mutation.spec.ts';
 /** Files of long child runs: they go next, so that the run does not end waiting on one of them. */
-const LONG = ['sharding', 'hostile-targets', 'properties-replay', 'release-gate', 'safety'].map(
+const LONG = ['sharding', 'hostile-targets', 'properties-replay', 'release-gate', 'safety', 'replay'].map(
   (f) => `**/${f}.spec.ts`,
 );
 

@@ -1,8 +1,15 @@
 // Target and transport: where requests go, with which tokens, and how they are paced, capped and retried.
 import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText } from './setting';
 
+/** RSF_TARGET_URL=har:PATH replays a recording instead of sending (README, "Evidence bundles"). */
+export const REPLAY_SCHEME = 'har:';
+
 const url = (raw: string): string => {
   if (raw === '') return '';
+  if (raw.startsWith(REPLAY_SCHEME)) {
+    if (raw.length === REPLAY_SCHEME.length) throw new ConfigProblem('har: names no recording file');
+    return raw;
+  }
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -21,7 +28,8 @@ export const TARGET_SETTINGS = {
     'RSF_TARGET_URL',
     '',
     url,
-    'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server.',
+    'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server. ' +
+      'har:PATH: replay a recording (reports/exchanges.har), sending nothing.',
   ),
   bearerToken: S(
     'RSF_BEARER_TOKEN',
@@ -87,6 +95,8 @@ export type TargetConfig = Omit<Parsed<typeof TARGET_SETTINGS>, 'maxRequestsPerS
   maxRequestsPerSecond: number;
   /** True when the suite starts the embedded reference server itself. */
   embedded: boolean;
+  /** RSF_TARGET_URL=har:PATH: the recording a replay answers from; '' (or absent) against a live target. */
+  recording?: string;
   /** Writes run: always against the embedded reference, by opt-in elsewhere. */
   writesEnabled: boolean;
 };

@@ -1,0 +1,145 @@
+// Recording a run (issue 24, item 1): each worker appends the HAR entries of its exchanges, already redacted and cut,
+// to a file of its own in a folder the global setup names (RSF_EXCHANGES_DIR); the conformance reporter, in the
+// runner, gathers them into reports/exchanges.har at the end. A line per entry: an append is all a worker does.
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Entry } from 'har-format';
+import type { Delivery } from '../http/delivery';
+import type { OutgoingRequest } from '../http/exchange';
+import type { BreakerTrip } from '../http/run-state';
+import { type ExchangeRecord, type HarOptions, type RsfHar, harOfEntries, toHarEntry } from './har';
+
+export const EXCHANGES_DIR_ENV = 'RSF_EXCHANGES_DIR';
+
+/** For the global setup: a folder for this run's entries, named in the environment the workers inherit. */
+export function createExchangesDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rsf-exchanges-'));
+  process.env[EXCHANGES_DIR_ENV] = dir;
+  return dir;
+}
+
+/** What the recorder knows of the exchange besides the delivery: the test that judged it. */
+export interface ExchangeContext {
+  test?: { id?: string; title: string };
+  requirements: readonly string[];
+  credentials: string;
+}
+
+/**
+ * The records of one delivery: each throttled attempt (status and Retry-After, which is all the retry layer keeps
+ * of it), then the answer, or the failure as status 0. A delivery never sent (breaker open) has none.
+ */
+export function recordsOf(request: OutgoingRequest, delivery: Delivery, context: ExchangeContext): ExchangeRecord[] {
+  if (delivery.kind === 'not-sent') return [];
+  const common = {
+    method: request.method,
+    url: request.url,
+    requestHeaders: request.headers,
+    ...(request.body !== undefined && { requestBody: request.body }),
+    ...(context.test && { test: context.test }),
+    requirements: context.requirements,
+    credentials: context.credentials,
+  };
+  const last =
+    delivery.kind === 'no-answer'
+      ? { durationMs: delivery.failure.durationMs, status: 0, headers: {}, body: new Uint8Array(0) }
+      : delivery.response;
+  const waited = delivery.attempts.reduce((sum, a) => sum + a.waitedMs, 0);
+  let at = Date.now() - last.durationMs - waited;
+  const records: ExchangeRecord[] = delivery.attempts.map((attempt, i) => {
+    const record: ExchangeRecord = {
+      ...common,
+      status: attempt.status,
+      responseHeaders: attempt.retryAfter === undefined ? {} : { 'retry-after': attempt.retryAfter },
+      responseBody: new Uint8Array(0),
+      startedAt: new Date(at).toISOString(),
+      durationMs: 0,
+      attempt: i + 1,
+      attemptKind: i === 0 ? 'first' : 'throttled-retry',
+    };
+    at += attempt.waitedMs;
+    return record;
+  });
+  const attempt = records.length + 1;
+  const final: ExchangeRecord =
+    delivery.kind === 'no-answer'
+      ? {
+          ...common,
+          status: 0,
+          responseHeaders: {},
+          responseBody: new Uint8Array(0),
+          error: delivery.failure.message,
+          startedAt: new Date(at).toISOString(),
+          durationMs: delivery.failure.durationMs,
+          attempt,
+          attemptKind: attempt === 1 ? 'first' : 'throttled-retry',
+        }
+      : {
+          ...common,
+          status: delivery.response.status,
+          responseHeaders: delivery.response.headers as ExchangeRecord['responseHeaders'],
+          responseBody: delivery.response.body,
+          ...(delivery.response.truncated && {
+            truncated: {
+              limitBytes: delivery.response.body.byteLength,
+              ...(delivery.response.announcedBytes !== undefined && {
+                announcedBytes: delivery.response.announcedBytes,
+              }),
+            },
+          }),
+          startedAt: new Date(at).toISOString(),
+          durationMs: delivery.response.durationMs,
+          attempt,
+          attemptKind: attempt === 1 ? 'first' : 'throttled-retry',
+        };
+  return [...records, final];
+}
+
+/** Appends the entries of `records`, redacted and cut as `options` says, to this process's file in `dir`. */
+export function appendEntries(dir: string, records: readonly ExchangeRecord[], options: HarOptions): void {
+  if (records.length === 0) return;
+  const lines = records.map((r) => `${JSON.stringify(toHarEntry(r, options))}\n`).join('');
+  appendFileSync(join(dir, `${process.pid}.ndjson`), lines);
+}
+
+const TRIP_FILE = 'breaker-trip.json';
+
+/**
+ * For the global teardown, which removes the run directory before the reporter ends: keeps why the breaker opened,
+ * so that the recording can say so (a replay reports the tests that sent nothing after it as not run).
+ */
+export function keepBreakerTrip(dir: string | undefined, trip: BreakerTrip | undefined): void {
+  if (dir && trip && existsSync(dir)) writeFileSync(join(dir, TRIP_FILE), JSON.stringify(trip));
+}
+
+/** The trip keepBreakerTrip kept, if the breaker opened. */
+export function keptBreakerTrip(dir: string): BreakerTrip | undefined {
+  const path = join(dir, TRIP_FILE);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BreakerTrip) : undefined;
+}
+
+/** The entries every process appended, in the order they were sent. */
+export function gatherEntries(dir: string): Entry[] {
+  const entries: Entry[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ndjson'))) {
+    for (const line of readFileSync(join(dir, name), 'utf8').split('\n')) {
+      if (line !== '') entries.push(JSON.parse(line) as Entry);
+    }
+  }
+  // A stable sort: the entries of one request keep their order when their times are equal.
+  return entries.sort((a, b) => Date.parse(a.startedDateTime) - Date.parse(b.startedDateTime));
+}
+
+/** For the reporter: writes the HAR of the entries in `dir` to `path`, removes `dir`, and returns the HAR's size. */
+export function writeRecording(
+  dir: string,
+  path: string,
+  options: Omit<HarOptions, 'redact' | 'maxBodyBytes'>,
+): { bytes: number; entries: number } {
+  const har: RsfHar = harOfEntries(gatherEntries(dir), options);
+  const text = JSON.stringify(har);
+  writeFileSync(path, text);
+  rmSync(dir, { recursive: true, force: true });
+  return { bytes: Buffer.byteLength(text), entries: har.log.entries.length };
+}

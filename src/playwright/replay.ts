@@ -1,0 +1,173 @@
+// Replay (issue 24, item 2): RSF_TARGET_URL=har:PATH answers every request from a recording, and sends nothing.
+// The replay is the pipeline's innermost layer, in place of the wire: retries, the breaker and the checks run as
+// they ran. A request the recording does not hold gets the no-answer kind 'not-recorded', which the client turns
+// into "inconclusive: not in the recording" and the breaker does not count.
+import { readFileSync } from 'node:fs';
+import { REPLAY_SCHEME } from '../config/settings/target';
+import { REPLAY_API_BASE } from '../config/target';
+import type { Send } from '../http/delivery';
+import type { Credentials, OutgoingRequest } from '../http/exchange';
+import { type Tokens, authorizationHeader } from '../http/request';
+import { NoAnswer } from '../http/no-answer';
+import { type BreakerTrip, RUN_NONCE_ENV, RunState } from '../http/run-state';
+import { type ExchangeRecord, HarError, type ParsedHar, parseHar, requestFingerprint } from '../evidence/har';
+
+/** The HAR file RSF_TARGET_URL names, or undefined when it names a live target. */
+export function recordingPath(targetUrl: string | undefined): string | undefined {
+  const url = targetUrl?.trim() ?? '';
+  return url.startsWith(REPLAY_SCHEME) ? url.slice(REPLAY_SCHEME.length) : undefined;
+}
+
+/** Reads the recording a replay runs against; a file that is not one of this suite's HARs throws HarError. */
+export function readRecording(path: string): ParsedHar {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new HarError(`RSF_TARGET_URL=har:${path}: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const har = parseHar(text, path);
+  if (!har.rsf?.replay)
+    throw new HarError(`${path} was not recorded by this suite's conformance run: no log._rsf.replay`);
+  return har;
+}
+
+/**
+ * The environment a replay runs under, in the runner before any worker starts: the recorded seed, property runs and
+ * writes, so that the suite sends what the recorded run sent (a seed set by hand would draw other inputs).
+ */
+export function replayEnvironment(path: string): Record<string, string> {
+  const { rsf } = readRecording(path);
+  const replay = rsf?.replay;
+  if (!rsf || !replay) return {};
+  return {
+    RSF_FC_SEED: rsf.seed,
+    RSF_FC_NUM_RUNS: String(replay.fcNumRuns),
+    RSF_ALLOW_WRITES: String(replay.writesEnabled),
+    ...(replay.runNonce !== undefined && { [RUN_NONCE_ENV]: replay.runNonce }),
+  };
+}
+
+/** The credentials an Authorization header stands for, given this run's tokens. */
+function credentialsOf(request: OutgoingRequest, tokens: Tokens): Credentials {
+  const sent = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+  const kinds: Credentials[] = ['valid', 'none', 'unknown-token', 'non-bearer', 'empty-bearer'];
+  return kinds.find((kind) => authorizationHeader(kind, tokens) === sent) ?? 'none';
+}
+
+/** A URL relative to the base it was sent to: the recorded run's base and the replay's differ. */
+function relativeTo(base: string, url: string): string {
+  if (url.startsWith(base)) return url.slice(base.length) || '/';
+  return new URL(url).pathname + new URL(url).search;
+}
+
+export interface ReplayOptions {
+  tokens: Tokens;
+  /** Applied to a request before it is looked up: the recording holds secrets redacted (operation 15's path). */
+  redact: (text: string) => string;
+  /** The running test's ID: a test gets its own recorded answers first, in the order they were sent. */
+  testId: () => string | undefined;
+}
+
+/**
+ * The run state of a replay: nothing is sent, so the breaker never opens and the throttle never slows the run; what
+ * the recorded run's breaker and throttle did is in the recording (Replay answers "not sent" after a recorded trip).
+ */
+export class ReplayState extends RunState {
+  override breakerOpen(): BreakerTrip | undefined {
+    return undefined;
+  }
+  override answered(): void {}
+  override unanswered(): BreakerTrip | undefined {
+    return undefined;
+  }
+  override throttledRate(): number | undefined {
+    return undefined;
+  }
+  override slowDown(): number | undefined {
+    return undefined;
+  }
+}
+
+/** The recorded answers by test and request. Each is handed out once to its test; another test may read any. */
+export class Replay {
+  private readonly byTest = new Map<string, ExchangeRecord[]>();
+  private readonly byRequest = new Map<string, ExchangeRecord[]>();
+  /** Why the recorded run's breaker opened: a test with nothing recorded left sent nothing after it. */
+  private readonly trip: BreakerTrip | undefined;
+
+  constructor(
+    har: ParsedHar,
+    private readonly options: ReplayOptions,
+  ) {
+    this.trip = har.rsf?.replay?.breaker;
+    const base = har.rsf?.replay?.apiBase ?? '';
+    for (const r of har.records) {
+      const key = this.key(relativeTo(base, r.url), r.method, r.requestBody, r.credentials ?? 'valid');
+      push(this.byRequest, key, r);
+      if (r.test?.id !== undefined) push(this.byTest, `${r.test.id}\n${key}`, r);
+    }
+  }
+
+  private key(path: string, method: string, body: string | undefined, credentials: string): string {
+    return `${credentials}\n${requestFingerprint({ method, url: path, ...(body !== undefined && { body }) })}`;
+  }
+
+  /** The next recorded exchange of `request` for the running test, or undefined when the recording has none. */
+  take(request: OutgoingRequest): ExchangeRecord | undefined {
+    const { redact, tokens, testId } = this.options;
+    const path = redact(relativeTo(REPLAY_API_BASE, request.url));
+    const body = request.body === undefined ? undefined : redact(request.body);
+    const key = this.key(path, request.method, body, credentialsOf(request, tokens));
+    const id = testId();
+    const own = id === undefined ? undefined : this.byTest.get(`${id}\n${key}`);
+    if (own && own.length > 0) return own.shift();
+    if (own || this.trip) return undefined; // used up, or never sent: the breaker was open (send() says which)
+    // Sent by another test (a test renamed since): an answer the target gave it, unthrottled.
+    const any = this.byRequest.get(key);
+    return any?.find((r) => r.status !== 0 && r.status !== 429) ?? any?.[0];
+  }
+
+  /** The pipeline's innermost layer: an answer from the recording, or 'not-recorded'. */
+  send(): Send {
+    return async (request) => {
+      const sentAt = Date.now();
+      const r = this.take(request);
+      // The recorded run sent nothing more once its breaker opened: the test is "not run", as it was.
+      if (!r && this.trip) return { kind: 'not-sent', trip: this.trip };
+      if (!r) {
+        const failure = new NoAnswer('not-recorded', 'not in the recording', 0);
+        return { kind: 'no-answer', failure, sentAt };
+      }
+      if (r.status === 0)
+        return { kind: 'no-answer', failure: new NoAnswer('other', r.error ?? '', r.durationMs), sentAt };
+      const body = Buffer.from(r.responseBody);
+      const headers = Object.fromEntries(
+        Object.entries(r.responseHeaders).map(([name, value]) => [
+          name.toLowerCase(),
+          typeof value === 'string' ? value : [...value],
+        ]),
+      );
+      const size = r.truncated?.announcedBytes ?? body.byteLength;
+      return {
+        kind: 'answer',
+        response: {
+          status: r.status,
+          headers,
+          body,
+          sizeBytes: size,
+          truncated: r.truncated !== undefined,
+          ...(r.truncated?.announcedBytes !== undefined && { announcedBytes: r.truncated.announcedBytes }),
+          durationMs: r.durationMs,
+        },
+        sentAt,
+      };
+    };
+  }
+}
+
+function push(map: Map<string, ExchangeRecord[]>, key: string, r: ExchangeRecord): void {
+  const list = map.get(key);
+  if (list) list.push(r);
+  else map.set(key, [r]);
+}

@@ -1,0 +1,203 @@
+// Issue 24, items 1, 2 and 4, end to end in child runs: a run records reports/exchanges.har without one copy of a
+// token the target echoes; a replay of a faulty run (RSF_TARGET_URL=har:…) fails on the same requirements as the
+// live run, sending nothing; a request the recording lacks is inconclusive, never failed; and `npm run verify`
+// re-grades a bundle: the verdict stands (exit 0), a changed HAR is refused (exit 2, naming it).
+import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
+import { startReferenceServer } from '../../reference/server';
+import { readArchive } from '../../src/evidence/bundle';
+import { HAR_FILE, type HarEntryExtension, type RsfHar } from '../../src/evidence/har';
+import { expect, test } from '../../src/playwright/fixtures';
+import type { ConformanceReport } from '../../src/report/model';
+import { secretForms } from './support/artifacts';
+import { REPO_ROOT, fakeSecrets, readReport, runInGroup, runPlaywright } from './support/child-run';
+import { hang, startHostileTarget } from './support/hostile-server';
+
+const RUN_TIMEOUT_MS = 150_000;
+const FAULT = 'op4-utility-unbounded';
+const FAULT_REQUIREMENT = 'OP4-UTILITY-MAX';
+
+let dir: string;
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rsf-replay-'));
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** `npx playwright test` of the conformance suite, its reports in `<dir>/<name>`. */
+async function conformance(name: string, env: Record<string, string>): Promise<ConformanceReport> {
+  const reports = join(dir, name);
+  const run = await runPlaywright(
+    ['test', '--output', join(dir, `${name}-results`)],
+    { RSF_REPORTS_DIR: reports, ...env },
+    RUN_TIMEOUT_MS,
+  );
+  try {
+    return readReport(reports);
+  } catch {
+    throw new Error(`no report from the ${name} run (exit ${run.code}):\n${(run.stdout + run.stderr).slice(-3000)}`);
+  }
+}
+
+const statuses = (report: ConformanceReport) => Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
+const failing = (report: ConformanceReport) =>
+  report.requirements.filter((r) => r.status === 'failed' || r.status === 'warning').map((r) => r.id);
+
+/** The npm scripts as `npm run` starts them, minus npm: tsx loads the TypeScript. */
+const cli = (script: string, args: string[]) =>
+  runInGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/evidence', script), ...args], {}, 200_000);
+
+/**
+ * A target that echoes its secrets: the embedded reference behind a proxy that adds the request's Authorization
+ * header and URL to every JSON object it answers, and as a header, raw and in base64.
+ */
+async function echoingTarget(upstream: string) {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const headers = { ...req.headers };
+    delete headers['accept-encoding'];
+    const outgoing = request(`${upstream}${req.url ?? ''}`, { method: req.method, headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        const echo = `${req.headers.authorization ?? ''} ${req.url ?? ''} ${decodeURIComponent(req.url ?? '')}`;
+        let body = Buffer.concat(chunks);
+        try {
+          const value = JSON.parse(body.toString('utf8')) as unknown;
+          if (typeof value === 'object' && value !== null && !Array.isArray(value))
+            body = Buffer.from(JSON.stringify({ ...value, echo }));
+        } catch {}
+        const out = { ...answer.headers, 'content-length': String(body.length) };
+        res.writeHead(answer.statusCode ?? 502, {
+          ...out,
+          'x-echo': echo,
+          'x-echo-base64': Buffer.from(echo).toString('base64'),
+        });
+        res.end(body);
+      });
+    });
+    outgoing.on('error', () => res.destroy());
+    req.pipe(outgoing);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('the HAR of a run against a target that echoes the tokens holds no copy of them, in any form', async () => {
+  test.setTimeout(RUN_TIMEOUT_MS + 20_000);
+  const secrets = fakeSecrets();
+  const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+  const target = await echoingTarget(reference.url);
+  try {
+    await conformance('echo', {
+      RSF_TARGET_URL: target.url,
+      RSF_BEARER_TOKEN: secrets.bearer,
+      RSF_CHANNEL_TOKEN: secrets.channel,
+      RSF_ALLOW_WRITES: 'true',
+      RSF_MAX_REQUESTS_PER_SECOND: '0',
+    });
+  } finally {
+    await target.close();
+    await reference.close();
+  }
+  const text = readFileSync(join(dir, 'echo', HAR_FILE), 'utf8');
+  const har = JSON.parse(text) as RsfHar;
+  expect(har.log.entries.length).toBeGreaterThan(100);
+  // The target did echo (a header, and a field of JSON bodies), and the echo was redacted; so was operation 15's path.
+  expect(text.includes('\\"echo\\":\\"Bearer [REDACTED] /v1/')).toBe(true);
+  expect(text.includes('/messageChannel/[REDACTED]/')).toBe(true);
+  const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
+  for (const form of forms) expect(text.split(form).length - 1, `copies of ${form}`).toBe(0);
+});
+
+test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
+  test.setTimeout(RUN_TIMEOUT_MS + 20_000);
+  const secrets = fakeSecrets();
+  const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+  const target = await startHostileTarget({ upstream: reference.url, after: 60, misbehave: hang });
+  const env = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel, RSF_ALLOW_WRITES: 'true' };
+  let died: ConformanceReport;
+  try {
+    died = await conformance('died', {
+      ...env,
+      RSF_TARGET_URL: target.url,
+      RSF_MAX_REQUESTS_PER_SECOND: '0',
+      RSF_REQUEST_TIMEOUT_MS: '1000',
+    });
+  } finally {
+    await target.close();
+    await reference.close();
+  }
+  const har = join(dir, 'died', HAR_FILE);
+  const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
+  expect(recorded.log._rsf.replay?.breaker?.cause).toBe('no-answer');
+  const replayed = await conformance('died-replayed', { ...env, RSF_TARGET_URL: `har:${har}` });
+  expect(died.summary.verdict).toBe('ERROR');
+  expect(Object.values(statuses(died))).toContain('not run');
+  expect(replayed.summary.verdict).toBe('ERROR');
+  expect(statuses(replayed)).toEqual(statuses(died));
+});
+
+test.describe('a faulty run and its replay', () => {
+  let live: ConformanceReport;
+  test.beforeAll(async () => {
+    test.setTimeout(RUN_TIMEOUT_MS + 20_000);
+    live = await conformance('live', { RSF_REFERENCE_FAULT: FAULT });
+  });
+
+  test('the replay fails on the same requirements as the live run, every status alike, sending nothing', async () => {
+    test.setTimeout(RUN_TIMEOUT_MS + 20_000);
+    const har = join(dir, 'live', HAR_FILE);
+    const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
+    expect(recorded.log._rsf.seed).toBe(live.summary.seed);
+    expect(recorded.log.entries.some((e) => e.request.url.includes(`/_faults/${FAULT}/v1/`))).toBe(true);
+    const replayed = await conformance('replayed', { RSF_TARGET_URL: `har:${har}` });
+    expect(live.summary.verdict).toBe('FAIL');
+    expect(failing(live)).toContain(FAULT_REQUIREMENT);
+    // Its requests go to recording.invalid, which resolves nowhere: one sent would be inconclusive here.
+    expect(replayed.summary.target).toBe(`recording ${har}`);
+    expect(replayed.summary.verdict).toBe('FAIL');
+    expect(statuses(replayed)).toEqual(statuses(live));
+  });
+
+  test('a request the recording lacks makes its check inconclusive (not in the recording), never failed', async () => {
+    test.setTimeout(RUN_TIMEOUT_MS + 20_000);
+    const recorded = JSON.parse(readFileSync(join(dir, 'live', HAR_FILE), 'utf8')) as RsfHar;
+    const judges = (e: (typeof recorded.log.entries)[number]) =>
+      (e._rsf as HarEntryExtension).requirements.includes(FAULT_REQUIREMENT);
+    recorded.log.entries = recorded.log.entries.filter((e) => !judges(e));
+    const partial = join(dir, 'partial.har');
+    writeFileSync(partial, JSON.stringify(recorded));
+    const replayed = await conformance('partial', { RSF_TARGET_URL: `har:${partial}` });
+    expect(statuses(replayed)[FAULT_REQUIREMENT]).toBe('inconclusive');
+    expect(JSON.stringify(replayed.requirements)).toContain('not in the recording');
+    for (const id of failing(replayed)) expect(failing(live)).toContain(id);
+  });
+
+  test('npm run verify re-grades the bundle: the verdict stands (exit 0); a changed HAR: exit 2, named', async () => {
+    test.setTimeout(2 * RUN_TIMEOUT_MS);
+    const out = join(dir, 'bundles');
+    const made = await cli('cli-bundle.ts', ['--reports', join(dir, 'live'), '--out', out]);
+    expect(made.code, made.output).toBe(0);
+    const [archive] = readdirSync(out);
+    const path = join(out, archive ?? '');
+    const entries = readArchive(readFileSync(path));
+    const har = Buffer.from(entries.get(HAR_FILE) ?? []);
+    const at = Math.floor(har.length / 2);
+    har[at] = (har[at] ?? 0) ^ 0x01; // one byte of the HAR flipped, the archive packed again
+    entries.set(HAR_FILE, har);
+    const changed = join(dir, 'changed.zip');
+    writeFileSync(changed, zipSync(Object.fromEntries(entries)));
+    const [stands, refused] = await Promise.all([cli('cli-verify.ts', [path]), cli('cli-verify.ts', [changed])]);
+    expect(stands.code, stands.output).toBe(0);
+    expect(stands.stdout).toContain('run: FAIL against embedded reference server');
+    expect(stands.stdout).toMatch(/re-grade: the verdict stands \(FAIL\): all \d+ requirements have the same status/);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`verify: "${HAR_FILE}" is damaged or was changed: its SHA-256 is not the manifest's\n`);
+  });
+});
