@@ -19,7 +19,7 @@ import { apiBase, transportOptions } from '../config/target';
 type PreflightConfig = TargetConfig &
   DataConfig &
   RecognitionConfig &
-  Pick<ReferenceConfig, 'referenceMode' | 'referenceFault'>;
+  Pick<ReferenceConfig, 'referenceMode' | 'referenceFault' | 'referenceLatencyMs'>;
 
 export class PreflightError extends Error {
   override name = 'PreflightError';

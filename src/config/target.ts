@@ -47,8 +47,17 @@ export function displayTarget(config: Where): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;
 }
 
+/**
+ * Whether the target answers at the cost of this machine's CPU: the embedded reference without an injected latency,
+ * whose answers a loaded machine slows down without anything to overlap. Any other target's distance is measured.
+ */
+export function targetInProcess(config: Pick<TargetConfig, 'embedded'> & { referenceLatencyMs: number }): boolean {
+  return config.embedded && config.referenceLatencyMs === 0;
+}
+
 /** What the transport (src/http/transport.ts) needs of the configuration: time-outs, caps, retries and rate. */
-export function transportOptions(config: TargetConfig) {
+export function transportOptions(config: TargetConfig & { referenceLatencyMs: number }) {
   const { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond } = config;
-  return { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond };
+  const inProcess = targetInProcess(config);
+  return { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond, inProcess };
 }

@@ -48,6 +48,11 @@ export interface LimiterOptions {
   maxRequestsPerSecond: number;
   /** The run's workers: each keeps to its share of the run's rate. */
   workers: number;
+  /**
+   * The target answers at the cost of this machine's CPU, not of waiting (the embedded reference without latency):
+   * nothing to overlap, however long a loaded machine makes its answers take.
+   */
+  inProcess?: boolean;
 }
 
 /** One per worker: it paces the worker's requests, and measures what the target accepts and how far it is. */
@@ -123,6 +128,7 @@ export class Limiter {
 
   /** How many requests this process may have out at once: see concurrencyWindow; 0 while answers are quick. */
   inFlightWindow(): number {
+    if (this.options.inProcess) return 0;
     const rate = this.runRate();
     return concurrencyWindow(this.answerTimes, rate === undefined ? undefined : rate / this.workers);
   }

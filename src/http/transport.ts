@@ -19,6 +19,8 @@ export interface TransportOptions extends RetryOptions {
   maxRequestsPerSecond: number;
   /** In place of the wire: a replay's answers from a recording (src/evidence/replay.ts). */
   innermost?: Send;
+  /** The target answers at the cost of this machine's CPU (limiter.ts): requests are not overlapped. */
+  inProcess?: boolean;
 }
 
 /** Shared by every test of a worker: it paces, retries, and keeps the run's circuit breaker. */
@@ -32,7 +34,8 @@ export class Transport {
     workers: number,
     private readonly state: RunState = runState(),
   ) {
-    this.limiter = new Limiter({ maxRequestsPerSecond: options.maxRequestsPerSecond, workers }, state);
+    const { maxRequestsPerSecond, inProcess } = options;
+    this.limiter = new Limiter({ maxRequestsPerSecond, workers, ...(inProcess && { inProcess }) }, state);
     const send = compose(
       options.innermost ?? wire({ timeoutMs: options.requestTimeoutMs, maxBodyBytes: options.maxResponseBytes }),
       // A request a replay's recording lacks was never sent: it says nothing of the target's health.

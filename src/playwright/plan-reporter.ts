@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { loadConfig } from '../config/config';
-import { apiBase, referenceProfilePath } from '../config/target';
+import { apiBase, referenceProfilePath, targetInProcess } from '../config/target';
 import { runDirOfThisRun } from '../http/run-state';
 import { validBodies } from '../model/bodies';
 import { DECLARED_ANNOTATION, type Plan, type PlannedTest, writePlan } from './declarations';
@@ -48,7 +48,8 @@ export default class PlanReporter implements Reporter {
     }
     const settings = loadConfig();
     // A replay (RSF_TARGET_URL=har:…) sends nothing ahead: the runner has no recording to answer from.
-    const runnerSends = settings.maxRequestsPerSecond === 0 && !settings.recording;
+    // The embedded reference without latency lives in this process: sending ahead would only take its CPU.
+    const runnerSends = settings.maxRequestsPerSecond === 0 && !settings.recording && !targetInProcess(settings);
     writePlan(dir, { files, runnerSends });
     if (!runnerSends) return;
     const base = apiBase(settings, referenceProfilePath(settings));
