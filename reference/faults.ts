@@ -129,6 +129,17 @@ const authNotRequired = (op: OperationNumber) =>
     },
   );
 
+/** Operation `op` compares the Bearer token with `matches` instead of exactly: a near miss gets in. */
+const tokenComparedLoosely = (
+  op: OperationNumber,
+  name: string,
+  description: string,
+  matches: (presented: string, token: string) => boolean,
+) =>
+  fault(name, `OP${op}-AUTH-REQUIRED`, description, {
+    tokenMatches: (o, presented, token) => (o === op ? matches(presented, token) : presented === token),
+  });
+
 const authDemanded = (op: OperationNumber, breaks: string) =>
   fault(`op${op}-auth-demanded`, breaks, `Operation ${op} demands a Bearer token and answers 401 without one.`, {
     authRule: (o, rule) => (o === op ? 'bearer' : rule),
@@ -220,6 +231,20 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   ...BEARER_OPS.map(authNotRequired),
+  tokenComparedLoosely(
+    9,
+    'op9-token-case-insensitive',
+    'GET /prices compares the Bearer token without regard to case (as a case-insensitive collation would): ' +
+      'the token in the other letter case is accepted.',
+    (presented, token) => presented.toLowerCase() === token.toLowerCase(),
+  ),
+  tokenComparedLoosely(
+    11,
+    'op11-token-last-character-unchecked',
+    'GET /miCuenta/pedidos/… compares only the first n − 1 characters of an n-character Bearer token ' +
+      '(an off-by-one in a hand-written comparison): a token differing in its last character is accepted.',
+    (presented, token) => presented.length === token.length && presented.slice(0, -1) === token.slice(0, -1),
+  ),
 
   // Operation 1, PATCH /client.
   successBecomes(
