@@ -68,6 +68,9 @@ const successRefused = (
         : reply,
   });
 
+/** A character outside the Basic Multilingual Plane: four bytes in UTF-8. */
+const ASTRAL_CHARACTER = /[\u{10000}-\u{10FFFF}]/u;
+
 /** Far beyond any id the store hands out: an id moved by it names nothing. */
 const UNKNOWN_ID_OFFSET = 1_000_000;
 
@@ -263,6 +266,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A client update carrying secondaryPhone or clientWebsite is rejected.',
     () => new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'),
     (body) => 'secondaryPhone' in body || 'clientWebsite' in body,
+  ),
+  fault(
+    'op1-astral-text-crash',
+    'OP1-SUCCESS-SHAPE',
+    'A client update whose strings hold a character outside the Basic Multilingual Plane (an emoji, say) answers ' +
+      'HTTP 500 "Internal server error", as a write to a 3-byte utf8 database column fails.',
+    {
+      reply: (reply, facts) =>
+        facts.op === 1 && reply.outcome === 'success' && ASTRAL_CHARACTER.test(JSON.stringify(facts.body))
+          ? { status: 500, body: plain('Internal server error'), outcome: 'internal' }
+          : reply,
+    },
   ),
   errorBecomes(
     1,
