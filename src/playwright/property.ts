@@ -353,7 +353,8 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
       info.annotations.push({
         type: PROPERTY_ANNOTATION,
         description:
-          `${assertion.id}: ${result.runs} runs (${result.judged} judged), ${result.shrinks} shrinks, ` +
+          `${assertion.id}: ${result.runs} runs of ${numRuns + examples.length} ` +
+          `(${result.judged} judged), ${result.shrinks} shrinks, ` +
           `${result.requests} inputs sent while checking, ${prefetched} sent ahead` +
           `${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
       });
