@@ -22,6 +22,29 @@ const REPORTERS = [
   './src/playwright/conformance-reporter.ts',
 ].join(',');
 
+/** The suite in a child run with the recognisable `secrets`, every output under `dir`. */
+function runWithSecrets(
+  dir: string,
+  secrets: { bearer: string; channel: string },
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+) {
+  return runPlaywright(
+    ['test', '--output', join(dir, 'results'), ...args, `--reporter=${REPORTERS}`],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'playwright-results.json'),
+      PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'),
+      RSF_BEARER_TOKEN: secrets.bearer,
+      RSF_CHANNEL_TOKEN: secrets.channel,
+      RSF_REPORTS_DIR: join(dir, 'reports'),
+      RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
+      ...env,
+    },
+    timeoutMs,
+  );
+}
+
 test('no form of a secret appears in any report, result, archive or console output', async ({}, testInfo) => {
   const fault = FAULTS.find((f) => f.breaks === BROKEN)?.name;
   expect(fault, `a fault of reference/faults.ts breaks ${BROKEN}`).toBeDefined();
@@ -33,15 +56,11 @@ test('no form of a secret appears in any report, result, archive or console outp
   const runs = await Promise.all(
     ['clean', 'fault'].map(async (name) => {
       const dir = testInfo.outputPath(name);
-      const run = await runPlaywright(
-        ['test', '--output', join(dir, 'results'), `--reporter=${REPORTERS}`],
+      const run = await runWithSecrets(
+        dir,
+        secrets,
+        [],
         {
-          PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'playwright-results.json'),
-          PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'),
-          RSF_BEARER_TOKEN: secrets.bearer,
-          RSF_CHANNEL_TOKEN: secrets.channel,
-          RSF_REPORTS_DIR: join(dir, 'reports'),
-          RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
           RSF_REFERENCE_FAULT: name === 'fault' ? fault : undefined,
           // Every property still sends the secrets; more runs of each would only send them more often.
           RSF_FC_NUM_RUNS: '5',
@@ -105,19 +124,8 @@ test('the near-miss tokens are redacted from every output of runs where their pr
   const runs = await Promise.all(
     Object.entries(faults).map(async ([fault, id]) => {
       const dir = testInfo.outputPath(fault);
-      const run = await runPlaywright(
-        ['test', '--output', join(dir, 'results'), '--grep', `@${id}(\\s|$)`, `--reporter=${REPORTERS}`],
-        {
-          PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'playwright-results.json'),
-          PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'),
-          RSF_BEARER_TOKEN: secrets.bearer,
-          RSF_CHANNEL_TOKEN: secrets.channel,
-          RSF_REPORTS_DIR: join(dir, 'reports'),
-          RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
-          RSF_REFERENCE_FAULT: fault,
-        },
-        3 * 60_000,
-      );
+      const grep = ['--grep', `@${id}(\\s|$)`];
+      const run = await runWithSecrets(dir, secrets, grep, { RSF_REFERENCE_FAULT: fault }, 3 * 60_000);
       return { fault, id, dir, run };
     }),
   );
