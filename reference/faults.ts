@@ -68,6 +68,9 @@ const successRefused = (
         : reply,
   });
 
+/** A character outside the Basic Multilingual Plane: four bytes in UTF-8. */
+const ASTRAL_CHARACTER = /[\u{10000}-\u{10FFFF}]/u;
+
 /** Far beyond any id the store hands out: an id moved by it names nothing. */
 const UNKNOWN_ID_OFFSET = 1_000_000;
 
@@ -128,6 +131,17 @@ const authNotRequired = (op: OperationNumber) =>
       authRule: (o, rule) => (o === op ? 'none' : rule),
     },
   );
+
+/** Operation `op` compares the Bearer token with `matches` instead of exactly: a near miss gets in. */
+const tokenComparedLoosely = (
+  op: OperationNumber,
+  name: string,
+  description: string,
+  matches: (presented: string, token: string) => boolean,
+) =>
+  fault(name, `OP${op}-AUTH-REQUIRED`, description, {
+    tokenMatches: (o, presented, token) => (o === op ? matches(presented, token) : presented === token),
+  });
 
 const authDemanded = (op: OperationNumber, breaks: string) =>
   fault(`op${op}-auth-demanded`, breaks, `Operation ${op} demands a Bearer token and answers 401 without one.`, {
@@ -220,6 +234,20 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   ...BEARER_OPS.map(authNotRequired),
+  tokenComparedLoosely(
+    9,
+    'op9-token-case-insensitive',
+    'GET /prices compares the Bearer token without regard to case (as a case-insensitive collation would): ' +
+      'the token in the other letter case is accepted.',
+    (presented, token) => presented.toLowerCase() === token.toLowerCase(),
+  ),
+  tokenComparedLoosely(
+    11,
+    'op11-token-last-character-unchecked',
+    'GET /miCuenta/pedidos/… compares only the first n − 1 characters of an n-character Bearer token ' +
+      '(an off-by-one in a hand-written comparison): a token differing in its last character is accepted.',
+    (presented, token) => presented.length === token.length && presented.slice(0, -1) === token.slice(0, -1),
+  ),
 
   // Operation 1, PATCH /client.
   successBecomes(
@@ -238,6 +266,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A client update carrying secondaryPhone or clientWebsite is rejected.',
     () => new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'),
     (body) => 'secondaryPhone' in body || 'clientWebsite' in body,
+  ),
+  fault(
+    'op1-astral-text-crash',
+    'OP1-SUCCESS-SHAPE',
+    'A client update whose strings hold a character outside the Basic Multilingual Plane (an emoji, say) answers ' +
+      'HTTP 500 "Internal server error", as a write to a 3-byte utf8 database column fails.',
+    {
+      reply: (reply, facts) =>
+        facts.op === 1 && reply.outcome === 'success' && ASTRAL_CHARACTER.test(JSON.stringify(facts.body))
+          ? { status: 500, body: plain('Internal server error'), outcome: 'internal' }
+          : reply,
+    },
   ),
   errorBecomes(
     1,

@@ -42,6 +42,8 @@ export interface FaultHooks {
   authRule?: (op: OperationNumber, rule: AuthRule) => AuthRule;
   /** Re-judges the presented credentials. */
   credentials?: (op: OperationNumber, presented: Credentials) => Credentials;
+  /** Compares a presented Bearer token with the valid one instead of exact equality. */
+  tokenMatches?: (op: OperationNumber, presented: string, token: string) => boolean;
   /** Ajv errors of the request schema that do not count. */
   ignoresRequestError?: (op: OperationNumber, error: ErrorObject) => boolean;
   /** A business rule that is not enforced. */

@@ -125,10 +125,10 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Credentials
 
-function presentedCredentials(header: string | undefined, token: string): Credentials {
+function presentedCredentials(header: string | undefined, matches: (presented: string) => boolean): Credentials {
   if (header === undefined) return 'absent';
   const m = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
-  return m && m[1]!.toLowerCase() === 'bearer' && m[2] === token ? 'valid' : 'invalid';
+  return m && m[1]!.toLowerCase() === 'bearer' && m[2] !== undefined && matches(m[2]) ? 'valid' : 'invalid';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,7 +261,10 @@ class ReferenceApp {
     const hooks = profile.hooks;
     const params = decodeParams(target.params);
     const auth: AuthRule = hooks.authRule?.(route.number, route.auth) ?? route.auth;
-    const presented = presentedCredentials(req.headers.authorization, this.bearerToken);
+    const token = this.bearerToken;
+    const matches = (presented: string): boolean =>
+      hooks.tokenMatches?.(route.number, presented, token) ?? presented === token;
+    const presented = presentedCredentials(req.headers.authorization, matches);
     const credentials = hooks.credentials?.(route.number, presented) ?? presented;
     if (auth === 'bearer' && credentials !== 'valid') throw new Rejection('auth', credentialsMessage(route.number));
     facts.loggedIn = auth !== 'none' && credentials === 'valid';

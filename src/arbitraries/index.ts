@@ -32,6 +32,27 @@ export {
   type FieldMutation,
 } from './body-mutations';
 export { CART_DEFECTS, badCartItem, badCartItems, type CartCase, type CartData, type CartDefect } from './cart';
-export { channelMessageBody } from './channel';
 export { elementOf, everyStockProbe, stockProbe, type StockProbe } from './product';
-export { messageText, storefrontText } from './text';
+export { storefrontText } from './text';
+export {
+  INTEGER_EDGES,
+  MAX_TEXT_LENGTH,
+  TEXT_EXAMPLES,
+  customerText,
+  integerAtEdges,
+  nonAsciiPathText,
+  numberAtEdges,
+  pathText,
+  positiveIntegerAtEdges,
+  validBody,
+  validBodyExamples,
+  validCartInputs,
+  validCartItems,
+  validBodyInputs,
+  VALID_BODY_INPUTS,
+  type BodyOperation,
+  validPathExamples,
+  validPathParams,
+  type PathValue,
+  type ValidBodyOptions,
+} from './valid-input';

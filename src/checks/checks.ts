@@ -126,6 +126,41 @@ export function succeeds(id: string): Check {
   return requirementCheck(id, (x, { config }) => throwIf(successProblem(x, config)), 'success');
 }
 
+/** Why a valid request may still be refused: a reason the spec lists for the operation, that may apply to it. */
+export interface AllowedRefusal {
+  /** The reason, with its section, as the untested check shows it: '§4.1: data not possible to update'. */
+  reason: string;
+  /** The requirement whose schemas document the error body; none when the spec does not show it (§7.4). */
+  errorShape?: string;
+  /** The spec documents this failure as an internal server error (§4.8): a 5xx is then a refusal like another. */
+  serverError?: boolean;
+}
+
+/**
+ * positive_data_acceptance for valid input of any length and characters (§8 shows no limits, the spec no character
+ * set): the operation succeeds (`id`, its success requirement). Where the spec lists a refusal reason that may apply,
+ * `refusal` allows a refusal in the documented error shape, which leaves `id` unjudged; a 5xx is the server failing,
+ * never a refusal, unless the spec documents one.
+ */
+export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
+  const shapes = refusal?.errorShape ? requirement(refusal.errorShape).schemas : [];
+  if (refusal?.errorShape && !shapes?.length) throw new Error(`${refusal.errorShape} names no schema`);
+  return requirementCheck(
+    id,
+    (x, { config }) => {
+      const problem = successProblem(x, config);
+      if (!problem || !refusal) return throwIf(problem);
+      if (x.status >= 500 && !refusal.serverError) {
+        const expected = `the operation to succeed, or a refusal in its documented error shape (${refusal.reason})`;
+        throw failure('A valid request answered with a server error', expected, `HTTP ${x.status}`);
+      }
+      if (shapes?.length) throwIf(schemaProblem(x, shapes));
+      return notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);
+    },
+    'success',
+  );
+}
+
 /** content_type_conformance for JSON success bodies (intro paragraph). */
 export function jsonContentType(): Check {
   return requirementCheck('GEN-JSON-CONTENT-TYPE', (x) => throwIf(jsonContentTypeProblem(x)));

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { type Operation, fillPath, operationLabel } from '../model/operations';
 import type { Credentials, OutgoingRequest, SendOptions } from './exchange';
+import { lastCharacterChanged, otherCase } from './near-miss-tokens';
 
 /** The tokens requests are sent with: the valid one, and one the target must refuse. */
 export interface Tokens {
@@ -21,6 +22,14 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
       return `Token ${tokens.bearerToken}`;
     case 'empty-bearer':
       return 'Bearer ';
+    case 'last-character-changed':
+      return `Bearer ${lastCharacterChanged(tokens.bearerToken)}`;
+    case 'other-case': {
+      // Never the valid token itself: a probe with a token that has no letter is not sent (credentialProbes).
+      const token = otherCase(tokens.bearerToken);
+      if (token === undefined) throw new Error('RSF_BEARER_TOKEN has no letter: it has no other letter case');
+      return `Bearer ${token}`;
+    }
   }
 }
 

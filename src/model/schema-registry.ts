@@ -231,3 +231,20 @@ export function fieldsOf(name: SchemaName): FieldShape[] {
     return { name: field, required: required.has(field), ...(typeof type === 'string' ? { type } : {}) };
   });
 }
+
+/** Keywords that only say what a field is, not which values of its type it takes. */
+const ANNOTATIONS = new Set(['type', 'description', 'title', 'examples', '$comment']);
+
+/**
+ * Fields of a request schema that take only some values of their type (a format, a bound, a pattern…), or several
+ * types: a generator of valid values must leave them alone, or know them.
+ */
+export function constrainedFields(name: SchemaName): Set<string> {
+  let schema = resolveRef(schemas().sources.get(name) as ObjectSchema);
+  if (schema.type === 'array' && schema.items) schema = resolveRef(schema.items);
+  const constrained = Object.entries(schema.properties ?? {}).filter(([, sub]) => {
+    const resolved = resolveRef(sub);
+    return typeof resolved.type !== 'string' || Object.keys(resolved).some((k) => !ANNOTATIONS.has(k));
+  });
+  return new Set(constrained.map(([field]) => field));
+}

@@ -1,8 +1,18 @@
 // How a test asks for an operation of §4: its path values, query, credentials and body. Neutral: the suite builds
 // requests from it (src/http/request.ts), and the body rules describe bodies with it (body-rules.ts).
 
-/** How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted. */
-export type Credentials = 'valid' | 'none' | 'unknown-token' | 'non-bearer' | 'empty-bearer';
+/**
+ * How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted, the
+ * token one character off (its last one changed) and in the other letter case among them (near-miss-tokens.ts).
+ */
+export type Credentials =
+  | 'valid'
+  | 'none'
+  | 'unknown-token'
+  | 'non-bearer'
+  | 'empty-bearer'
+  | 'last-character-changed'
+  | 'other-case';
 
 export interface SendOptions {
   params?: Record<string, string | number>;

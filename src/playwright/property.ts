@@ -56,6 +56,8 @@ export interface PropertyOptions<T> {
   examples?: readonly T[];
   /** Values with the same key are sent once. Default: their JSON. */
   key?: (value: T) => string;
+  /** Generated values to check; default RSF_FC_NUM_RUNS. */
+  numRuns?: number;
 }
 
 export interface CheckResult {
@@ -173,11 +175,13 @@ export function inputsAhead<T>(
     examples?: readonly T[];
     checks: PropertyCheck<T>[];
     key: (value: T) => string;
+    numRuns?: number;
   },
   config: PropertiesConfig,
 ): T[] {
   if (config.fcPath.trim()) return [];
-  const drawn = fc.sample(property.arbitrary, { seed: propertySeed(config), numRuns: config.fcNumRuns });
+  const numRuns = property.numRuns ?? config.fcNumRuns;
+  const drawn = fc.sample(property.arbitrary, { seed: propertySeed(config), numRuns });
   const keys = new Set<string>();
   return [...(property.examples ?? []), ...drawn].filter((value) => {
     if (!property.checks.some((c) => !c.when || c.when(value))) return false;
@@ -197,6 +201,8 @@ export interface PropertySpec<T> {
   key?: (value: T) => string;
   /** Sent once the property is judged, whatever the outcome: to leave the configured values behind. */
   restore?: (ctx: RequestContext) => SendOptions;
+  /** Generated values to check, from RSF_FC_NUM_RUNS: a family of many properties may check fewer each. */
+  numRuns?: (configured: number) => number;
 }
 
 /** The arguments of Playwright's `test(title, details, body)` for a property, to spread. */
@@ -230,6 +236,7 @@ export function property<T>(title: string, details: TestDetails, spec: PropertyS
         send: (value) => api.call(spec.operation, spec.request(value, ctx)),
         checks: spec.checks(ctx),
         key,
+        ...(spec.numRuns && { numRuns: spec.numRuns(config.fcNumRuns) }),
       });
     } finally {
       if (spec.restore) await api.call(spec.operation, spec.restore(ctx));
@@ -237,7 +244,9 @@ export function property<T>(title: string, details: TestDetails, spec: PropertyS
   };
   const declared = declareRequests(declarationKey(spec.operation, title), details, (ctx) => {
     const { arbitrary, examples } = spec.inputs(ctx);
-    const values = inputsAhead({ arbitrary, ...(examples && { examples }), checks: spec.checks(ctx), key }, ctx.config);
+    const numRuns = spec.numRuns?.(ctx.config.fcNumRuns);
+    const property = { arbitrary, ...(examples && { examples }), checks: spec.checks(ctx), key };
+    const values = inputsAhead({ ...property, ...(numRuns !== undefined && { numRuns }) }, ctx.config);
     return values.map((value) => ({ operation: spec.operation, options: spec.request(value, ctx) }));
   });
   return [title, declared, body];
@@ -254,7 +263,7 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
   const info = test.info();
   const seed = propertySeed(config);
   const path = config.fcPath.trim() || undefined;
-  const numRuns = config.fcNumRuns;
+  const numRuns = options.numRuns ?? config.fcNumRuns;
   const examples = options.examples ?? [];
   const stopAt = deadline(info); // fixed before anything is sent, so that sending ahead counts against the budget
   recordSeed(info, seed);
@@ -274,7 +283,7 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
 
   // Outside any check: a target that does not answer fails the test as a transport error, not as a requirement.
   if (!path) {
-    const relevant = inputsAhead({ arbitrary, examples, checks, key: keyOf }, config);
+    const relevant = inputsAhead({ arbitrary, examples, checks, key: keyOf, numRuns }, config);
     // Past the deadline the rest is left to the checks, which fast-check interrupts.
     const size = () => options.api.inFlightWindow(PREFETCH_CONCURRENCY);
     await options.api.inOneStep(`send ${relevant.length} inputs ahead`, () =>
@@ -344,7 +353,8 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
       info.annotations.push({
         type: PROPERTY_ANNOTATION,
         description:
-          `${assertion.id}: ${result.runs} runs (${result.judged} judged), ${result.shrinks} shrinks, ` +
+          `${assertion.id}: ${result.runs} runs of ${numRuns + examples.length} ` +
+          `(${result.judged} judged), ${result.shrinks} shrinks, ` +
           `${result.requests} inputs sent while checking, ${prefetched} sent ahead` +
           `${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
       });

@@ -1,9 +1,16 @@
 // Tells redaction (src/http/redact.ts, which reads no configuration) what this process must hide: the secret
-// settings of its configuration, read at the first redaction. Importing this module is enough.
-import { SETTINGS, loadConfig, secretsOf } from '../config/config';
+// settings of its configuration, read at the first redaction, and the near misses of the Bearer token that the
+// credential probes send (near-miss-tokens.ts), nearly the secret. Importing this module is enough.
+import { type Config, SETTINGS, loadConfig, secretsOf } from '../config/config';
+import { nearMissTokens } from '../http/near-miss-tokens';
 import { hideSecretsOf, registerSecret } from '../http/redact';
 
-hideSecretsOf(() => secretsOf(loadConfig()));
+/** What a process with this configuration hides: its secret settings, and the near misses of its Bearer token. */
+export function secretsToHide(config: Config): string[] {
+  return [...secretsOf(config), ...nearMissTokens(config.bearerToken)];
+}
+
+hideSecretsOf(() => secretsToHide(loadConfig()));
 
 /** Also hides secret settings found in the environment (a merge or reporter may run without a loadable config). */
 export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
@@ -11,4 +18,5 @@ export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
     const value = setting.secret ? env[setting.name]?.trim() : undefined;
     if (value) registerSecret(value);
   }
+  for (const nearMiss of nearMissTokens(env[SETTINGS.bearerToken.name]?.trim() ?? '')) registerSecret(nearMiss);
 }

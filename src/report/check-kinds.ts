@@ -26,6 +26,15 @@ export function isCredentialVariant(value: string | undefined): value is Credent
   return (CREDENTIAL_VARIANTS as readonly (string | undefined)[]).includes(value);
 }
 
+/** Tokens one character off the valid one (src/http/near-miss-tokens.ts): unknown tokens, in that column. */
+const NEAR_MISS_TOKENS: readonly string[] = ['last-character-changed', 'other-case'];
+
+/** The column of a test's `credentials` annotation, if it names one. */
+export function variantColumn(credentials: string | undefined): CredentialVariant | undefined {
+  if (isCredentialVariant(credentials)) return credentials;
+  return credentials !== undefined && NEAR_MISS_TOKENS.includes(credentials) ? 'unknown-token' : undefined;
+}
+
 /** One column of the matrix: a kind, and for credentials one variant. */
 export interface MatrixColumn {
   /** Stable, for ids and CSS: e.g. `rules`, `credentials-none`. */
@@ -40,7 +49,11 @@ export interface MatrixColumn {
 
 const VARIANT_COLUMNS: Record<CredentialVariant, { label: string; meaning: string }> = {
   none: { label: 'no header', meaning: 'sent without an Authorization header' },
-  'unknown-token': { label: 'unknown token', meaning: 'sent with a token the target does not know' },
+  'unknown-token': {
+    label: 'unknown token',
+    meaning:
+      'sent with a token the target does not know: a random one, or the token one character off or in the other case',
+  },
   'non-bearer': { label: 'not Bearer', meaning: 'sent with the token under a scheme other than Bearer' },
   'empty-bearer': { label: 'empty Bearer', meaning: 'sent with an empty Bearer token' },
 };

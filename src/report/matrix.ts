@@ -4,7 +4,7 @@
 // operation 9 does not paint operation 4's cell. Pure: report data in, matrix data out.
 import type { Requirement } from '../model/catalogue';
 import { OPERATIONS, type Operation } from '../model/operations';
-import { type MatrixColumn, MATRIX_COLUMNS, columnsOf, isCredentialVariant, requirementVariants } from './check-kinds';
+import { type MatrixColumn, MATRIX_COLUMNS, columnsOf, requirementVariants, variantColumn } from './check-kinds';
 import type { ConformanceReport, EvidenceEntry, RequirementRow, TestRef } from './model';
 
 export interface MatrixEntry {
@@ -130,7 +130,8 @@ export function buildMatrix(report: ConformanceReport, catalogue: readonly Requi
           const ops = opsOfTest.get(refKey(t)) ?? [];
           if (ops.length > 0 && !ops.includes(number)) return false;
           if (column.variant === undefined) return true;
-          const variants = isCredentialVariant(t.credentials) ? [t.credentials] : declaredVariants;
+          const own = variantColumn(t.credentials);
+          const variants = own ? [own] : declaredVariants;
           return variants.includes(column.variant);
         });
         cell.entries.push({ row, status: scopedStatus(row, scoped) });

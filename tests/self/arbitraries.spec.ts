@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 // The arbitraries of src/arbitraries, judged by the request schemas: every "valid" body validates and
 // every "invalid" one does not, for the reason it was made invalid. Two kinds of invalidity are semantic, so
 // those bodies are schema-valid on purpose: an unknown product and a disallowed item type (§4.5). utility above
-// 100 is schema-level (maximum: 100). Wrong-type values are of another JSON type and not coercible to the right one;
-// text sent where acceptance is required is ordinary text. Also: the property runner's assumptions about
-// fast-check, and the §2.7 tolerance.
+// 100 is schema-level (maximum: 100). Wrong-type values are of another JSON type and not coercible to the right one.
+// The valid input of every operation (any length, any script, numbers at their edges) validates, and ranges as wide
+// as it says. Also: the property runner's assumptions about fast-check, and the §2.7 tolerance.
 import fc from 'fast-check';
 import {
   JUST_ABOVE_MAX,
@@ -14,16 +14,26 @@ import {
   bodyWithFieldDropped,
   bodyWithFieldRetyped,
   categoryUpdateWithUtility,
-  channelMessageBody,
   everyAddressCase,
   everyFieldDropped,
   everyStockProbe,
-  messageText,
   stockProbe,
   utilityAbove100,
   validCategoryUpdate,
   valueNotOfType,
+  type BodyOperation,
+  MAX_TEXT_LENGTH,
+  TEXT_EXAMPLES,
+  VALID_BODY_INPUTS,
+  customerText,
+  integerAtEdges,
+  numberAtEdges,
+  validBodyInputs,
+  validCartInputs,
+  validPathExamples,
+  validPathParams,
 } from '../../src/arbitraries';
+import { OPERATIONS } from '../../src/model/operations';
 import { requirement } from '../../src/model/catalogue';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../../src/checks/prices';
@@ -257,7 +267,7 @@ test.describe('wrong-type values (valueNotOfType)', () => {
   });
 });
 
-test.describe('cart items (§4.5) and channel messages (§4.15)', () => {
+test.describe('cart items (§4.5)', () => {
   test(
     'a cart array is 1 to 3 items, every one bad (an unknown product or a disallowed type), ' +
       'and schema-valid: its invalidity is semantic',
@@ -312,41 +322,113 @@ test.describe('cart items (§4.5) and channel messages (§4.15)', () => {
     ); // fails for every array
     expect(any.counterexample?.[0].items).toEqual([{ ...bodies.cartItem(), productId: config.missingProductId }]);
   });
+});
 
-  test(
-    'every channel message validates, and is non-empty ordinary text: ' +
-      'no blank message, no astral-plane, control or other-script characters',
-    async ({ bodies }) => {
-      const ordinary = /^[A-Za-z0-9áéíóúñüÁÉÍÓÚÑÜàèçâêôÀÈÇ .,;:!?¿¡()'\-/]+$/u;
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+const NON_ASCII = /[^ -~]/; // a character outside printable ASCII
+
+test.describe('valid input of any length and characters (§8)', () => {
+  for (const operation of Object.keys(VALID_BODY_INPUTS) as BodyOperation[]) {
+    const { number, requestSchema: schema = '' } = OPERATIONS[operation];
+    test(`every valid body of operation ${number} validates against ${schema}, its examples too`, async ({
+      bodies,
+    }) => {
+      const { arbitrary, examples } = validBodyInputs(operation, bodies);
+      const kept = (VALID_BODY_INPUTS[operation] as { kept?: readonly string[] }).kept ?? [];
+      const base = (VALID_BODY_INPUTS[operation].base as (b: typeof bodies) => Record<string, unknown>)(bodies);
+      expect(examples.length, 'an example per text of TEXT_EXAMPLES at least').toBeGreaterThanOrEqual(3);
+      for (const example of examples) expect(verdict(schema, example).errors, JSON.stringify(example)).toEqual([]);
       fc.assert(
-        fc.property(channelMessageBody(bodies.channelMessage()), (body) => {
-          const message = body.message as string;
-          assert.equal(verdict('message-channel-send.request', body).valid, true);
-          assert.notEqual(message.trim(), '');
-          assert.match(message, ordinary, JSON.stringify(message));
-          assert.equal(message.normalize('NFC'), message);
-          assert.ok(
-            [...message].every((c) => c.codePointAt(0)! <= 0xffff),
-            'no astral-plane character',
-          );
+        fc.property(arbitrary, (body) => {
+          assert.deepEqual(verdict(schema, body).errors, []);
+          assert.deepEqual(Object.keys(body), Object.keys(base), 'the configured fields, no more, no fewer');
+          for (const field of kept) assert.deepEqual(body[field], base[field], `${field} is kept`);
         }),
         RUNS,
       );
-      const messages = fc
-        .sample(channelMessageBody(bodies.channelMessage()), { seed: 11, numRuns: 300 })
-        .map((b) => String(b.message));
-      expect(messages).not.toContain('');
-      // the configured one comes up, and is where shrinking ends
-      expect(messages).toContain(bodies.channelMessage().message);
-      // accented letters do come up
-      expect(messages.some((m) => [...m].some((c) => (c.codePointAt(0) ?? 0) > 0x7f))).toBe(true);
-      expect(messages.some((m) => /[.,;:!?]/.test(m))).toBe(true);
-      fc.assert(
-        fc.property(messageText(), (m) => m.length >= 1 && m.length <= 60 && m.trim() !== ''),
-        RUNS,
-      );
-    },
-  );
+    });
+  }
+
+  test('every valid cart update validates: 1 to 3 items, amounts positive', async ({ bodies }) => {
+    const { arbitrary, examples } = validCartInputs(bodies);
+    for (const example of examples) expect(verdict('cart-items.request', example).errors).toEqual([]);
+    fc.assert(
+      fc.property(arbitrary, (items) => {
+        assert.deepEqual(verdict('cart-items.request', items).errors, []);
+        assert.ok(items.length >= 1 && items.length <= 3);
+        assert.ok(items.every((item) => (item.amount as number) >= 1 && Number.isSafeInteger(item.amount)));
+      }),
+      RUNS,
+    );
+  });
+
+  test('the utility of a valid category update stays in [0, 100], as the schema and §8 bound it', async ({
+    bodies,
+  }) => {
+    fc.assert(
+      fc.property(validBodyInputs('updateCategory', bodies).arbitrary, (body) => {
+        assert.ok((body.utility as number) >= 0 && (body.utility as number) <= 100, `utility ${body.utility}`);
+      }),
+      RUNS,
+    );
+  });
+
+  test('text ranges widely: 1 to 300 characters, accented Latin, other scripts, astral characters', () => {
+    const texts = fc.sample(customerText(), { seed: 1, numRuns: 1000 });
+    // A character is a code point, or an emoji sequence of two (👍🏽, 🇦🇷).
+    expect(texts.filter((t) => t.trim() === '' || [...t].length > 2 * MAX_TEXT_LENGTH)).toEqual([]);
+    expect(texts.some((t) => [...t].length >= 100)).toBe(true);
+    expect(texts.some((t) => t.length <= 3)).toBe(true);
+    expect(texts.some((t) => /[áéíóúñüçãõ]/i.test(t))).toBe(true);
+    expect(texts.some((t) => /\p{Script=Cyrillic}|\p{Script=Han}|\p{Script=Arabic}|\p{Script=Hangul}/u.test(t))).toBe(
+      true,
+    );
+    expect(texts.some((t) => ASTRAL.test(t))).toBe(true);
+    expect([...(TEXT_EXAMPLES[0] ?? '')]).toHaveLength(MAX_TEXT_LENGTH);
+    expect(TEXT_EXAMPLES.every((t) => NON_ASCII.test(t) && !/[/\\]/.test(t))).toBe(true);
+    expect(ASTRAL.test(TEXT_EXAMPLES[2] ?? '')).toBe(true);
+  });
+
+  test('integers range to the safe edges, numbers stay finite', () => {
+    const integers = fc.sample(integerAtEdges(), { seed: 2, numRuns: 500 });
+    expect(integers.every((n) => Number.isSafeInteger(n))).toBe(true);
+    expect(integers).toEqual(expect.arrayContaining([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 0, -1]));
+    expect(fc.sample(numberAtEdges(), { seed: 3, numRuns: 500 }).every((n) => Number.isFinite(n))).toBe(true);
+  });
+
+  test('path values hold no separator and are not only dots; a DELETE id always has a character outside ASCII', () => {
+    const kinds = { text: 'text', id: 'non-ascii-text', n: 'integer' } as const;
+    const configured = { text: 'Cordoba 1234', n: 7001 };
+    const examples = validPathExamples(configured, kinds);
+    expect(examples).toHaveLength(TEXT_EXAMPLES.length + 2);
+    fc.assert(
+      fc.property(validPathParams(configured, kinds), (params) => {
+        for (const value of [params.text, params.id].map(String)) {
+          assert.ok(value.trim() !== '' && !/[/\\]/.test(value) && !/^\.+$/.test(value), JSON.stringify(value));
+          // The percent-encoding the client applies never throws (no lone surrogate).
+          encodeURIComponent(value);
+        }
+        assert.match(String(params.id), NON_ASCII);
+        assert.ok(Number.isSafeInteger(params.n));
+      }),
+      RUNS,
+    );
+    expect(examples.every((e) => NON_ASCII.test(String(e.id)))).toBe(true);
+  });
+
+  test('a body shrinks to the configured one with only the field that matters changed (built with map)', async ({
+    bodies,
+  }) => {
+    const details = fc.check(
+      fc.property(validBodyInputs('updateClient', bodies).arbitrary, (body) => !ASTRAL.test(String(body.fiscalName))),
+      { seed: 4, numRuns: 1000 },
+    );
+    expect(details.failed).toBe(true);
+    const { fiscalName, ...rest } = details.counterexample?.[0] ?? {};
+    const { fiscalName: _configured, ...configured } = bodies.client();
+    expect(rest).toEqual(configured);
+    expect([...String(fiscalName)].length, String(fiscalName)).toBeLessThanOrEqual(2);
+  });
 });
 
 test.describe('the property runner relies on fast-check drawing the same values', () => {
@@ -366,7 +448,9 @@ test.describe('the property runner relies on fast-check drawing the same values'
         missingProductId: config.missingProductId,
         disallowedType: config.cartDisallowedType,
       }),
-      channel: channelMessageBody(bodies.channelMessage()),
+      validClient: validBodyInputs('updateClient', bodies).arbitrary,
+      validCart: validCartInputs(bodies).arbitrary,
+      validPath: validPathParams({ a: 'x', n: 1 }, { a: 'text', n: 'integer', id: 'non-ascii-text' }),
       stock: stockProbe(config.stockProductIds),
     };
     const examples = everyStockProbe(['a', 'b']);

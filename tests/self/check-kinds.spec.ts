@@ -126,6 +126,28 @@ test('a refused credential fails only its own variant column, read from the cred
   ]);
 });
 
+test('a near-miss token that is accepted fails the unknown-token column only', () => {
+  const nearMiss = record(
+    'PATCH /miCuenta/misCategorias · operation 4 · §4.4 › refuses the other case',
+    ['OP4-AUTH-REQUIRED'],
+    {
+      credentials: 'other-case',
+    },
+  );
+  const variants = CREDENTIAL_VARIANTS.map((variant) =>
+    record(`PATCH /miCuenta/misCategorias · operation 4 · §4.4 › refuses ${variant}`, ['OP4-AUTH-REQUIRED'], {
+      credentials: variant,
+    }),
+  );
+  const matrix = matrixOf([...variants, failing(nearMiss, 'OP4-AUTH-REQUIRED')]);
+  expect(CREDENTIAL_VARIANTS.map((v) => status(matrix, 4, `credentials-${v}`))).toEqual([
+    'passed',
+    'failed',
+    'passed',
+    'passed',
+  ]);
+});
+
 test('evidence that names no test of the requirement fails every cell of it rather than none', () => {
   const test = record('GET /prices · operation 9 · §4.9 › lists prices', ['GEN-V1-PREFIX']);
   const report = reportOf([failing(test, 'GEN-V1-PREFIX')]);

@@ -1,6 +1,11 @@
 // Self-test of the configuration: defaults load, bad values are named, docs match the code.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
+import { lastCharacterChanged, nearMissTokens, otherCase } from '../../src/http/near-miss-tokens';
+import { REDACTED, redact } from '../../src/http/redact';
+import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
 import { apiBase, displayTarget, normalizeTargetUrl, transportOptions } from '../../src/config/target';
@@ -61,6 +66,41 @@ test('the Bearer and channel tokens are the secrets to redact', () => {
     }),
   );
   expect(secrets).toEqual(expect.arrayContaining(['bearer-secret-1', 'channel-secret-2', 'invalid-secret-3']));
+});
+
+test('the near misses of the Bearer token are secrets too, from the config and from the environment', () => {
+  const nearMisses = ['bearer-secret-6', 'BEARER-SECRET-1'];
+  expect(nearMissTokens('bearer-secret-1')).toEqual(nearMisses);
+  expect(secretsToHide(loadConfig({ RSF_BEARER_TOKEN: 'bearer-secret-1' }))).toEqual(
+    expect.arrayContaining(['bearer-secret-1', ...nearMisses]),
+  );
+  registerEnvSecrets({ RSF_BEARER_TOKEN: 'env-token-ab9' });
+  expect(redact('Bearer env-token-ab4 or ENV-TOKEN-AB9')).toBe(`Bearer ${REDACTED} or ${REDACTED}`);
+});
+
+test('a near-miss token differs from the token in its last character only, or in the case of its letters only', () => {
+  expect(lastCharacterChanged('reference-bearer-token')).toBe('reference-bearer-tokea');
+  expect(lastCharacterChanged('abcdefZ')).toBe('abcdefM');
+  expect(lastCharacterChanged('token-=')).toBe('token-x');
+  expect(otherCase('Ref-Token-1')).toBe('rEF-tOKEN-1');
+  expect(otherCase('1234-5678'), 'no letter, no other case').toBeUndefined();
+  fc.assert(
+    fc.property(fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme-ascii' }), (token) => {
+      const changed = [...lastCharacterChanged(token)];
+      const chars = [...token];
+      assert.equal(changed.length, chars.length);
+      assert.deepEqual(changed.slice(0, -1), chars.slice(0, -1));
+      assert.notEqual(changed.at(-1), chars.at(-1));
+      const swapped = otherCase(token);
+      if (swapped === undefined) assert.equal(token.toLowerCase(), token.toUpperCase());
+      else {
+        assert.notEqual(swapped, token);
+        assert.equal(swapped.toLowerCase(), token.toLowerCase());
+      }
+      assert.ok(!nearMissTokens(token).includes(token), 'a near miss is never the token');
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test('the target URL may be given with or without /v1 and trailing slashes', () => {

@@ -3,9 +3,11 @@
 // every file the run wrote (zips opened), stdout and stderr for the tokens. Besides the suite's reporters, the runs
 // keep Playwright's json and blob reports: what Playwright records (step titles, errors, attachments) is redacted at
 // the source, for any reporter a user adds.
+// The near-miss tokens the credential probes send (nearly the Bearer token) are searched for the same way.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAULTS } from '../../reference/server';
+import { nearMissTokens } from '../../src/http/near-miss-tokens';
 import { requirements } from '../../src/model/catalogue';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts, secretForms } from './support/artifacts';
@@ -20,25 +22,45 @@ const REPORTERS = [
   './src/playwright/conformance-reporter.ts',
 ].join(',');
 
+/** The suite in a child run with the recognisable `secrets`, every output under `dir`. */
+function runWithSecrets(
+  dir: string,
+  secrets: { bearer: string; channel: string },
+  args: string[],
+  env: Record<string, string | undefined>,
+  timeoutMs: number,
+) {
+  return runPlaywright(
+    ['test', '--output', join(dir, 'results'), ...args, `--reporter=${REPORTERS}`],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'playwright-results.json'),
+      PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'),
+      RSF_BEARER_TOKEN: secrets.bearer,
+      RSF_CHANNEL_TOKEN: secrets.channel,
+      RSF_REPORTS_DIR: join(dir, 'reports'),
+      RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
+      ...env,
+    },
+    timeoutMs,
+  );
+}
+
 test('no form of a secret appears in any report, result, archive or console output', async ({}, testInfo) => {
   const fault = FAULTS.find((f) => f.breaks === BROKEN)?.name;
   expect(fault, `a fault of reference/faults.ts breaks ${BROKEN}`).toBeDefined();
   test.setTimeout(10 * 60_000);
 
   const secrets = fakeSecrets();
-  const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
+  const bearers = [secrets.bearer, ...nearMissTokens(secrets.bearer)];
+  const forms = [...bearers.flatMap((t) => secretForms(t, ['Bearer ', 'Bearer%20'])), ...secretForms(secrets.channel)];
   const runs = await Promise.all(
     ['clean', 'fault'].map(async (name) => {
       const dir = testInfo.outputPath(name);
-      const run = await runPlaywright(
-        ['test', '--output', join(dir, 'results'), `--reporter=${REPORTERS}`],
+      const run = await runWithSecrets(
+        dir,
+        secrets,
+        [],
         {
-          PLAYWRIGHT_JSON_OUTPUT_FILE: join(dir, 'playwright-results.json'),
-          PLAYWRIGHT_BLOB_OUTPUT_DIR: join(dir, 'blob'),
-          RSF_BEARER_TOKEN: secrets.bearer,
-          RSF_CHANNEL_TOKEN: secrets.channel,
-          RSF_REPORTS_DIR: join(dir, 'reports'),
-          RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
           RSF_REFERENCE_FAULT: name === 'fault' ? fault : undefined,
           // Every property still sends the secrets; more runs of each would only send them more often.
           RSF_FC_NUM_RUNS: '5',
@@ -86,4 +108,43 @@ test('no form of a secret appears in any report, result, archive or console outp
     `the fault ${fault} fails an operation-15 requirement`,
   ).not.toEqual([]);
   expect(JSON.stringify(failed.map((r) => r.evidence))).toContain('/messageChannel/');
+});
+
+test('the near-miss tokens are redacted from every output of runs where their probes fail', async ({}, testInfo) => {
+  test.setTimeout(4 * 60_000);
+  const secrets = fakeSecrets();
+  const nearMisses = nearMissTokens(secrets.bearer);
+  expect(nearMisses, 'the token with its last character changed, and in the other case').toHaveLength(2);
+  const forms = nearMisses.flatMap((token) => secretForms(token, ['Bearer ', 'Bearer%20']));
+  // Each fault accepts one near miss, so that its probe fails and shows the request: message, headers and curl line.
+  const faults = {
+    'op9-token-case-insensitive': 'OP9-AUTH-REQUIRED',
+    'op11-token-last-character-unchecked': 'OP11-AUTH-REQUIRED',
+  };
+  const runs = await Promise.all(
+    Object.entries(faults).map(async ([fault, id]) => {
+      const dir = testInfo.outputPath(fault);
+      const grep = ['--grep', `@${id}(\\s|$)`];
+      const run = await runWithSecrets(dir, secrets, grep, { RSF_REFERENCE_FAULT: fault }, 3 * 60_000);
+      return { fault, id, dir, run };
+    }),
+  );
+  for (const { fault, id, dir, run } of runs) {
+    expect(run.code, `${fault}: the near-miss probe fails the run\n${run.stdout}\n${run.stderr}`).toBe(1);
+    const row = readReport(join(dir, 'reports')).requirements.find((r) => r.id === id);
+    expect(row?.status, `${fault} fails ${id}`).toBe('failed');
+    const evidence = row?.evidence.flatMap((e) => (e.evidence ? [e.evidence] : [])) ?? [];
+    expect(evidence.flatMap((e) => e.exchanges.map((x) => x.curl))).toEqual([
+      expect.stringContaining('-H "Authorization: Bearer [REDACTED]"'),
+    ]);
+    expect(evidence[0]?.message).toContain('Authorization: Bearer [REDACTED]');
+    expect(run.stdout, `${fault}: the console shows the failure`).toContain('Authorization: Bearer [REDACTED]');
+    const artifacts = [
+      ...readArtifacts(dir),
+      { name: `${fault} stdout`, text: run.stdout },
+      { name: `${fault} stderr`, text: run.stderr },
+    ];
+    const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
+    expect(leaks, `${fault} run`).toEqual([]);
+  }
 });

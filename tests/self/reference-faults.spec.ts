@@ -178,6 +178,18 @@ const DEMOS: Demo[] = [
     conforms: (res) => res.contentType.startsWith('application/json'),
   },
   { fault: 'op10-auth-not-required', path: '/paymentVoucher/0001-00012345', conforms: rejected },
+  {
+    fault: 'op9-token-case-insensitive',
+    path: '/prices',
+    request: { headers: bearer('REFERENCE-BEARER-TOKEN') },
+    conforms: rejected,
+  },
+  {
+    fault: 'op11-token-last-character-unchecked',
+    path: '/miCuenta/pedidos/1/123456',
+    request: { headers: bearer('reference-bearer-tokex') },
+    conforms: rejected,
+  },
 ];
 
 for (const demo of DEMOS) {

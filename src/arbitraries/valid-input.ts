@@ -1,0 +1,268 @@
+// Valid input as real customers type it (issue 23): the spec sets no maximum length and no character set for strings
+// (§8: limits not shown), so a valid string is any text: from 1 to a few hundred characters, Latin with accents, other
+// scripts, characters outside the Basic Multilingual Plane. Numbers range to their edges within what the schema
+// allows. Bodies start from the configured valid body, and each field either keeps its value or takes a generated one
+// (map over a record: shrinking leads back to the configured value wherever a field does not matter).
+import fc from 'fast-check';
+import type { ValidBodies } from '../model/bodies';
+import { OPERATIONS, type OperationName } from '../model/operations';
+import { constrainedFields, fieldsOf } from '../model/schema-registry';
+import { utilityInRange } from './category';
+
+type Body = Record<string, unknown>;
+
+const ASCII = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
+/** What people type between words: no '<', '>' or '\', which are markup and escapes rather than text. */
+const PUNCTUATION = [...` .,;:-'"&#()+@!?¿¡%ºª°·–—’“”`];
+const ACCENTED = [...'áéíóúñüÁÉÍÓÚÑÜàèìòùâêîôûçãõäöëïÿœæøåßÀÈÇÃÕÄÖØÅŒÆ'];
+/** Letters that stand alone (no combining marks): Greek, Cyrillic, Hebrew, Arabic, Devanagari, Thai, CJK, Hangul. */
+const OTHER_SCRIPTS = [...'αβγδλΩΣπЖДЯжщыאבגשלعربيةकखगमनกขคง中文漢字日本語東京한국어서울'];
+/** Outside the Basic Multilingual Plane: two UTF-16 code units each (four UTF-8 bytes), some two code points. */
+const ASTRAL = ['😀', '🛒', '📦', '👍🏽', '🇦🇷', '𝔘', '𝄞', '𠀋', '𡈽', '🙂'];
+
+/** Characters of any kind, ordinary ones most often; shrinks towards 'a'. */
+function character(exclude: readonly string[] = []): fc.Arbitrary<string> {
+  const from = (chars: readonly string[]) => fc.constantFrom(...chars.filter((c) => !exclude.includes(c)));
+  return fc.oneof(
+    { arbitrary: from(ASCII), weight: 6 },
+    { arbitrary: from(PUNCTUATION), weight: 2 },
+    { arbitrary: from(ACCENTED), weight: 2 },
+    { arbitrary: from(OTHER_SCRIPTS), weight: 2 },
+    { arbitrary: from(ASTRAL), weight: 1 },
+  );
+}
+
+/** The longest generated text, in characters (code points or emoji sequences). */
+export const MAX_TEXT_LENGTH = 300;
+
+function textOf(unit: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc
+    .oneof(
+      fc.string({ unit, minLength: 1, maxLength: 20 }),
+      fc.string({ unit, minLength: 1, maxLength: MAX_TEXT_LENGTH, size: 'max' }),
+    )
+    .filter((s) => s.trim() !== ''); // blank text may be refused as empty
+}
+
+/** Text a customer may type: 1 to MAX_TEXT_LENGTH characters, not only spaces. */
+export function customerText(): fc.Arbitrary<string> {
+  return textOf(character());
+}
+
+/**
+ * Text for a path segment: no '/' or '\' (servers and proxies may take an escaped one for a separator) and not
+ * only dots ('.' and '..' are path steps, not values).
+ */
+export function pathText(): fc.Arbitrary<string> {
+  return textOf(character(['/', '\\'])).filter((s) => !/^\.+$/.test(s));
+}
+
+/** Path text with at least one character outside ASCII: it names no product an account has (a DELETE target). */
+export function nonAsciiPathText(): fc.Arbitrary<string> {
+  return fc
+    .tuple(pathText(), fc.constantFrom(...ACCENTED, ...OTHER_SCRIPTS, ...ASTRAL))
+    .map(([text, other]) => `${other}${text}`);
+}
+
+/** Deterministic examples, each sent first: a long accented Latin text, other scripts, astral characters. */
+export const TEXT_EXAMPLES: readonly string[] = [
+  'Ñandú Pérez-Güemes & Cía., 3º "B", São João d’Ávila, Ærøskøbing, Œuvre à la façon de Zürich; '
+    .repeat(4)
+    .slice(0, MAX_TEXT_LENGTH),
+  'Ελληνικά Кириллица עברית العربية हिन्दी ไทย 中文 日本語 한국어',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀 🛒📦 𠀋𡈽 🇦🇷 𝄞 👍🏽',
+];
+
+/** JSON integers at the edges: 32-bit and 53-bit (the largest JavaScript and most parsers read exactly). */
+export const INTEGER_EDGES: readonly number[] = [
+  0,
+  -1,
+  2 ** 31 - 1,
+  -(2 ** 31),
+  2 ** 32,
+  Number.MAX_SAFE_INTEGER,
+  Number.MIN_SAFE_INTEGER,
+];
+
+/** Integers, the edges first. */
+export function integerAtEdges(): fc.Arbitrary<number> {
+  return fc.oneof(fc.constantFrom(...INTEGER_EDGES), fc.integer(), fc.maxSafeInteger());
+}
+
+/** Positive integers, the edges first. */
+export function positiveIntegerAtEdges(): fc.Arbitrary<number> {
+  return fc.oneof(
+    fc.constantFrom(...INTEGER_EDGES.filter((n) => n > 0)),
+    fc.integer({ min: 1 }),
+    fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+  );
+}
+
+/** Finite JSON numbers, the edges first: the smallest and largest doubles, fractions. */
+export function numberAtEdges(): fc.Arbitrary<number> {
+  return fc.oneof(
+    fc.constantFrom(0, 0.01, -0.5, Number.MIN_VALUE, Number.MAX_VALUE, -Number.MAX_VALUE, 1e-7, 123456789.123),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+  );
+}
+
+const VALUES: Record<string, () => fc.Arbitrary<unknown>> = {
+  string: customerText,
+  integer: integerAtEdges,
+  number: numberAtEdges,
+  boolean: fc.boolean,
+};
+
+/** The JSON Schema type of a JSON value (for fields a free-form schema does not declare, §4.13). */
+function jsonType(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+export interface ValidBodyOptions {
+  /** Fields that keep their configured value: they name the target's data, and no refusal reason covers another. */
+  kept?: readonly string[];
+  /** Values of a field whose schema constrains it (utility: at most 100, §8); others are left alone. */
+  values?: Record<string, fc.Arbitrary<unknown>>;
+}
+
+/** The fields of `base` that are generated, each with its type: not kept, not constrained unless given values. */
+function generatedFields(schema: string, base: Body, options: ValidBodyOptions): [string, string][] {
+  const declared = new Map(fieldsOf(schema).map((f) => [f.name, f.type]));
+  const constrained = constrainedFields(schema);
+  return Object.keys(base).flatMap((name): [string, string][] => {
+    if (options.kept?.includes(name)) return [];
+    const type = declared.has(name) ? declared.get(name) : jsonType(base[name]);
+    if (options.values?.[name]) return [[name, type ?? '']];
+    if (constrained.has(name) || type === undefined || !VALUES[type]) return [];
+    return [[name, type]];
+  });
+}
+
+/**
+ * Valid bodies of `schema`: `base` (the configured valid body) with each generated field either kept or given a
+ * value of its type (text, an integer or a number at the edges, a boolean).
+ */
+export function validBody(schema: string, base: Body, options: ValidBodyOptions = {}): fc.Arbitrary<Body> {
+  const fields = generatedFields(schema, base, options).map(([name, type]) => {
+    const values = options.values?.[name] ?? (VALUES[type] as () => fc.Arbitrary<unknown>)();
+    return [name, fc.oneof({ withCrossShrink: true }, fc.constant(base[name]), values)] as const;
+  });
+  return fc.record(Object.fromEntries(fields)).map((values) => ({ ...base, ...values }));
+}
+
+/**
+ * The examples of validBody, sent before the generated bodies: every generated string field set to each text of
+ * TEXT_EXAMPLES in turn, then every generated integer field at its largest and at its smallest edge.
+ */
+export function validBodyExamples(schema: string, base: Body, options: ValidBodyOptions = {}): Body[] {
+  const fields = generatedFields(schema, base, options).filter(([name]) => !options.values?.[name]);
+  const set = (type: string, value: unknown): Body => ({
+    ...base,
+    ...Object.fromEntries(fields.filter(([, t]) => t === type).map(([name]) => [name, value])),
+  });
+  const has = (type: string) => fields.some(([, t]) => t === type);
+  return [
+    ...(has('string') ? TEXT_EXAMPLES.map((text) => set('string', text)) : []),
+    ...(has('integer') ? [set('integer', Number.MAX_SAFE_INTEGER), set('integer', Number.MIN_SAFE_INTEGER)] : []),
+  ];
+}
+
+/**
+ * Valid cart updates (§4.5): 1 to 3 items. Amounts stay positive: §4.5 leaves open how an item is removed, and 0 or
+ * less may remove the configured item, which other tests read back at the same time (links.spec.ts).
+ */
+export function validCartItems(item: Body): fc.Arbitrary<Body[]> {
+  const items = validBody('cart-items.request', item, { values: { amount: positiveIntegerAtEdges() } });
+  return fc.array(items, { minLength: 1, maxLength: 3 });
+}
+
+interface BodyInput extends ValidBodyOptions {
+  base: (bodies: ValidBodies) => Body;
+}
+
+/** How the valid bodies of each operation with an object body are made from its configured body. */
+export const VALID_BODY_INPUTS = {
+  updateClient: { base: (b) => b.client() },
+  // placeId names a locality of the target, idDirCli its address: §4.2 and §4.3 list no refusal of another.
+  createShippingAddress: { base: (b) => b.addressWithPlaceId(), kept: ['placeId'] },
+  updateShippingAddress: { base: (b) => b.addressUpdate(), kept: ['placeId', 'idDirCli'] },
+  updateCategory: { base: (b) => b.categoryUpdate(), values: { utility: utilityInRange() } },
+  createPaymentPreference: { base: (b) => b.paymentPreference() },
+  createPostSale: { base: (b) => b.postSale() },
+  sendChannelMessage: { base: (b) => b.channelMessage() },
+} as const satisfies Partial<Record<OperationName, BodyInput>>;
+
+export type BodyOperation = keyof typeof VALID_BODY_INPUTS;
+
+/** The valid bodies of `operation` and their examples, from the configured body. */
+export function validBodyInputs(
+  operation: BodyOperation,
+  bodies: ValidBodies,
+): { arbitrary: fc.Arbitrary<Body>; examples: Body[] } {
+  const { base, ...options } = VALID_BODY_INPUTS[operation] as BodyInput;
+  const schema = OPERATIONS[operation].requestSchema;
+  if (!schema) throw new Error(`${operation} has no request schema`);
+  return {
+    arbitrary: validBody(schema, base(bodies), options),
+    examples: validBodyExamples(schema, base(bodies), options),
+  };
+}
+
+/** The valid cart updates of operation 5 and their examples (each example item alone). */
+export function validCartInputs(bodies: ValidBodies): { arbitrary: fc.Arbitrary<Body[]>; examples: Body[][] } {
+  const examples = validBodyExamples('cart-items.request', bodies.cartItem()).map((item) => [item]);
+  return { arbitrary: validCartItems(bodies.cartItem()), examples };
+}
+
+/** How a path parameter varies: any text, an integer (§4.14), or text that names nothing on the target. */
+export type PathValue = 'text' | 'integer' | 'non-ascii-text';
+
+type Params = Record<string, string | number>;
+
+const PATH_VALUES: Record<PathValue, () => fc.Arbitrary<string | number>> = {
+  text: pathText,
+  integer: integerAtEdges,
+  'non-ascii-text': nonAsciiPathText,
+};
+
+/**
+ * Valid path parameters: each of `kinds` takes a generated value, or (except 'non-ascii-text') its configured one
+ * from `configured`, which names the target's data.
+ */
+export function validPathParams(configured: Params, kinds: Record<string, PathValue>): fc.Arbitrary<Params> {
+  const params = Object.entries(kinds).map(([name, kind]) => {
+    const generated = PATH_VALUES[kind]();
+    const value = configured[name];
+    const arbitrary =
+      kind === 'non-ascii-text' || value === undefined
+        ? generated
+        : fc.oneof({ withCrossShrink: true }, fc.constant(value), generated);
+    return [name, arbitrary] as const;
+  });
+  return fc.record(Object.fromEntries(params)).map((values) => ({ ...configured, ...values }));
+}
+
+/**
+ * The examples of validPathParams: the text parameters set to each text of TEXT_EXAMPLES, then the integers at their
+ * largest and smallest edges; the other parameters keep their configured value (or take the first example text).
+ */
+export function validPathExamples(configured: Params, kinds: Record<string, PathValue>): Params[] {
+  const names = Object.keys(kinds);
+  const isInteger = (name: string) => kinds[name] === 'integer';
+  const example = (text: string | undefined, integer: number | undefined): Params =>
+    Object.fromEntries(
+      names.map((name) => {
+        const own = isInteger(name) ? integer : text;
+        const fallback = kinds[name] === 'non-ascii-text' ? undefined : configured[name];
+        return [name, own ?? fallback ?? (isInteger(name) ? 0 : (TEXT_EXAMPLES[0] as string))];
+      }),
+    );
+  // Every example text has characters outside ASCII, so each fits a 'non-ascii-text' parameter too.
+  const texts = names.some((name) => !isInteger(name)) ? TEXT_EXAMPLES : [];
+  const integers = names.some(isInteger) ? [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER] : [];
+  return [
+    ...texts.map((text) => ({ ...configured, ...example(text, undefined) })),
+    ...integers.map((n) => ({ ...configured, ...example(undefined, n) })),
+  ];
+}
