@@ -150,6 +150,11 @@ function transportProblem(delivery: Unanswered, label: string, config: Pick<Targ
   return `The target did not answer within ${within}: ${failure}\n  Check RSF_TARGET_URL, and that the server is up.`;
 }
 
+/** RSF_TARGET_URL as the user set it (it carries no secret: credentials and queries are refused when loaded). */
+function targetShown(config: Pick<TargetConfig, 'embedded' | 'targetUrl'>): string {
+  return config.embedded ? '(empty: the embedded reference)' : printable(config.targetUrl, { maxChars: 200 });
+}
+
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
 async function checkPrices(transport: Transport, config: TargetConfig, base: string): Promise<void> {
   const url = `${base}/prices`;
@@ -175,12 +180,20 @@ async function checkPrices(transport: Transport, config: TargetConfig, base: str
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
     fail(`HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`);
   }
-  if (status === 404)
-    fail('HTTP 404: there is no /v1/prices here. RSF_TARGET_URL must be the base URL that /v1 follows (§9).');
+  // A wrong path (a /v2, a missing prefix) usually shows as 404 or 405: say what was tried and what came back.
+  if (status === 404 || status === 405)
+    fail(
+      `RSF_TARGET_URL=${targetShown(config)} leads to no API: the target answered ${answerOf(exchange)}.\n` +
+        `  RSF_TARGET_URL must be the base URL that /v1 follows (§9), with its path prefix if the API has one.` +
+        (/\/v\d+\/*$/i.test(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : ''),
+    );
   if (status === 401 || status === 403)
     fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
   if (/^\s*</.test(body))
-    fail(`HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.`);
+    fail(
+      `HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.\n` +
+        `  Check RSF_TARGET_URL=${targetShown(config)}.`,
+    );
   if (status >= 500) fail(`HTTP ${status}: the target is failing. Body: ${body}`);
   // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
   const parsed = exchange.truncated ? undefined : parseBody(exchange.text, exchange.contentType);

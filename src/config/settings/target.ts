@@ -28,7 +28,8 @@ export const TARGET_SETTINGS = {
     'RSF_TARGET_URL',
     '',
     url,
-    'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server. ' +
+    'Base URL of the target, with its path prefix if any (https://host/api/storefront), with or without a ' +
+      'trailing /v1 or slash. Empty: start the embedded reference server. ' +
       'har:PATH: replay a recording (reports/exchanges.har), sending nothing.',
   ),
   bearerToken: S(
