@@ -22,6 +22,11 @@ export interface ModeChoices {
    * processed (a client may not resend it after a 502 or 504).
    */
   gatewayBlipEvery: number | null;
+  /**
+   * Requests a bearer token is accepted for in this profile (§5.5 leaves the lifetime open), or null for ever. Then
+   * it is refused with "not authenticated", operation 8 included; POST /_tokens (outside /v1) mints fresh ones.
+   */
+  tokenLifetimeRequests: number | null;
 }
 
 export interface Mode {
@@ -39,7 +44,11 @@ const REFERENCE_CHOICES: ModeChoices = {
   deleteAnswer: '204-empty',
   createdStatus: 201,
   gatewayBlipEvery: null,
+  tokenLifetimeRequests: null,
 };
+
+/** The expiring-token mode's lifetime: a few tests' worth, so that a full run outlives several tokens. */
+export const EXPIRING_TOKEN_REQUESTS = 150;
 
 export const MODES: readonly Mode[] = [
   {
@@ -64,6 +73,7 @@ export const MODES: readonly Mode[] = [
       deleteAnswer: '200-json',
       createdStatus: 200,
       gatewayBlipEvery: null,
+      tokenLifetimeRequests: null,
     },
   },
   {
@@ -77,6 +87,13 @@ export const MODES: readonly Mode[] = [
       'As reference behind a flaky load balancer: every 17th request answers 502, 503 (no Retry-After) or 504 ' +
       'with an HTML page, unprocessed; POST and PATCH only get the 503. The same request sent again succeeds.',
     choices: { ...REFERENCE_CHOICES, gatewayBlipEvery: 17 },
+  },
+  {
+    name: 'expiring-token',
+    description:
+      `A bearer token is accepted for ${EXPIRING_TOKEN_REQUESTS} requests to this mode, then refused with ` +
+      '"not authenticated" (401, operation 8 included); POST /_tokens mints a fresh one. Otherwise as reference.',
+    choices: { ...REFERENCE_CHOICES, tokenLifetimeRequests: EXPIRING_TOKEN_REQUESTS },
   },
 ];
 

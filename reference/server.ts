@@ -1,5 +1,6 @@
 // The embedded reference server: node:http, one process serving every profile (clean /v1,
 // /_modes/<mode>/v1, /_faults/<fault>/v1), each with its own in-memory state.
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthRule } from '../src/model/operations';
@@ -125,10 +126,16 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
 // ---------------------------------------------------------------------------------------------
 // Credentials
 
-function presentedCredentials(header: string | undefined, matches: (presented: string) => boolean): Credentials {
+/** The bearer token presented, if the header is a Bearer one. */
+function presentedBearer(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
+  return m && m[1]!.toLowerCase() === 'bearer' ? m[2] : undefined;
+}
+
+function presentedCredentials(header: string | undefined, accepted: (token: string) => boolean): Credentials {
   if (header === undefined) return 'absent';
-  const m = /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
-  return m && m[1]!.toLowerCase() === 'bearer' && m[2] !== undefined && matches(m[2]) ? 'valid' : 'invalid';
+  const token = presentedBearer(header);
+  return token !== undefined && accepted(token) ? 'valid' : 'invalid';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -179,6 +186,10 @@ const VERSION = 'v1';
 
 class ReferenceApp {
   private readonly profiles = new Map<string, Profile>();
+  /** Tokens minted by POST /_tokens: accepted by every profile (the expiring-token mode counts their uses). */
+  private readonly minted = new Set<string>();
+  /** Uses of each token in a profile whose tokens expire, by profile. */
+  private readonly uses = new WeakMap<Profile, Map<string, number>>();
 
   constructor(
     private readonly bearerToken: string,
@@ -222,6 +233,7 @@ class ReferenceApp {
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
     const method = req.method ?? 'GET';
+    if (path === '/_tokens' && method === 'POST') return this.mint(res);
     const target = this.target(method, path);
     if (target instanceof Rejection) return send(res, rejectionReply(undefined, target), undefined);
     const { profile, route } = target;
@@ -249,6 +261,32 @@ class ReferenceApp {
     send(res, reply, profile);
   }
 
+  /** POST /_tokens: a fresh bearer token, as text/plain (what a token command prints). */
+  private mint(res: ServerResponse): void {
+    const token = `minted-${randomBytes(12).toString('hex')}`;
+    this.minted.add(token);
+    res.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(token);
+  }
+
+  /** Whether `token` is accepted in `profile`; each valid use counts where tokens expire. */
+  private accepts(profile: Profile, token: string): boolean {
+    if (token !== this.bearerToken && !this.minted.has(token)) return false;
+    const lifetime = profile.mode.choices.tokenLifetimeRequests;
+    if (lifetime === null) return true;
+    const uses = this.uses.get(profile) ?? new Map<string, number>();
+    this.uses.set(profile, uses);
+    const used = uses.get(token) ?? 0;
+    uses.set(token, used + 1);
+    return used < lifetime;
+  }
+
+  /** A token that was accepted here and is no more: refused on every operation, the optional-auth one too. */
+  private expired(profile: Profile, header: string | undefined): boolean {
+    const token = presentedBearer(header);
+    const lifetime = profile.mode.choices.tokenLifetimeRequests;
+    return token !== undefined && lifetime !== null && (this.uses.get(profile)?.get(token) ?? 0) > lifetime;
+  }
+
   /** Auth, body, validation and the handler; throws a Rejection for any documented failure. */
   private async run(
     req: IncomingMessage,
@@ -261,12 +299,16 @@ class ReferenceApp {
     const hooks = profile.hooks;
     const params = decodeParams(target.params);
     const auth: AuthRule = hooks.authRule?.(route.number, route.auth) ?? route.auth;
-    const token = this.bearerToken;
-    const matches = (presented: string): boolean =>
-      hooks.tokenMatches?.(route.number, presented, token) ?? presented === token;
-    const presented = presentedCredentials(req.headers.authorization, matches);
+    // A fault may compare tokens sloppily (tokenMatches): a near miss of the token then passes as it.
+    const sloppy = (token: string): boolean => hooks.tokenMatches?.(route.number, token, this.bearerToken) ?? false;
+    const presented = presentedCredentials(
+      req.headers.authorization,
+      (token) => this.accepts(profile, token) || sloppy(token),
+    );
     const credentials = hooks.credentials?.(route.number, presented) ?? presented;
-    if (auth === 'bearer' && credentials !== 'valid') throw new Rejection('auth', credentialsMessage(route.number));
+    const expired = presented === 'invalid' && this.expired(profile, req.headers.authorization);
+    if ((auth === 'bearer' && credentials !== 'valid') || expired)
+      throw new Rejection('auth', credentialsMessage(route.number));
     facts.loggedIn = auth !== 'none' && credentials === 'valid';
     const ctx: Context = {
       params,

@@ -9,6 +9,7 @@ import type { Delivery } from '../http/delivery';
 import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
 import { Transport } from '../http/transport';
 import { throttledMessage } from '../http/presentation';
+import { validBodies } from '../model/bodies';
 import { OPERATIONS, type OperationName, fillPath, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
 import { printable } from '../model/printable';
@@ -39,13 +40,18 @@ interface ResourceRead {
   operation: OperationName;
   params: Record<string, string | number>;
   query?: string;
+  /** A write's body: sent only when writes are on, and the very request the tests send (so it changes nothing more). */
+  body?: Record<string, unknown>;
   expect: 'present' | 'missing';
   /** What it should name, for the advice: "an order the target has". */
   names: string;
 }
 
-/** The settings that operations 8, 10, 11 and 14 can check without writing, one read per distinct request. */
-function resourceReads(config: DataConfig): ResourceRead[] {
+/**
+ * The settings that operations 8, 10, 11 and 14 can check without writing, one read per distinct request; with writes
+ * on, also those that only the updates of operations 3 and 4 can check.
+ */
+function resourceReads(config: DataConfig & Pick<TargetConfig, 'writesEnabled'>): ResourceRead[] {
   const product = (productId: string | number) => ({
     params: { product_id: productId },
     query: config.productDetailQuery,
@@ -67,6 +73,13 @@ function resourceReads(config: DataConfig): ResourceRead[] {
         names: 'products the target has',
       }),
     ),
+    {
+      settings: [`RSF_CART_PRODUCT_ID=${config.cartProductId}`],
+      operation: 'getProduct',
+      ...product(config.cartProductId),
+      expect: 'present',
+      names: 'a product the target has',
+    },
     {
       settings: [`RSF_MISSING_PRODUCT_ID=${config.missingProductId}`],
       operation: 'getProduct',
@@ -95,11 +108,12 @@ function resourceReads(config: DataConfig): ResourceRead[] {
       expect: 'present',
       names: 'a post-sale channel the target has',
     },
+    ...(config.writesEnabled ? writeChecks(config) : []),
   ];
   // The product id is often one of the stock ids too: one request, every setting named.
   const byRequest = new Map<string, ResourceRead>();
   for (const read of reads) {
-    const key = `${read.operation} ${JSON.stringify(read.params)} ${read.expect}`;
+    const key = `${read.operation} ${JSON.stringify(read.params)} ${JSON.stringify(read.body)} ${read.expect}`;
     const seen = byRequest.get(key);
     if (seen) seen.settings.push(...read.settings);
     else byRequest.set(key, { ...read, settings: [...read.settings] });
@@ -107,8 +121,47 @@ function resourceReads(config: DataConfig): ResourceRead[] {
   return [...byRequest.values()];
 }
 
+/** The updates (operations 3 and 4) that the tests send first: a refusal there means the settings name nothing. */
+function writeChecks(config: DataConfig): ResourceRead[] {
+  const bodies = validBodies(config);
+  const shown = (value: unknown): string => JSON.stringify(value);
+  return [
+    {
+      settings: [`RSF_CATEGORY_ID=${shown(config.categoryId)}`, `RSF_CATEGORY_FIELDS=${shown(config.categoryFields)}`],
+      operation: 'updateCategory',
+      params: {},
+      body: bodies.categoryUpdate(),
+      expect: 'present',
+      names: 'a personal category of the account, and fields it accepts (writes are on: sent as the tests send it)',
+    },
+    {
+      settings: [
+        `RSF_ADDRESS_ID=${config.addressId}`,
+        `RSF_ADDRESS_FIELDS=${shown(config.addressFields)}`,
+        `RSF_PLACE_ID=${shown(config.placeId)}`,
+      ],
+      operation: 'updateShippingAddress',
+      params: {},
+      body: bodies.addressUpdate(),
+      expect: 'present',
+      names: 'a shipping address of the account, and fields it accepts (writes are on: sent as the tests send it)',
+    },
+  ];
+}
+
+function outgoing(
+  method: string,
+  url: string,
+  config: Pick<TargetConfig, 'bearerToken'>,
+  body?: Record<string, unknown>,
+): OutgoingRequest {
+  const headers = { Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` };
+  if (body === undefined) return { method, url, headers };
+  return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+}
+
 function getRequest(url: string, config: Pick<TargetConfig, 'bearerToken'>): OutgoingRequest {
-  return { method: 'GET', url, headers: { Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` } };
+  return outgoing('GET', url, config);
 }
 
 /** An answer that says "no such thing": not a 2xx, or a 2xx with an error body (§7.3: errors may come with 200). */
@@ -129,7 +182,7 @@ function answerOf(exchange: Exchange, maxChars = EXCERPT_CHARS): string {
 /** Why a resource read stops the run, or undefined when the setting names what it should. */
 function resourceProblem(read: ResourceRead, exchange: Exchange, config: RecognitionConfig): string | undefined {
   const { number, section } = exchange.operation;
-  const request = `GET ${exchange.request.url} (operation ${number}, §${section})`;
+  const request = `${exchange.request.method} ${exchange.request.url} (operation ${number}, §${section})`;
   const which = read.settings.join(', ');
   if (read.expect === 'missing') {
     if (!outcomeOf(exchange, config).succeeded) return undefined;
@@ -148,6 +201,11 @@ function transportProblem(delivery: Unanswered, label: string, config: Pick<Targ
   const failure = delivery.kind === 'no-answer' ? delivery.failure.message : 'the target had stopped answering';
   const within = `RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}`;
   return `The target did not answer within ${within}: ${failure}\n  Check RSF_TARGET_URL, and that the server is up.`;
+}
+
+/** RSF_TARGET_URL as the user set it (it carries no secret: credentials and queries are refused when loaded). */
+function targetShown(config: Pick<TargetConfig, 'embedded' | 'targetUrl'>): string {
+  return config.embedded ? '(empty: the embedded reference)' : printable(config.targetUrl, { maxChars: 200 });
 }
 
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
@@ -175,12 +233,20 @@ async function checkPrices(transport: Transport, config: TargetConfig, base: str
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
     fail(`HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`);
   }
-  if (status === 404)
-    fail('HTTP 404: there is no /v1/prices here. RSF_TARGET_URL must be the base URL that /v1 follows (§9).');
+  // A wrong path (a /v2, a missing prefix) usually shows as 404 or 405: say what was tried and what came back.
+  if (status === 404 || status === 405)
+    fail(
+      `RSF_TARGET_URL=${targetShown(config)} leads to no API: the target answered ${answerOf(exchange)}.\n` +
+        `  RSF_TARGET_URL must be the base URL that /v1 follows (§9), with its path prefix if the API has one.` +
+        (/\/v\d+\/*$/i.test(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : ''),
+    );
   if (status === 401 || status === 403)
     fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
   if (/^\s*</.test(body))
-    fail(`HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.`);
+    fail(
+      `HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.\n` +
+        `  Check RSF_TARGET_URL=${targetShown(config)}.`,
+    );
   if (status >= 500) fail(`HTTP ${status}: the target is failing. Body: ${body}`);
   // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
   const parsed = exchange.truncated ? undefined : parseBody(exchange.text, exchange.contentType);
@@ -198,10 +264,12 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
     resourceReads(config).map(async (read) => {
       const operation = OPERATIONS[read.operation];
       const url = `${base}${fillPath(operation.path, read.params)}${read.query ? `?${read.query}` : ''}`;
-      const request = getRequest(url, config);
+      const request = outgoing(operation.method, url, config, read.body);
       const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
       if (delivery.kind !== 'answer') {
-        return { unanswered: `GET ${url}\n  ${transportProblem(delivery, operationLabel(operation), config)}` };
+        return {
+          unanswered: `${operation.method} ${url}\n  ${transportProblem(delivery, operationLabel(operation), config)}`,
+        };
       }
       const exchange = exchangeOf(
         operation,

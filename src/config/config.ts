@@ -71,9 +71,13 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** The secret settings of a config, with the variable that holds each. */
 export function secretSettings(config: Config): { name: string; value: string }[] {
-  return (Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][])
-    .filter(([, s]) => s.secret)
-    .map(([key, s]) => ({ name: s.name, value: String(config[key]) }));
+  return (
+    (Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][])
+      .filter(([, s]) => s.secret)
+      .map(([key, s]) => ({ name: s.name, value: String(config[key]) }))
+      // An unset secret (RSF_BEARER_TOKEN_COMMAND by default) hides nothing: '' would match between every character.
+      .filter((s) => s.value !== '')
+  );
 }
 
 /** The secret values of a config, for redaction. */

@@ -11,6 +11,7 @@ import type { Transport } from '../http/transport';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { printable } from '../model/printable';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
+import { currentBearerToken, onTokenRefused, refusesAuthentication, tokenRefusedReason } from './bearer-token';
 
 /** A test's requests sent before it ran: the delivery of `request` if it was sent (once), else `sendItself`'s. */
 export interface Prefetched {
@@ -47,6 +48,9 @@ function testTimeLeft(info: TestInfo | undefined, startedAt: number, requestTime
   if (!info || info.timeout === 0) return Number.POSITIVE_INFINITY;
   return Math.max(0, info.timeout - (Date.now() - startedAt) - requestTimeoutMs - 2000);
 }
+
+/** Fresh tokens one request may be sent again with. */
+const MAX_TOKEN_RENEWALS = 3;
 
 /** One client per test; it records the test's exchanges so that failures can show them. */
 export class ApiClient {
@@ -119,11 +123,14 @@ export class ApiClient {
    * Sends `operation` and returns the answer, whatever its status. A test whose request could not be judged ends
    * here as skipped: inconclusive (every attempt throttled, or no answer) or not run (the breaker is open).
    */
-  async send(operation: Operation, options: SendOptions = {}): Promise<Exchange> {
+  async send(operation: Operation, options: SendOptions = {}, renewals = 0): Promise<Exchange> {
     const credentials = credentialsOf(operation, options);
-    const request = outgoingRequest(operation, options, this.config, this.apiBase);
+    const token = currentBearerToken(this.config.bearerToken);
+    const request = outgoingRequest(operation, options, { ...this.config, bearerToken: token }, this.apiBase);
     const label = operationLabel(operation);
     this.refuseIfStopped(label);
+    const refused = credentials === 'valid' ? tokenRefusedReason() : undefined;
+    if (refused !== undefined) return this.stop(stopAsNotRun, refused);
     const depth = this.completedDepth + 1;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
     const sendItself = () => this.transport.deliver(request, timeLeft);
@@ -152,6 +159,21 @@ export class ApiClient {
       case 'answer': {
         const { response, attempts } = delivery;
         const exchange = exchangeOf(operation, credentials, request, response, attempts, this.config.maxResponseBytes);
+        if (credentials === 'valid' && refusesAuthentication(exchange)) {
+          const renewal = await onTokenRefused({
+            configured: this.config.bearerToken,
+            refused: token,
+            command: this.config.bearerTokenCommand,
+            request: label,
+            answer: exchange,
+            pricesRefuse: () => this.pricesRefuse(token),
+          });
+          if (renewal.kind === 'refused') return this.stop(stopAsNotRun, renewal.reason);
+          // Sent once more with the fresh token. Parallel senders may use a short-lived token up before the resend
+          // arrives: again while GET /prices confirms the expiry, a bounded number of times; then the checks judge.
+          if (renewal.kind === 'token' && renewals < MAX_TOKEN_RENEWALS)
+            return this.send(operation, options, renewals + 1);
+        }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);
         this.completedDepth = Math.max(this.completedDepth, depth);
@@ -164,6 +186,16 @@ export class ApiClient {
         return exchange;
       }
     }
+  }
+
+  /** GET /prices with `token`: does it refuse authentication too? Undefined when no answer tells. */
+  private async pricesRefuse(token: string): Promise<boolean | undefined> {
+    const operation = OPERATIONS.listPrices;
+    const request = outgoingRequest(operation, {}, { ...this.config, bearerToken: token }, this.apiBase);
+    const delivery = await this.transport.deliver(request, this.config.requestTimeoutMs);
+    if (delivery.kind !== 'answer') return undefined;
+    const { response, attempts } = delivery;
+    return refusesAuthentication(exchangeOf(operation, 'valid', request, response, attempts, 4096));
   }
 
   /** Ends the test unjudged, once: a test whose requests ran side by side gets one reason, the first. */

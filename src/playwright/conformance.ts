@@ -6,6 +6,7 @@ import { requirement, sectionLabel } from '../model/catalogue';
 import { EVIDENCE_ATTACHMENT_PREFIX, type Evidence, checkAnnotation } from '../checks/check-protocol';
 import { type Assertion, type Check, type CheckContext, isNotApplicable } from '../checks/checks';
 import { type Config, SETTINGS, secretSettings } from '../config/config';
+import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
 import type { Exchange } from '../http/exchange';
 import { describeExchange, recordOf } from '../http/presentation';
@@ -36,13 +37,18 @@ export function settingHint(config: Config, keys: readonly SettingKey[]): string
   const shown = keys.map((key) => {
     const setting = SETTINGS[key] as { name: string; secret?: boolean };
     const value = config[key as keyof Config];
-    return setting.secret
-      ? `${setting.name} (secret)`
-      : `${setting.name}=${typeof value === 'string' ? value : JSON.stringify(value)}`;
+    // A pattern (RSF_REJECTION_TEXT) as its source: JSON.stringify would show {}.
+    const shown = typeof value === 'string' ? value : value instanceof RegExp ? value.source : JSON.stringify(value);
+    return setting.secret ? `${setting.name} (secret)` : `${setting.name}=${shown}`;
+  });
+  // A setting a refusal cannot tell from non-conformance says how to check it by hand.
+  const howTo = keys.flatMap((key) => {
+    const how = SETTING_CHECKS[key]?.howToCheck;
+    return how ? [`${(SETTINGS[key] as { name: string }).name}: ${how}`] : [];
   });
   return (
     `A setting may be to blame rather than the target: ${shown.join(', ')}. ` +
-    'Check that it names what the target has.'
+    (howTo.length ? `How to check: ${howTo.join('; ')}.` : 'Check that it names what the target has.')
   );
 }
 

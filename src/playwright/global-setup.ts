@@ -11,6 +11,8 @@ import { loadWaivers } from '../report/waivers';
 import { RunState, createRunStateDir } from '../http/run-state';
 import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
 import { readRecording } from './replay';
+import { registerSecret } from '../http/redact';
+import { TokenCommandError, runTokenCommand } from '../config/token-command';
 import './secrets';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
 
@@ -85,6 +87,21 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     const server = await startReferenceServer({ bearerToken, channelToken, latencyMs });
     process.env[EMBEDDED_URL_ENV] = server.url;
     stop = () => server.close();
+  }
+  if (config.bearerTokenCommand !== '') {
+    // After the embedded reference started: a command may mint its token there ($RSF_EMBEDDED_URL/_tokens).
+    try {
+      // Not synchronously: the embedded reference answers from this very process.
+      const token = await runTokenCommand(config.bearerTokenCommand);
+      registerSecret(token);
+      // Workers and the runner's own senders load the configuration from the environment: one token for all.
+      process.env.RSF_BEARER_TOKEN = token;
+      config = { ...config, bearerToken: token };
+    } catch (e) {
+      await stop?.();
+      runState.remove();
+      throw plain(e instanceof TokenCommandError ? new ConfigError([e.message]) : (e as Error));
+    }
   }
   try {
     // The settings' resources are read from the reference's clean profile: a fault must fail its check, not the run.

@@ -9,6 +9,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { runPlaywright } from './support/child-run';
 import type { ConformanceReport, RequirementRow, TestRef } from '../../src/report/model';
 import { modeProject, roundProject } from './mutation.config';
+import { MINT_TOKEN_COMMAND } from './support/mint-token';
 import { type ListedTest, faultRounds, isListed, listConformanceTests, testsOf } from './support/matrix-rounds';
 
 const ROOT = resolve(__dirname, '../..');
@@ -72,6 +73,8 @@ test('the suite passes every conforming mode and kills every fault of the refere
     {
       RSF_REPORTS_DIR: reportsDir,
       RSF_FC_NUM_RUNS: '30',
+      // The expiring-token mode needs a refresh: every project gets a minted token (accepted by every profile).
+      RSF_BEARER_TOKEN_COMMAND: MINT_TOKEN_COMMAND,
       RSF_MATRIX_ROUNDS: JSON.stringify(rounds.map((round) => round.map((f) => f.name))),
     },
     8 * 60_000,

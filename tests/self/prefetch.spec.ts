@@ -28,7 +28,7 @@ async function recordingTarget(latencyMs: number, turnAway?: TurnAway) {
     upstream: reference().url,
     latencyMs,
     misbehave: (req, res, count) => {
-      if (turnAway && all >= turnAway.above && count <= 60) {
+      if (turnAway && all >= turnAway.above && count <= 150) {
         turnedAway++;
         if (turnAway.by === 'resetting') req.socket.destroy();
         else res.writeHead(429, { 'Retry-After': '0' }).end();
@@ -51,7 +51,7 @@ async function recordingTarget(latencyMs: number, turnAway?: TurnAway) {
   return { target, seen, mostInFlight: () => mostInFlight, turnedAway: () => turnedAway };
 }
 
-/** How a target turns away a request that finds `above` requests in flight, among the first 60: a burst. */
+/** How a target turns away a request that finds `above` requests in flight, among the first 150: a burst. */
 interface TurnAway {
   above: number;
   by: 'throttling' | 'resetting';

@@ -13,7 +13,7 @@ export const REFERENCE_SETTINGS = {
     '',
     text,
     'Embedded reference, and the URL `npm run reference` prints: ' +
-      'one of its conforming modes (reference, deployment, nulls, flaky; see reference/README.md).',
+      'one of its conforming modes (reference, deployment, nulls, flaky, expiring-token; see reference/README.md).',
   ),
   referenceFault: S(
     'RSF_REFERENCE_FAULT',

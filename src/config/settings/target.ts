@@ -1,5 +1,5 @@
 // Target and transport: where requests go, with which tokens, and how they are paced, capped and retried.
-import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText } from './setting';
+import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText, text } from './setting';
 
 /** RSF_TARGET_URL=har:PATH replays a recording instead of sending (README, "Evidence bundles"). */
 export const REPLAY_SCHEME = 'har:';
@@ -28,7 +28,8 @@ export const TARGET_SETTINGS = {
     'RSF_TARGET_URL',
     '',
     url,
-    'Base URL of the target, with or without a trailing /v1 or slash. Empty: start the embedded reference server. ' +
+    'Base URL of the target, with its path prefix if any (https://host/api/storefront), with or without a ' +
+      'trailing /v1 or slash. Empty: start the embedded reference server. ' +
       'har:PATH: replay a recording (reports/exchanges.har), sending nothing.',
   ),
   bearerToken: S(
@@ -37,6 +38,16 @@ export const TARGET_SETTINGS = {
     secretText,
     'Access token sent as "Authorization: Bearer …" (§5.1).',
     true,
+  ),
+  bearerTokenCommand: S(
+    'RSF_BEARER_TOKEN_COMMAND',
+    '',
+    text,
+    'A shell command that prints a fresh access token. Run at start (its output replaces RSF_BEARER_TOKEN), and ' +
+      'again when a token accepted earlier in the run is refused; the refused request is then sent once more. ' +
+      'Its output is redacted like RSF_BEARER_TOKEN; the command itself is not a secret (let it read credentials ' +
+      'from the environment). Empty: RSF_BEARER_TOKEN for the whole run (a token that expires mid-run ends it ' +
+      'in ERROR).',
   ),
   invalidBearerToken: S(
     'RSF_INVALID_BEARER_TOKEN',

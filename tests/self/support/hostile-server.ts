@@ -252,3 +252,21 @@ export function paddedTo(path: RegExp, upstream: () => string, bytes: number): M
     return true;
   };
 }
+
+/**
+ * A gateway that serves the upstream under `prefix` only (a base path such as /api/storefront): a request there is
+ * forwarded without the prefix; anything else gets the gateway's own 404 with a JSON error.
+ */
+export function mountedAt(prefix: string): Misbehaviour {
+  return (req, res) => {
+    const url = req.url ?? '/';
+    if (url.startsWith(`${prefix}/`)) {
+      req.url = url.slice(prefix.length);
+      return false;
+    }
+    const body = JSON.stringify({ message: 'no route', path: url.split('?')[0] });
+    res.writeHead(404, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    res.end(body);
+    return true;
+  };
+}

@@ -1,0 +1,150 @@
+// The run's bearer token, refreshed when it stops being accepted (issue 23 item 2). A refresh is shared through the
+// run directory: the worker that sees the refusal first runs RSF_BEARER_TOKEN_COMMAND and writes the token there
+// (mode 0600, renamed into place); a worker refused later takes that file's token before running the command itself.
+// So one expiry usually costs one command run; two workers that refresh at once both get a valid token, which is
+// harmless. Without a command, the first worker to see it writes when the token stopped being accepted, and every
+// test from then on is "not run" with that reason: the run ends in ERROR, never in failures about authentication.
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TOKEN_COMMAND_SETTING, runTokenCommand } from '../config/token-command';
+import { type Exchange, parseBody, plainString } from '../http/exchange';
+import { registerSecret } from '../http/redact';
+import { runState } from '../http/run-state';
+import { printable } from '../model/printable';
+import { redact } from '../http/redact';
+
+const TOKEN_FILE = 'bearer-token';
+const REFUSED_FILE = 'bearer-token-refused';
+
+/** The documented wording of a refused token (§5.4): "credentials required" or "not authenticated". */
+const AUTH_REFUSAL = /\b(not authenticated|credentials required)\b/i;
+
+/** An answer that refuses authentication: HTTP 401, or the documented error (§5.4, §7.1) with any status. */
+export function refusesAuthentication(exchange: Exchange): boolean {
+  if (exchange.status === 401) return true;
+  if (exchange.truncated || exchange.text.length > 2000) return false;
+  const body = parseBody(exchange.text, exchange.contentType);
+  const text = plainString(body);
+  if (text !== undefined) return AUTH_REFUSAL.test(text);
+  if (body.kind !== 'json' || typeof body.value !== 'object' || body.value === null) return false;
+  const fields = body.value as Record<string, unknown>;
+  return ['message', 'msg', 'error_message', 'error'].some(
+    (k) => typeof fields[k] === 'string' && AUTH_REFUSAL.test(fields[k]),
+  );
+}
+
+/** The token each configured token has been replaced with in this process. */
+const replaced = new Map<string, string>();
+/** Refreshes under way, by refused token: requests refused together share one. */
+const renewing = new Map<string, Promise<Renewal>>();
+/** Why the run's token is no longer accepted, once known in this process. */
+let refusedReason: string | undefined;
+
+export type Renewal =
+  /** Send the request again with this token. */
+  | { kind: 'token'; token: string }
+  /** The token is still accepted elsewhere: the refusal is the operation's own, for the checks to judge. */
+  | { kind: 'judge' }
+  /** No token can be had: the test is not run, for this reason. */
+  | { kind: 'refused'; reason: string };
+
+/** The token to send now: the configured one, or what replaced it. */
+export function currentBearerToken(configured: string): string {
+  return replaced.get(configured) ?? configured;
+}
+
+/** Why the run's token stopped being accepted, if it did and no command refreshes it. */
+export function tokenRefusedReason(): string | undefined {
+  if (refusedReason !== undefined) return refusedReason;
+  const path = join(runState().dir, REFUSED_FILE);
+  if (existsSync(path)) refusedReason = readFileSync(path, 'utf8');
+  return refusedReason;
+}
+
+function sharedToken(): string | undefined {
+  const path = join(runState().dir, TOKEN_FILE);
+  return existsSync(path) ? readFileSync(path, 'utf8').trim() || undefined : undefined;
+}
+
+function shareToken(token: string): void {
+  const path = join(runState().dir, TOKEN_FILE);
+  const temporary = `${path}.${process.pid}`;
+  writeFileSync(temporary, token, { mode: 0o600 });
+  renameSync(temporary, path); // atomic: readers see the old token or the new one
+}
+
+/** Records the reason once: the first worker's words (and time) stand for the run. */
+function recordRefusal(reason: string): string {
+  const path = join(runState().dir, REFUSED_FILE);
+  try {
+    writeFileSync(path, reason, { flag: 'wx' });
+    refusedReason = reason;
+  } catch {
+    refusedReason = readFileSync(path, 'utf8');
+  }
+  return refusedReason;
+}
+
+export interface RefusalContext {
+  /** The configured RSF_BEARER_TOKEN, and the token the refused request carried. */
+  configured: string;
+  refused: string;
+  /** RSF_BEARER_TOKEN_COMMAND, or ''. */
+  command: string;
+  /** "GET /v1/item/1001 (operation 8)", and the refusal's status and body excerpt. */
+  request: string;
+  answer: Exchange;
+  /**
+   * GET /prices, which the preflight saw accept the token, sent with the refused token: true when it refuses too
+   * (the token stopped being accepted), false when it accepts it, undefined when it could not tell.
+   */
+  pricesRefuse: () => Promise<boolean | undefined>;
+}
+
+async function renew(ctx: RefusalContext): Promise<Renewal> {
+  const shared = sharedToken();
+  if (shared !== undefined && shared !== ctx.refused) {
+    registerSecret(shared);
+    replaced.set(ctx.configured, shared);
+    return { kind: 'token', token: shared };
+  }
+  const known = tokenRefusedReason();
+  if (known !== undefined) return { kind: 'refused', reason: known };
+  if ((await ctx.pricesRefuse()) !== true) return { kind: 'judge' };
+  const at = new Date().toISOString();
+  const answer = `HTTP ${ctx.answer.status}: ${printable(ctx.answer.rawBody, { maxChars: 120, transform: redact })}`;
+  if (ctx.command !== '') {
+    try {
+      const token = await runTokenCommand(ctx.command);
+      registerSecret(token);
+      shareToken(token);
+      replaced.set(ctx.configured, token);
+      return { kind: 'token', token };
+    } catch (e) {
+      return {
+        kind: 'refused',
+        reason: recordRefusal(
+          `The bearer token stopped being accepted at ${at} (${ctx.request} answered ${answer}), and ` +
+            `${(e as Error).message}`,
+        ),
+      };
+    }
+  }
+  return {
+    kind: 'refused',
+    reason: recordRefusal(
+      `RSF_BEARER_TOKEN stopped being accepted at ${at}: ${ctx.request} answered ${answer}, and GET /prices, ` +
+        'which accepted it at the start of the run, refuses it too. Set a fresh RSF_BEARER_TOKEN, or ' +
+        `${TOKEN_COMMAND_SETTING} to have the suite refresh it.`,
+    ),
+  };
+}
+
+/** What to do about a request with valid credentials whose answer refuses authentication. */
+export function onTokenRefused(ctx: RefusalContext): Promise<Renewal> {
+  const pending = renewing.get(ctx.refused) ?? renew(ctx);
+  renewing.set(ctx.refused, pending);
+  // A "judge" is for this refusal only: the same token may stop being accepted later.
+  void pending.then((r) => r.kind === 'judge' && renewing.delete(ctx.refused));
+  return pending;
+}

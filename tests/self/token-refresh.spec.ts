@@ -1,0 +1,69 @@
+// Issue 23 item 2: a token that expires mid-run. Against the reference's expiring-token mode (a token is accepted
+// for a fixed number of requests; POST /_tokens mints fresh ones), RSF_BEARER_TOKEN_COMMAND keeps the run going to
+// PASS; without it the run ends in ERROR naming RSF_BEARER_TOKEN and the time it stopped being accepted, with no
+// authentication failure. A command that fails or prints nothing stops the run at start, naming the setting.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '../../src/playwright/fixtures';
+import { readArtifacts } from './support/artifacts';
+import { lastLine, runPlaywright } from './support/child-run';
+import { MINT_TOKEN_COMMAND } from './support/mint-token';
+
+test.describe.configure({ mode: 'parallel' });
+
+async function suite(env: Record<string, string>, args: string[] = []) {
+  const out = mkdtempSync(join(tmpdir(), 'rsf-token-'));
+  writeFileSync(join(out, 'no-waivers.json'), '[]');
+  const run = await runPlaywright(
+    ['test', '--output', join(out, 'results'), ...args],
+    {
+      RSF_REPORTS_DIR: join(out, 'reports'),
+      RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
+      RSF_REFERENCE_MODE: 'expiring-token',
+      ...env,
+    },
+    150_000,
+  );
+  const output = `${run.stdout}\n${run.stderr}`;
+  const texts = [...readArtifacts(out), { name: 'output', text: output }];
+  return { code: run.code, output, verdict: lastLine(run.stdout), texts, out };
+}
+
+test('with RSF_BEARER_TOKEN_COMMAND, tokens that expire mid-run are refreshed: PASS', async () => {
+  test.setTimeout(180_000);
+  const counter = join(mkdtempSync(join(tmpdir(), 'rsf-mint-')), 'runs');
+  const run = await suite({ RSF_BEARER_TOKEN_COMMAND: `echo run >> '${counter}'; ${MINT_TOKEN_COMMAND}` });
+  expect(run.verdict, run.output.slice(-3000)).toMatch(/^Conformance: PASS — /);
+  expect(run.code).toBe(0);
+  const runs = readFileSync(counter, 'utf8').trim().split('\n').length;
+  expect(runs, 'run at start, and again when the token stopped being accepted').toBeGreaterThanOrEqual(2);
+  // The command's output is a secret like RSF_BEARER_TOKEN: no minted token in any output or report.
+  const leaks = run.texts.filter((t) => /minted-[0-9a-f]{8}/.test(t.text)).map((t) => t.name);
+  expect(leaks).toEqual([]);
+});
+
+test('without a command, a token that stops being accepted ends the run in ERROR naming RSF_BEARER_TOKEN', async () => {
+  test.setTimeout(180_000);
+  const run = await suite({});
+  expect(run.code, run.output.slice(-3000)).toBe(2);
+  expect(run.verdict).toMatch(
+    /^Conformance: ERROR — RSF_BEARER_TOKEN stopped being accepted at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z: /,
+  );
+  expect(run.verdict, 'never a failure about authentication').toMatch(/ — MUST 0 failed \//);
+  const report = readFileSync(join(run.out, 'reports', 'conformance.md'), 'utf8');
+  expect(report, 'the whole reason, with the way out').toMatch(/RSF_BEARER_TOKEN_COMMAND to have the suite refresh it/);
+});
+
+for (const [what, command, says] of [
+  ['fails', 'echo oops >&2; exit 3', /RSF_BEARER_TOKEN_COMMAND failed \(exit 3\)/],
+  ['prints nothing', 'true', /RSF_BEARER_TOKEN_COMMAND printed nothing/],
+] as const) {
+  test(`a token command that ${what} stops the run at start, naming RSF_BEARER_TOKEN_COMMAND`, async () => {
+    const run = await suite({ RSF_BEARER_TOKEN_COMMAND: command }, ['prices.spec.ts']);
+    expect(run.code, run.output.slice(-3000)).toBe(2);
+    expect(run.verdict).toMatch(/^Conformance: ERROR — Invalid configuration/);
+    expect(run.output).toMatch(says);
+    expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+  });
+}
