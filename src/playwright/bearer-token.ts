@@ -8,7 +8,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOKEN_COMMAND_SETTING, runTokenCommand } from '../config/token-command';
 import { type Exchange, parseBody, plainString } from '../http/exchange';
-import { registerSecret } from '../http/redact';
+import { registerBearerToken } from './secrets';
 import { runState } from '../http/run-state';
 import { printable } from '../model/printable';
 import { redact } from '../http/redact';
@@ -104,7 +104,7 @@ export interface RefusalContext {
 async function renew(ctx: RefusalContext): Promise<Renewal> {
   const shared = sharedToken();
   if (shared !== undefined && shared !== ctx.refused) {
-    registerSecret(shared);
+    registerBearerToken(shared);
     replaced.set(ctx.configured, shared);
     return { kind: 'token', token: shared };
   }
@@ -116,7 +116,7 @@ async function renew(ctx: RefusalContext): Promise<Renewal> {
   if (ctx.command !== '') {
     try {
       const token = await runTokenCommand(ctx.command);
-      registerSecret(token);
+      registerBearerToken(token);
       shareToken(token);
       replaced.set(ctx.configured, token);
       return { kind: 'token', token };

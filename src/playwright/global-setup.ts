@@ -11,9 +11,8 @@ import { loadWaivers } from '../report/waivers';
 import { RunState, createRunStateDir } from '../http/run-state';
 import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
 import { readRecording } from './replay';
-import { registerSecret } from '../http/redact';
+import { registerBearerToken } from './secrets';
 import { TokenCommandError, runTokenCommand } from '../config/token-command';
-import './secrets';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
 
 /** An error Playwright prints as its message alone: one clear line beats a stack trace here. */
@@ -93,7 +92,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     try {
       // Not synchronously: the embedded reference answers from this very process.
       const token = await runTokenCommand(config.bearerTokenCommand);
-      registerSecret(token);
+      registerBearerToken(token);
       // Workers and the runner's own senders load the configuration from the environment: one token for all.
       process.env.RSF_BEARER_TOKEN = token;
       config = { ...config, bearerToken: token };

@@ -12,6 +12,12 @@ export function secretsToHide(config: Config): string[] {
 
 hideSecretsOf(() => secretsToHide(loadConfig()));
 
+/** Hides a Bearer token found at run time (RSF_BEARER_TOKEN_COMMAND) and the near misses the probes send of it. */
+export function registerBearerToken(token: string): void {
+  registerSecret(token);
+  for (const nearMiss of nearMissTokens(token)) registerSecret(nearMiss);
+}
+
 /** Also hides secret settings found in the environment (a merge or reporter may run without a loadable config). */
 export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
   for (const setting of Object.values(SETTINGS) as { name: string; secret?: boolean }[]) {

@@ -72,7 +72,8 @@ async function echoingTarget(upstream: string) {
         const out = { ...answer.headers, 'content-length': String(body.length) };
         res.writeHead(answer.statusCode ?? 502, {
           ...out,
-          'x-echo': echo,
+          // A header carries Latin-1 only: the tokens stay whole, a path's other characters become '?'.
+          'x-echo': echo.replace(/[^\x20-\x7e]/g, '?'),
           'x-echo-base64': Buffer.from(echo).toString('base64'),
         });
         res.end(body);
