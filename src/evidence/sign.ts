@@ -36,26 +36,27 @@ function ed25519(key: KeyObject, path: string, role: string): KeyObject {
   return key;
 }
 
-/** An Ed25519 private key from a PEM file (PKCS #8, as `openssl genpkey -algorithm ed25519` writes it). */
-export function loadPrivateKey(path: string): KeyObject {
-  const pem = keyFile(path, 'signing key');
+type KeyKind = 'signing key' | 'public key';
+
+/** An Ed25519 key of `kind` from a PEM file, made by `create`; a one-line KeyError for anything else. */
+function loadKey(path: string, kind: KeyKind, create: (pem: Buffer) => KeyObject): KeyObject {
+  const pem = keyFile(path, kind);
   try {
-    return ed25519(createPrivateKey(pem), path, 'signing key');
+    return ed25519(create(pem), path, kind);
   } catch (e) {
     if (e instanceof KeyError) throw e;
-    throw new KeyError(`signing key ${path} is not a PEM private key`);
+    throw new KeyError(`${kind} ${path} is not a PEM ${kind === 'signing key' ? 'private' : 'public'} key`);
   }
+}
+
+/** An Ed25519 private key from a PEM file (PKCS #8, as `openssl genpkey -algorithm ed25519` writes it). */
+export function loadPrivateKey(path: string): KeyObject {
+  return loadKey(path, 'signing key', createPrivateKey);
 }
 
 /** An Ed25519 public key from a PEM file (SPKI; a private key's file gives its public half too). */
 export function loadPublicKey(path: string): KeyObject {
-  const pem = keyFile(path, 'public key');
-  try {
-    return ed25519(createPublicKey(pem), path, 'public key');
-  } catch (e) {
-    if (e instanceof KeyError) throw e;
-    throw new KeyError(`public key ${path} is not a PEM public key`);
-  }
+  return loadKey(path, 'public key', createPublicKey);
 }
 
 export function publicKeySha256(key: KeyObject): string {
