@@ -1,11 +1,8 @@
 // Issue 23 item 5: a target whose API sits under a base path. RSF_TARGET_URL with the prefix (and trailing slashes,
 // with or without /v1) is judged like any target; a URL whose path leads to no API stops at the preflight with an
 // ERROR that names RSF_TARGET_URL and what the target answered.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
-import { lastLine, runPlaywright } from './support/child-run';
+import { runSuiteIn } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { type HostileTarget, mountedAt, startHostileTarget } from './support/hostile-server';
 
@@ -17,21 +14,13 @@ const { secrets, server: reference } = referenceForThisFile();
 /** Runs the read-only part of the suite against a gateway that mounts the reference at PREFIX. */
 async function againstGateway(path: string): Promise<{ code: number | null; output: string; verdict: string }> {
   const gateway: HostileTarget = await startHostileTarget({ upstream: reference().url, misbehave: mountedAt(PREFIX) });
-  const out = mkdtempSync(join(tmpdir(), 'rsf-base-path-'));
-  writeFileSync(join(out, 'no-waivers.json'), '[]');
   try {
-    const run = await runPlaywright(
-      ['test', '--output', join(out, 'results'), 'tests/conformance/prices.spec.ts', 'product-detail.spec.ts'],
-      {
-        RSF_TARGET_URL: `${gateway.url}${path}`,
-        RSF_BEARER_TOKEN: secrets.bearer,
-        RSF_CHANNEL_TOKEN: secrets.channel,
-        RSF_REPORTS_DIR: join(out, 'reports'),
-        RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
-      },
+    return await runSuiteIn(
+      'base-path',
+      { RSF_TARGET_URL: `${gateway.url}${path}`, RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel },
+      ['tests/conformance/prices.spec.ts', 'product-detail.spec.ts'],
       120_000,
     );
-    return { code: run.code, output: `${run.stdout}\n${run.stderr}`, verdict: lastLine(run.stdout) };
   } finally {
     await gateway.close();
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
 import { DECLARED_ANNOTATION } from '../../src/playwright/declarations';
-import { readReport, runPlaywright } from './support/child-run';
+import { readReport, runSuiteIn } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';
 
@@ -68,25 +68,18 @@ interface Run {
 /** The suite, read-only, in one worker, against a target 60 ms away. */
 async function runAgainst({ withPlan, maxRequestsPerSecond = 0, turnAway }: Run, args: string[]) {
   const { target, seen, mostInFlight, turnedAway } = await recordingTarget(60, turnAway);
-  const out = mkdtempSync(join(tmpdir(), 'rsf-prefetch-'));
-  writeFileSync(join(out, 'no-waivers.json'), '[]');
   const reporters = withPlan ? [] : ['--reporter', './src/playwright/conformance-reporter.ts'];
   try {
-    const run = await runPlaywright(
-      ['test', '--output', join(out, 'results'), '--workers=1', ...reporters, ...args],
-      {
-        RSF_TARGET_URL: target.url,
-        RSF_REPORTS_DIR: join(out, 'reports'),
-        RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
-        RSF_BEARER_TOKEN: secrets.bearer,
-        RSF_CHANNEL_TOKEN: secrets.channel,
-        RSF_MAX_REQUESTS_PER_SECOND: String(maxRequestsPerSecond),
-        // The same sampled inputs in both runs, so that the properties send the same requests.
-        RSF_FC_SEED: '4242',
-      },
-      100_000,
-    );
-    const report = readReport(join(out, 'reports'));
+    const env = {
+      RSF_TARGET_URL: target.url,
+      RSF_BEARER_TOKEN: secrets.bearer,
+      RSF_CHANNEL_TOKEN: secrets.channel,
+      RSF_MAX_REQUESTS_PER_SECOND: String(maxRequestsPerSecond),
+      // The same sampled inputs in both runs, so that the properties send the same requests.
+      RSF_FC_SEED: '4242',
+    };
+    const run = await runSuiteIn('prefetch', env, ['--workers=1', ...reporters, ...args], 100_000);
+    const report = readReport(run.reportsDir);
     return { run, seen: [...seen].sort(), mostInFlight: mostInFlight(), turnedAway: turnedAway(), report };
   } finally {
     await target.close();

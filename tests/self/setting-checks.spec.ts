@@ -1,28 +1,16 @@
 // Issue 23 item 6: every setting that names data on the target is either checked before the first test (reads; the
 // tests' own updates when writes are on), giving ERROR that names it, or, when a refusal cannot tell it from
 // non-conformance, named by the failure's hint with a way to check it by hand.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { SETTINGS } from '../../src/config/config';
 import { DATA_SETTINGS } from '../../src/config/settings/data';
 import { SETTING_CHECKS } from '../../src/config/setting-checks';
 import { expect, test } from '../../src/playwright/fixtures';
-import { lastLine, runPlaywright } from './support/child-run';
+import { runSuiteIn } from './support/child-run';
 
 test.describe.configure({ mode: 'parallel' });
 
-async function suite(env: Record<string, string>, args: string[] = []) {
-  const out = mkdtempSync(join(tmpdir(), 'rsf-settings-'));
-  writeFileSync(join(out, 'no-waivers.json'), '[]');
-  const run = await runPlaywright(
-    ['test', '--output', join(out, 'results'), ...args],
-    { RSF_REPORTS_DIR: join(out, 'reports'), RSF_WAIVERS_FILE: join(out, 'no-waivers.json'), ...env },
-    120_000,
-  );
-  return { code: run.code, output: `${run.stdout}\n${run.stderr}`, verdict: lastLine(run.stdout) };
-}
+const suite = (env: Record<string, string>, args: string[] = []) => runSuiteIn('settings', env, args, 120_000);
 
 test('every data setting says how it is checked and what a wrong value gives', () => {
   const unlisted = Object.keys(DATA_SETTINGS).filter((key) => !(key in SETTING_CHECKS));

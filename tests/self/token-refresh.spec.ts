@@ -7,27 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts } from './support/artifacts';
-import { lastLine, runPlaywright } from './support/child-run';
+import { runSuiteIn } from './support/child-run';
 import { MINT_TOKEN_COMMAND } from './support/mint-token';
 
 test.describe.configure({ mode: 'parallel' });
 
 async function suite(env: Record<string, string>, args: string[] = []) {
-  const out = mkdtempSync(join(tmpdir(), 'rsf-token-'));
-  writeFileSync(join(out, 'no-waivers.json'), '[]');
-  const run = await runPlaywright(
-    ['test', '--output', join(out, 'results'), ...args],
-    {
-      RSF_REPORTS_DIR: join(out, 'reports'),
-      RSF_WAIVERS_FILE: join(out, 'no-waivers.json'),
-      RSF_REFERENCE_MODE: 'expiring-token',
-      ...env,
-    },
-    150_000,
-  );
-  const output = `${run.stdout}\n${run.stderr}`;
-  const texts = [...readArtifacts(out), { name: 'output', text: output }];
-  return { code: run.code, output, verdict: lastLine(run.stdout), texts, out };
+  const run = await runSuiteIn('token', { RSF_REFERENCE_MODE: 'expiring-token', ...env }, args, 150_000);
+  return { ...run, texts: [...readArtifacts(run.out), { name: 'output', text: run.output }] };
 }
 
 test('with RSF_BEARER_TOKEN_COMMAND, tokens that expire mid-run are refreshed: PASS', async () => {

@@ -1,7 +1,8 @@
 // Self-test helpers: run Playwright in a child process, the way Playwright tests its own reporters.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requirements } from '../../../src/model/catalogue';
 import { SETTINGS } from '../../../src/config/config';
@@ -102,6 +103,38 @@ export async function runPlaywright(
 ): Promise<ChildRun> {
   const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...args], extraEnv, timeoutMs);
   return { code, stdout, stderr };
+}
+
+/** A run of the suite in an output folder of its own: where its results and reports went, and what it printed. */
+export interface SuiteRun extends ChildRun {
+  /** The run's folder: results/, reports/ and an empty waivers file. */
+  out: string;
+  reportsDir: string;
+  /** stdout and stderr together. */
+  output: string;
+  /** The verdict line: the last line of stdout. */
+  verdict: string;
+}
+
+/**
+ * `npx playwright test <args>` with its results and reports in a fresh folder named after `prefix`, and no
+ * waivers; `env` adds the run's settings.
+ */
+export async function runSuiteIn(
+  prefix: string,
+  env: Record<string, string | undefined>,
+  args: string[],
+  timeoutMs: number,
+): Promise<SuiteRun> {
+  const out = mkdtempSync(join(tmpdir(), `rsf-${prefix}-`));
+  writeFileSync(join(out, 'no-waivers.json'), '[]');
+  const reportsDir = join(out, 'reports');
+  const run = await runPlaywright(
+    ['test', '--output', join(out, 'results'), ...args],
+    { RSF_REPORTS_DIR: reportsDir, RSF_WAIVERS_FILE: join(out, 'no-waivers.json'), ...env },
+    timeoutMs,
+  );
+  return { ...run, out, reportsDir, output: `${run.stdout}\n${run.stderr}`, verdict: lastLine(run.stdout) };
 }
 
 /** Recognisable secrets, unique per call; the channel token has characters that percent-encoding changes. */
