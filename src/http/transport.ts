@@ -36,10 +36,15 @@ export class Transport {
   ) {
     const { maxRequestsPerSecond, inProcess } = options;
     this.limiter = new Limiter({ maxRequestsPerSecond, workers, ...(inProcess && { inProcess }) }, state);
+    if (options.innermost) {
+      // A replay: the recording says what the breaker and the pace did (its "not sent" after a recorded trip). A
+      // breaker of its own would open at its own moment, not the recorded one, and judge other tests.
+      this.pipeline = retrying(options, options.innermost);
+      return;
+    }
     const send = compose(
-      options.innermost ?? wire({ timeoutMs: options.requestTimeoutMs, maxBodyBytes: options.maxResponseBytes }),
-      // A request a replay's recording lacks was never sent: it says nothing of the target's health.
-      gatedByBreaker(state, ['not-recorded']),
+      wire({ timeoutMs: options.requestTimeoutMs, maxBodyBytes: options.maxResponseBytes }),
+      gatedByBreaker(state),
       paced(this.limiter, state),
     );
     // Outermost first: the breaker's gate, then the pace, then the bytes on the wire.
