@@ -5,14 +5,16 @@
  * How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted, the
  * token one character off (its last one changed) and in the other letter case among them (near-miss-tokens.ts).
  */
-export type Credentials =
-  | 'valid'
-  | 'none'
-  | 'unknown-token'
-  | 'non-bearer'
-  | 'empty-bearer'
-  | 'last-character-changed'
-  | 'other-case';
+export const CREDENTIALS = [
+  'valid',
+  'none',
+  'unknown-token',
+  'non-bearer',
+  'empty-bearer',
+  'last-character-changed',
+  'other-case',
+] as const;
+export type Credentials = (typeof CREDENTIALS)[number];
 
 export interface SendOptions {
   params?: Record<string, string | number>;

@@ -7,6 +7,7 @@ import { REPLAY_SCHEME } from '../config/settings/target';
 import { REPLAY_API_BASE } from '../config/target';
 import type { Send } from '../http/delivery';
 import type { Credentials, OutgoingRequest } from '../http/exchange';
+import { CREDENTIALS } from '../model/send-options';
 import { type Tokens, authorizationHeader } from '../http/request';
 import { NoAnswer } from '../http/no-answer';
 import { type BreakerTrip, RUN_NONCE_ENV, RunState } from '../http/run-state';
@@ -49,10 +50,16 @@ export function replayEnvironment(path: string): Record<string, string> {
 }
 
 /** The credentials an Authorization header stands for, given this run's tokens. */
-function credentialsOf(request: OutgoingRequest, tokens: Tokens): Credentials {
+export function credentialsOf(request: OutgoingRequest, tokens: Tokens): Credentials {
   const sent = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
-  const kinds: Credentials[] = ['valid', 'none', 'unknown-token', 'non-bearer', 'empty-bearer'];
-  return kinds.find((kind) => authorizationHeader(kind, tokens) === sent) ?? 'none';
+  const header = (kind: Credentials): string | undefined => {
+    try {
+      return authorizationHeader(kind, tokens);
+    } catch {
+      return undefined; // a token with no letter has no other letter case: no request was sent so
+    }
+  };
+  return CREDENTIALS.find((kind) => header(kind) === sent) ?? 'none';
 }
 
 /** A URL relative to the base it was sent to: the recorded run's base and the replay's differ. */

@@ -28,6 +28,11 @@ import {
   requestFingerprint,
 } from '../../src/evidence/har';
 import { MANIFEST_FILE, buildManifest, describeCheckout, manifestBytes } from '../../src/evidence/manifest';
+import { REPLAY_API_BASE } from '../../src/config/target';
+import { outgoingRequest } from '../../src/http/request';
+import { OPERATIONS } from '../../src/model/operations';
+import { CREDENTIALS } from '../../src/model/send-options';
+import { Replay } from '../../src/playwright/replay';
 import { SIGNATURE_FILE } from '../../src/evidence/sign';
 import { type Regrade, verifyBundle } from '../../src/evidence/verify';
 import { readArtifacts, secretForms } from './support/artifacts';
@@ -614,5 +619,39 @@ test('src/evidence imports the model, the report and node only; of the transport
         from === 'dotenv';
       expect(allowed, `${file} imports ${from}`).toBe(true);
     }
+  }
+});
+
+test('a replay hands each test its own answer under every kind of credentials, the near misses too', () => {
+  // With the recorded breaker open, a replay answers only from the test's own records (no other test's): a request
+  // whose credentials it read wrongly would come out "not run" (a run that died mid-run, replayed).
+  const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001' };
+  const apiBase = 'http://target.example/v1';
+  const records: ExchangeRecord[] = CREDENTIALS.map((credentials) => ({
+    method: 'GET',
+    url: `${apiBase}/prices`,
+    requestHeaders: {},
+    status: 401,
+    responseHeaders: {},
+    responseBody: new Uint8Array(0),
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    attempt: 1,
+    attemptKind: 'first',
+    requirements: [],
+    credentials,
+    test: { id: 'the-test', title: credentials },
+  }));
+  const trip = { since: '', openedAt: '', lastRequest: 'GET /v1/prices', cause: 'no-answer' as const };
+  const rsf = { format: 'rsf-har/1' as const, suiteVersion: '', seed: '1' };
+  const har = {
+    creator: { name: '', version: '' },
+    rsf: { ...rsf, replay: { apiBase, fcNumRuns: 1, writesEnabled: false, breaker: trip } },
+    records,
+  };
+  const replay = new Replay(har, { tokens, redact: (text) => text, testId: () => 'the-test' });
+  for (const credentials of CREDENTIALS) {
+    const request = outgoingRequest(OPERATIONS.listPrices, { credentials }, tokens, REPLAY_API_BASE);
+    expect(replay.take(request)?.credentials, credentials).toBe(credentials);
   }
 });
