@@ -1,7 +1,17 @@
 // Recording a run (issue 24, item 1): each worker appends the HAR entries of its exchanges, already redacted and cut,
 // to a file of its own in a folder the global setup names (RSF_EXCHANGES_DIR); the conformance reporter, in the
-// runner, gathers them into reports/exchanges.har at the end. A line per entry: an append is all a worker does.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// runner, gathers them into reports/exchanges.har at the end. A line per entry, written to a file kept open: a write
+// is all a worker does per exchange.
+import {
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Entry } from 'har-format';
@@ -96,11 +106,20 @@ export function recordsOf(request: OutgoingRequest, delivery: Delivery, context:
   return [...records, final];
 }
 
+/** This process's file in each folder, open for appending: a request costs a write, not an open and a close. */
+const openFiles = new Map<string, number>();
+
 /** Appends the entries of `records`, redacted and cut as `options` says, to this process's file in `dir`. */
 export function appendEntries(dir: string, records: readonly ExchangeRecord[], options: HarOptions): void {
   if (records.length === 0) return;
   const lines = records.map((r) => `${JSON.stringify(toHarEntry(r, options))}\n`).join('');
-  appendFileSync(join(dir, `${process.pid}.ndjson`), lines);
+  let fd = openFiles.get(dir);
+  if (fd === undefined) {
+    fd = openSync(join(dir, `${process.pid}.ndjson`), 'a');
+    openFiles.set(dir, fd);
+  }
+  const bytes = Buffer.from(lines, 'utf8');
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
 }
 
 const TRIP_FILE = 'breaker-trip.json';

@@ -67,9 +67,17 @@ interface ThrottleRecord {
 const BREAKER_FILE = 'breaker-open.json';
 const NO_ANSWERS_FILE = 'unanswered-in-a-row';
 const THROTTLE_FILE = 'throttle.json';
+/** Per operation, by a hash of its label: hashed once, as each request asks. */
+const operationNames = new Map<string, string>();
 /** Per operation (by a hash of its label): its unanswered requests in a row, and why it is no longer sent. */
-const operationFile = (operation: string, suffix: string): string =>
-  `operation-${createHash('sha256').update(operation).digest('hex').slice(0, 16)}.${suffix}`;
+function operationFile(operation: string, suffix: string): string {
+  let name = operationNames.get(operation);
+  if (name === undefined) {
+    name = `operation-${createHash('sha256').update(operation).digest('hex').slice(0, 16)}`;
+    operationNames.set(operation, name);
+  }
+  return `${name}.${suffix}`;
+}
 
 interface RowEntry {
   sentAt: number;
