@@ -53,8 +53,26 @@ export interface PlannedTest {
 /** The run's tests by spec file (absolute path), in the order a worker runs them; and who sends ahead. */
 export interface Plan {
   files: Record<string, PlannedTest[]>;
+  /** Spec files whose tests are shared out among the workers one by one (shareOutTestByTest). */
+  sharedOut?: string[];
   /** The runner sends the declared requests (no rate cap); else each worker sends its files'. */
   runnerSends: boolean;
+}
+
+/** The spec files this process loaded that share their tests out one by one, by absolute path. */
+const sharedOutFiles = new Set<string>();
+
+/**
+ * Called as a spec file is loaded (shareOutTestByTest, fixtures.ts): its tests may run in any worker, in any order.
+ * Playwright's public API does not say which files those are, so the file says it itself.
+ */
+export function markSharedOut(file: string): void {
+  sharedOutFiles.add(file);
+}
+
+/** The files marked by markSharedOut in this process (the runner loads them all). */
+export function sharedOut(): string[] {
+  return [...sharedOutFiles];
 }
 
 /** The declarations of the spec files this process loaded (the runner loads them all), by key. */

@@ -16,7 +16,7 @@ import { Transport } from '../http/transport';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath, transportOptions } from '../config/target';
 import './secrets';
-import { type ApiBaseFor, DECLARED_ANNOTATION } from './declarations';
+import { type ApiBaseFor, DECLARED_ANNOTATION, markSharedOut } from './declarations';
 import { Prefetcher } from './prefetch';
 import { RUN_STATE_ENV, runState } from '../http/run-state';
 import { CHECK_ANNOTATION } from '../checks/check-protocol';
@@ -129,7 +129,8 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
     },
     { scope: 'worker', box: 'self' },
   ],
-  profileByTag: [{}, { option: true }],
+  // Boxed: an option the mutation matrix sets, which would otherwise be a step of every test.
+  profileByTag: [{}, { option: true, box: true }],
   api: [
     async ({ transport, config, profileByTag, prefetcher, recorder }, use, testInfo) => {
       // Undefined for a test its tags send to two profiles: no profile is right for it.
@@ -186,3 +187,13 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
 });
 
 export const expect = baseExpect.extend(conformanceMatchers);
+
+/**
+ * For a spec file of long tests (`file` is its __filename): Playwright shares its tests out among the workers one by
+ * one (a describe in mode 'parallel'), so that no worker is left with all of them. Without a rate cap the runner
+ * still sends their requests ahead; under one, each test sends its own, as no worker knows which of them it will run.
+ */
+export function shareOutTestByTest(file: string): void {
+  test.describe.configure({ mode: 'parallel' });
+  markSharedOut(file);
+}

@@ -4,15 +4,14 @@
 // Without a rate cap the runner then sends the planned requests itself (runner-prefetch.ts).
 // Without this reporter (a --reporter option replaced the configured list), each test sends its own. Nor is there a
 // plan when tests of one file may run in several workers (fullyParallel): each would send the file's requests. A
-// describe in mode 'parallel' would do the same, and Playwright does not say which are: tests/self/prefetch.spec.ts
-// keeps the conformance specs free of them.
+// file that shares its tests out one by one says so (shareOutTestByTest): under a rate cap its tests send their own.
 import { existsSync } from 'node:fs';
 import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { loadConfig } from '../config/config';
 import { apiBase, referenceProfilePath, targetInProcess } from '../config/target';
 import { runDirOfThisRun } from '../http/run-state';
 import { validBodies } from '../model/bodies';
-import { DECLARED_ANNOTATION, type Plan, type PlannedTest, writePlan } from './declarations';
+import { DECLARED_ANNOTATION, type Plan, type PlannedTest, sharedOut, writePlan } from './declarations';
 import { RunnerPrefetch } from './runner-prefetch';
 
 /** The fixtures the mutation matrix sets per project (fixtures.ts): a project with either sends its own way. */
@@ -50,7 +49,7 @@ export default class PlanReporter implements Reporter {
     // A replay (RSF_TARGET_URL=har:…) sends nothing ahead: the runner has no recording to answer from.
     // The embedded reference without latency lives in this process: sending ahead would only take its CPU.
     const runnerSends = settings.maxRequestsPerSecond === 0 && !settings.recording && !targetInProcess(settings);
-    writePlan(dir, { files, runnerSends });
+    writePlan(dir, { files, sharedOut: sharedOut(), runnerSends });
     if (!runnerSends) return;
     const base = apiBase(settings, referenceProfilePath(settings));
     const ctx = { bodies: validBodies(settings), config: settings };

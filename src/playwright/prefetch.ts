@@ -5,7 +5,8 @@
 // Two senders share the work, as the plan says (plan-reporter.ts, at onBegin: the tests the run runs):
 // - without a rate cap, the runner sends them all as the run begins (runner-prefetch.ts), and a worker asks it for
 //   its test's answers;
-// - under a cap, which the workers share, a worker sends a spec file's declared requests as the file starts.
+// - under a cap, which the workers share, a worker sends a spec file's declared requests as the file starts (but for
+//   a file that shares its tests out one by one: each of its tests sends its own).
 import type { Prefetched } from './api-client';
 import type { Transport } from '../http/transport';
 import type { Delivery } from '../http/delivery';
@@ -75,6 +76,8 @@ export class Prefetcher {
       const answers = this.runDir ? await answersFromRunner(this.runDir, test.key, test.timeout) : undefined;
       return answers && this.taking(answers);
     }
+    // Its file's tests are shared out among the workers: which of them this worker runs, only Playwright knows.
+    if (this.plan.sharedOut?.includes(test.file)) return undefined;
     if (test.timeout > 0) this.maxWaitMs = Math.max(0, test.timeout - this.config.requestTimeoutMs - 2000);
     if (!this.startedFiles.has(test.file)) this.startFile(test, apiBaseFor);
     const sent = this.sent.get(test.key);

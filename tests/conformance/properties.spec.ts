@@ -35,7 +35,7 @@ import {
   succeeds,
 } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
-import { test } from '../../src/playwright/fixtures';
+import { shareOutTestByTest, test } from '../../src/playwright/fixtures';
 import { type Exchange, type SendOptions, jsonBody } from '../../src/http/exchange';
 import { OPERATIONS, type OperationName } from '../../src/model/operations';
 import { type PropertyCheck, property } from '../../src/playwright/property';
@@ -54,8 +54,9 @@ const every = <T>(...checks: Check[]): PropertyCheck<T>[] => checks.map((check) 
 
 // Against an external target requests are paced (RSF_MAX_REQUESTS_PER_SECOND, shared by the workers), and a
 // property sends up to numRuns + its examples: more than the 60 s of a single check. fast-check stops at 75% of this.
-// The file runs in one worker, in order, so that its properties' inputs are sent as it starts (prefetch.ts).
 test.describe.configure({ timeout: 180_000 });
+// The properties are the suite's longest tests: shared out among the workers, they keep them all busy.
+shareOutTestByTest(__filename);
 
 const utilityRefused = [rejects('OP4-UTILITY-MAX'), documentedErrorShape('OP4-ERROR-SHAPE')];
 const utilityAccepted = succeeds('OP4-UTILITY-MAX');

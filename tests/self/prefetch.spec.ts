@@ -2,8 +2,7 @@
 // rate cap (runner-prefetch.ts), by a worker as it starts a spec file under one. It must change when requests leave,
 // and nothing else: the same requests, each once, only for the tests the run runs, and the same verdict.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
@@ -63,10 +62,11 @@ interface Run {
   /** RSF_MAX_REQUESTS_PER_SECOND: 0, the runner sends ahead; under a cap, the worker does. */
   maxRequestsPerSecond?: number;
   turnAway?: TurnAway;
+  workers?: number;
 }
 
-/** The suite, read-only, in one worker, against a target 60 ms away. */
-async function runAgainst({ withPlan, maxRequestsPerSecond = 0, turnAway }: Run, args: string[]) {
+/** The suite, read-only, in one worker unless told, against a target 60 ms away. */
+async function runAgainst({ withPlan, maxRequestsPerSecond = 0, turnAway, workers = 1 }: Run, args: string[]) {
   const { target, seen, mostInFlight, turnedAway } = await recordingTarget(60, turnAway);
   const reporters = withPlan ? [] : ['--reporter', './src/playwright/conformance-reporter.ts'];
   try {
@@ -78,7 +78,7 @@ async function runAgainst({ withPlan, maxRequestsPerSecond = 0, turnAway }: Run,
       // The same sampled inputs in both runs, so that the properties send the same requests.
       RSF_FC_SEED: '4242',
     };
-    const run = await runSuiteIn('prefetch', env, ['--workers=1', ...reporters, ...args], 100_000);
+    const run = await runSuiteIn('prefetch', env, [`--workers=${workers}`, ...reporters, ...args], 100_000);
     const report = readReport(run.reportsDir);
     return { run, seen: [...seen].sort(), mostInFlight: mostInFlight(), turnedAway: turnedAway(), report };
   } finally {
@@ -136,6 +136,12 @@ test.describe('requests sent ahead, compared with each test sending its own', ()
     expect(ahead.run.code, ahead.run.stdout.slice(-2000)).toBe(0);
     expect(ahead.seen).toEqual(alone.seen);
     expect(statuses(ahead.report)).toEqual(statuses(alone.report));
+    // Under a cap, two workers share the properties out: each test sends its own inputs, once.
+    const shared = await runAgainst({ withPlan: true, maxRequestsPerSecond: 2000, workers: 2 }, args);
+    expect(shared.run.code, shared.run.stdout.slice(-2000)).toBe(0);
+    expect(shared.run.stdout).toMatch(/using 2 workers/);
+    expect(shared.seen).toEqual(alone.seen);
+    expect(statuses(shared.report)).toEqual(statuses(alone.report));
   });
 });
 
@@ -164,10 +170,13 @@ test('no two conformance tests declare requests under one key', () => {
   expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
 });
 
-test("no conformance spec runs a describe in mode 'parallel': each worker would send its file's requests", () => {
-  // Playwright's public API does not say which describes are parallel, so the plan cannot leave them out.
+test('a conformance spec shares its tests out only by shareOutTestByTest, which the plan knows of', () => {
+  // Playwright's public API does not say which describes are parallel: a file in mode 'parallel' that the plan did
+  // not know of would have each worker send the requests of all its tests.
   const dir = join(__dirname, '../conformance');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.spec.ts'))) {
-    expect(readFileSync(join(dir, file), 'utf8'), file).not.toMatch(/mode:\s*'parallel'/);
+    expect(readFileSync(join(dir, file), 'utf8'), file).not.toMatch(/mode:\s*'parallel'|fullyParallel/);
   }
+  // The properties, the longest tests, are shared out (the property test above runs them so in two workers).
+  expect(readFileSync(join(dir, 'properties.spec.ts'), 'utf8')).toContain('shareOutTestByTest(__filename)');
 });
