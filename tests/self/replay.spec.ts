@@ -27,11 +27,14 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `npx playwright test` of the conformance suite, its reports in `<dir>/<name>`. */
-async function conformance(name: string, env: Record<string, string>): Promise<ConformanceReport> {
+/**
+ * `npx playwright test` of the conformance suite, its reports in `<dir>/<name>`. A live run has two workers, so that
+ * its recording is gathered from the files of both.
+ */
+async function conformance(name: string, env: Record<string, string>, workers = 1): Promise<ConformanceReport> {
   const reports = join(dir, name);
   const run = await runPlaywright(
-    ['test', '--output', join(dir, `${name}-results`)],
+    ['test', '--output', join(dir, `${name}-results`), `--workers=${workers}`],
     { RSF_REPORTS_DIR: reports, ...env },
     RUN_TIMEOUT_MS,
   );
@@ -124,12 +127,16 @@ test('a run whose target died mid-run replays alike: the tests it left unsent ar
   const env = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel, RSF_ALLOW_WRITES: 'true' };
   let died: ConformanceReport;
   try {
-    died = await conformance('died', {
-      ...env,
-      RSF_TARGET_URL: target.url,
-      RSF_MAX_REQUESTS_PER_SECOND: '0',
-      RSF_REQUEST_TIMEOUT_MS: '1000',
-    });
+    died = await conformance(
+      'died',
+      {
+        ...env,
+        RSF_TARGET_URL: target.url,
+        RSF_MAX_REQUESTS_PER_SECOND: '0',
+        RSF_REQUEST_TIMEOUT_MS: '1000',
+      },
+      2,
+    );
   } finally {
     await target.close();
     await reference.close();
@@ -148,7 +155,7 @@ test.describe('a faulty run and its replay', () => {
   let live: ConformanceReport;
   test.beforeAll(async () => {
     test.setTimeout(RUN_TIMEOUT_MS + 20_000);
-    live = await conformance('live', { RSF_REFERENCE_FAULT: FAULT });
+    live = await conformance('live', { RSF_REFERENCE_FAULT: FAULT }, 2);
   });
 
   test('the replay fails on the same requirements as the live run, every status alike, sending nothing', async () => {

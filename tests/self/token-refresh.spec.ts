@@ -2,7 +2,7 @@
 // for a fixed number of requests; POST /_tokens mints fresh ones), RSF_BEARER_TOKEN_COMMAND keeps the run going to
 // PASS; without it the run ends in ERROR naming RSF_BEARER_TOKEN and the time it stopped being accepted, with no
 // authentication failure. A command that fails or prints nothing stops the run at start, naming the setting.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
@@ -20,7 +20,9 @@ async function suite(env: Record<string, string>, args: string[] = []) {
 test('with RSF_BEARER_TOKEN_COMMAND, tokens that expire mid-run are refreshed: PASS', async () => {
   test.setTimeout(180_000);
   const counter = join(mkdtempSync(join(tmpdir(), 'rsf-mint-')), 'runs');
-  const run = await suite({ RSF_BEARER_TOKEN_COMMAND: `echo run >> '${counter}'; ${MINT_TOKEN_COMMAND}` });
+  // Two workers: a token one of them refreshed is the other's too (through the run directory).
+  const command = `echo run >> '${counter}'; ${MINT_TOKEN_COMMAND}`;
+  const run = await suite({ RSF_BEARER_TOKEN_COMMAND: command }, ['--workers=2']);
   expect(run.verdict, run.output.slice(-3000)).toMatch(/^Conformance: PASS — /);
   expect(run.code).toBe(0);
   const runs = readFileSync(counter, 'utf8').trim().split('\n').length;

@@ -95,13 +95,23 @@ export function runInGroup(
   });
 }
 
+/**
+ * A run of the conformance suite (`test` without --config) gets one worker unless its args name a number. npm test
+ * runs four such child runs at once on the 2 cores it targets: a second worker each would cost more CPU to start
+ * than it saves. A test about what the workers share (the breaker, a refreshed token, the recording) names its own.
+ */
+function workersOf(args: string[]): string[] {
+  const named = args.some((arg) => arg.startsWith('--workers') || arg === '-j');
+  return args[0] === 'test' && !args.includes('--config') && !named ? [...args, '--workers=1'] : args;
+}
+
 /** `npx playwright <args>` from the repository root; the whole process group is killed after timeoutMs. */
 export async function runPlaywright(
   args: string[],
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
 ): Promise<ChildRun> {
-  const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...args], extraEnv, timeoutMs);
+  const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...workersOf(args)], extraEnv, timeoutMs);
   return { code, stdout, stderr };
 }
 
