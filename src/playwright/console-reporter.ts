@@ -1,6 +1,6 @@
 // The console during a conformance run: a line per test as it ends, then the failures with their evidence, then the
 // counts. Playwright's own list reporter would show a test failed by a requirement as passed, since the suite marks
-// it expected to fail to keep the worker (fixtures.ts, KEPT_WORKER); this one reads the status, which stays "failed".
+// it expected to fail to keep the worker (kept-worker.ts); this one reads the status, which stays "failed".
 import { relative } from 'node:path';
 import type {
   FullConfig,

@@ -1,6 +1,6 @@
 // The only module that exports `test` and `expect`. It holds fixtures and nothing else: checks, probes and policies
 // have modules of their own, which spec files import directly.
-import { type TestInfo, expect as baseExpect } from '@playwright/test';
+import { expect as baseExpect } from '@playwright/test';
 import { testWithoutBrowserPlumbing } from './internals';
 import { type ValidBodies, validBodies } from '../model/bodies';
 import {
@@ -18,8 +18,8 @@ import { apiBase, referenceProfilePath, transportOptions } from '../config/targe
 import './secrets';
 import { type ApiBaseFor, DECLARED_ANNOTATION, markSharedOut } from './declarations';
 import { Prefetcher } from './prefetch';
+import { keepWorkerAfterRequirementFailure } from './kept-worker';
 import { RUN_STATE_ENV, runState } from '../http/run-state';
-import { CHECK_ANNOTATION } from '../checks/check-protocol';
 import { redact } from '../http/redact';
 import { EXCHANGES_DIR_ENV, appendEntries, recordsOf } from '../evidence/exchange-log';
 import { Replay, ReplayState, readRecording } from './replay';
@@ -48,17 +48,9 @@ interface TestFixtures {
   bodies: ValidBodies;
   /** Skips a test tagged @writes while writes are off (write-safety.ts). */
   writeSafety: void;
-  /** After the test: a failed requirement keeps the worker (requirementFailureKeepsWorker). */
+  /** After the test: a failed requirement keeps the worker (kept-worker.ts). */
   requirementFailures: void;
 }
-
-/**
- * Playwright replaces its worker after every test that fails unexpectedly, which made a run against a target that
- * fails many checks take 13 times as long as a clean one. A test failed by a requirement is therefore marked as
- * expected to fail once it has failed (testInfo.fail, public); the console reporter (console-reporter.ts) and the
- * conformance reports read the status, which stays "failed", and show it as the failure it is.
- */
-export const KEPT_WORKER = 'marked expected so that Playwright keeps its worker';
 
 /** The running test's ID, for a replay, which answers each test from its own recorded exchanges first. */
 function runningTestId(): string | undefined {
@@ -72,13 +64,6 @@ function runningTestId(): string | undefined {
 /** Requirement tags are the catalogue's IDs (upper case); label tags such as @writes and @property are not. */
 const requirementTags = (tags: readonly string[]): string[] =>
   tags.filter((t) => /^@[A-Z]/.test(t)).map((t) => t.slice(1));
-
-/** The requirements whose checks failed in this test, from its check annotations. */
-function failedRequirements(info: Pick<TestInfo, 'annotations'>): string[] {
-  return info.annotations.flatMap((a) =>
-    a.type === CHECK_ANNOTATION && / failed( |$)/.test(a.description ?? '') ? [a.description?.split(' ')[0] ?? ''] : [],
-  );
-}
 
 export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtures>({
   referenceProfile: ['', { option: true, scope: 'worker' }],
@@ -179,8 +164,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
   requirementFailures: [
     async ({}, use, testInfo) => {
       await use();
-      if (testInfo.status === 'failed' && failedRequirements(testInfo).length > 0)
-        testInfo.fail(true, `${failedRequirements(testInfo).join(', ')} failed; ${KEPT_WORKER}`);
+      keepWorkerAfterRequirementFailure(testInfo);
     },
     { auto: true, box: 'self' },
   ],
