@@ -96,13 +96,19 @@ export function runInGroup(
 }
 
 /**
- * A run of the conformance suite (`test` without --config) gets one worker unless its args name a number. npm test
- * runs four such child runs at once on the 2 cores it targets: a second worker each would cost more CPU to start
- * than it saves. A test about what the workers share (the breaker, a refreshed token, the recording) names its own.
+ * A run of the conformance suite (`test` without --config) gets one worker unless its args name a number, and 10
+ * runs per property unless its environment names a number. npm test runs four such child runs at once on the 2
+ * cores it targets: a second worker each would cost more CPU to start than it saves, and a child run checks what
+ * its test is about, not the properties' reach (the matrix and properties-replay.spec.ts run them at full length).
+ * A test about what the workers share (the breaker, a refreshed token, the recording) names its own number.
  */
-function workersOf(args: string[]): string[] {
+function conformanceDefaults(
+  args: string[],
+  env: Record<string, string | undefined>,
+): [string[], Record<string, string | undefined>] {
+  if (args[0] !== 'test' || args.includes('--config')) return [args, env];
   const named = args.some((arg) => arg.startsWith('--workers') || arg === '-j');
-  return args[0] === 'test' && !args.includes('--config') && !named ? [...args, '--workers=1'] : args;
+  return [named ? args : [...args, '--workers=1'], { RSF_FC_NUM_RUNS: '10', ...env }];
 }
 
 /** `npx playwright <args>` from the repository root; the whole process group is killed after timeoutMs. */
@@ -111,7 +117,8 @@ export async function runPlaywright(
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
 ): Promise<ChildRun> {
-  const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...workersOf(args)], extraEnv, timeoutMs);
+  const [runArgs, env] = conformanceDefaults(args, extraEnv);
+  const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...runArgs], env, timeoutMs);
   return { code, stdout, stderr };
 }
 
