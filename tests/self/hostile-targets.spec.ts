@@ -92,6 +92,9 @@ async function suiteAgainst(
       RSF_BEARER_TOKEN: secrets.bearer,
       RSF_CHANNEL_TOKEN: secrets.channel,
       RSF_FC_NUM_RUNS: '5',
+      // Above the default of 10 for an external target: the 40 requests before a target turns hostile take a second,
+      // not four (the pace itself is safety.spec.ts's subject).
+      RSF_MAX_REQUESTS_PER_SECOND: '50',
       ...(target !== undefined && { RSF_TARGET_URL: target }),
       ...env,
     },
@@ -158,7 +161,13 @@ const breakerBound = (run: SuiteRun, attempts: number): number =>
 
 test('a target that dies mid-run: ERROR after at most 3 time-outs in a row, not one a test', async () => {
   test.setTimeout(120_000);
-  const { run, target } = await hostileRun({ after: MID_RUN, misbehave: hang }, {}, [], 110_000);
+  // Three time-outs of 3 s, not of the default 10 s: the breaker counts them alike.
+  const { run, target } = await hostileRun(
+    { after: MID_RUN, misbehave: hang },
+    { RSF_REQUEST_TIMEOUT_MS: '3000' },
+    [],
+    110_000,
+  );
   expect(target.requestsSinceTurn, 'it died after the preflight').toBeGreaterThan(0);
   // The breaker opens at the third request in a row without an answer, over all workers: no request is sent after it,
   // so no chain of time-outs waited one after another is longer. Time-outs waited side by side count once.
