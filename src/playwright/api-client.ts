@@ -63,6 +63,8 @@ export class ApiClient {
   chainLength = 0;
   /** The deepest chain among this client's requests that have completed. */
   private completedDepth = 0;
+  /** Whether this test sent a request itself, not answered from those sent ahead. */
+  private sentOwn = false;
   private readonly startedAt = Date.now();
   /** The test this client serves: requests left running after it ended (a pool of sends) must not touch another. */
   private readonly owner = runningTest();
@@ -120,10 +122,18 @@ export class ApiClient {
   }
 
   /**
+   * Sends operation `name` after every request this test sent: its answer sent ahead (the follow-up of the test's
+   * declared requests) stands only if the test sent none itself, since that one left before them.
+   */
+  callAfterOwnRequests(name: OperationName, options: SendOptions = {}): Promise<Exchange> {
+    return this.send(OPERATIONS[name], options, 0, this.sentOwn);
+  }
+
+  /**
    * Sends `operation` and returns the answer, whatever its status. A test whose request could not be judged ends
    * here as skipped: inconclusive (every attempt throttled, or no answer) or not run (the breaker is open).
    */
-  async send(operation: Operation, options: SendOptions = {}, renewals = 0): Promise<Exchange> {
+  async send(operation: Operation, options: SendOptions = {}, renewals = 0, sendItself = false): Promise<Exchange> {
     const credentials = credentialsOf(operation, options);
     const token = currentBearerToken(this.config.bearerToken);
     const request = outgoingRequest(operation, options, { ...this.config, bearerToken: token }, this.apiBase);
@@ -131,11 +141,17 @@ export class ApiClient {
     this.refuseIfStopped(label);
     const refused = credentials === 'valid' ? tokenRefusedReason() : undefined;
     if (refused !== undefined) return this.stop(stopAsNotRun, refused);
-    const depth = this.completedDepth + 1;
+    const waitedFor = this.completedDepth;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
-    const sendItself = () => this.transport.deliver(request, timeLeft);
+    // An answer sent ahead (prefetch.ts) waited for none of this test's requests: only one it sends adds to its chain.
+    let wentOut = false;
+    const sendOwn = () => {
+      wentOut = true;
+      this.sentOwn = true;
+      return this.transport.deliver(request, timeLeft);
+    };
     const { prefetched } = this;
-    const deliver = () => (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
+    const deliver = () => (prefetched && !sendItself ? prefetched.deliver(request, sendOwn) : sendOwn());
     // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
@@ -172,10 +188,11 @@ export class ApiClient {
           // Sent once more with the fresh token. Parallel senders may use a short-lived token up before the resend
           // arrives: again while GET /prices confirms the expiry, a bounded number of times; then the checks judge.
           if (renewal.kind === 'token' && renewals < MAX_TOKEN_RENEWALS)
-            return this.send(operation, options, renewals + 1);
+            return this.send(operation, options, renewals + 1, sendItself);
         }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);
+        const depth = wentOut ? waitedFor + 1 : waitedFor;
         this.completedDepth = Math.max(this.completedDepth, depth);
         this.chainLength = Math.max(this.chainLength, depth);
         // A body over the cap is no evidence either way: what needs it is inconclusive (README, HTTP client).

@@ -239,16 +239,21 @@ export function property<T>(title: string, details: TestDetails, spec: PropertyS
         ...(spec.numRuns && { numRuns: spec.numRuns(config.fcNumRuns) }),
       });
     } finally {
-      if (spec.restore) await api.call(spec.operation, spec.restore(ctx));
+      // Last, after every input: the restore sent ahead stands only if the test sent none of its inputs itself.
+      if (spec.restore) await api.callAfterOwnRequests(spec.operation, spec.restore(ctx));
     }
   };
-  const declared = declareRequests(declarationKey(spec.operation, title), details, (ctx) => {
+  const inputs = (ctx: RequestContext) => {
     const { arbitrary, examples } = spec.inputs(ctx);
     const numRuns = spec.numRuns?.(ctx.config.fcNumRuns);
     const property = { arbitrary, ...(examples && { examples }), checks: spec.checks(ctx), key };
     const values = inputsAhead({ ...property, ...(numRuns !== undefined && { numRuns }) }, ctx.config);
     return values.map((value) => ({ operation: spec.operation, options: spec.request(value, ctx) }));
-  });
+  };
+  // The restore follows the inputs' answers, as a link's read follows its write.
+  const { restore } = spec;
+  const restoreAfter = restore && ((ctx: RequestContext) => [{ operation: spec.operation, options: restore(ctx) }]);
+  const declared = declareRequests(declarationKey(spec.operation, title), details, inputs, restoreAfter);
   return [title, declared, body];
 }
 

@@ -10,6 +10,15 @@ import { DECLARED_ANNOTATION } from '../../src/playwright/declarations';
 import { readReport, runSuiteIn } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';
+import { loadConfig } from '../../src/config/config';
+import { apiBase, transportOptions } from '../../src/config/target';
+import type { Delivery } from '../../src/http/delivery';
+import type { OutgoingRequest } from '../../src/http/exchange';
+import { outgoingRequest, requestFingerprint } from '../../src/http/request';
+import { Transport } from '../../src/http/transport';
+import { validBodies } from '../../src/model/bodies';
+import { OPERATIONS } from '../../src/model/operations';
+import { ApiClient } from '../../src/playwright/api-client';
 
 const { secrets, server: reference } = referenceForThisFile();
 
@@ -179,4 +188,41 @@ test('a conformance spec shares its tests out only by shareOutTestByTest, which 
   }
   // The properties, the longest tests, are shared out (the property test above runs them so in two workers).
   expect(readFileSync(join(dir, 'properties.spec.ts'), 'utf8')).toContain('shareOutTestByTest(__filename)');
+});
+
+test("a property's restore sent ahead stands only when the test sent none of its inputs itself", async () => {
+  // The restore follows the inputs' answers, sent ahead (property.ts); a test that sent an input itself (a value
+  // shrunk after a failure, or one the runner did not answer) sent it after that restore: it sends its own, last.
+  const config = loadConfig({
+    RSF_TARGET_URL: reference().url,
+    RSF_BEARER_TOKEN: secrets.bearer,
+    RSF_CHANNEL_TOKEN: secrets.channel,
+    RSF_ALLOW_WRITES: 'true',
+  });
+  const restore = { json: validBodies(config).categoryUpdate() };
+  const input = (utility: number) => ({ json: { ...restore.json, utility } });
+  const run = async (inputs: number[]) => {
+    const transport = new Transport(transportOptions(config), apiBase(config), 1);
+    const sentAhead = new Set(
+      [input(50), restore].map((options) =>
+        requestFingerprint(outgoingRequest(OPERATIONS.updateCategory, options, config, transport.apiBase)),
+      ),
+    );
+    const taken: number[] = [];
+    const answer = { status: 200, headers: {}, body: Buffer.from('{"success":true}'), sizeBytes: 16, durationMs: 1 };
+    const prefetched = {
+      deliver: (request: OutgoingRequest, sendItself: () => Promise<Delivery>) => {
+        if (!sentAhead.has(requestFingerprint(request))) return sendItself();
+        taken.push(JSON.parse(request.body ?? '{}').utility);
+        return Promise.resolve<Delivery>({ kind: 'answer', response: { ...answer, truncated: false }, attempts: [] });
+      },
+    };
+    const api = new ApiClient(transport, config, transport.apiBase, prefetched);
+    for (const utility of inputs) await api.call('updateCategory', input(utility));
+    await api.callAfterOwnRequests('updateCategory', restore);
+    return taken;
+  };
+  const configured = Number(restore.json.utility);
+  expect(await run([50]), 'every input sent ahead: the restore sent ahead stands').toEqual([50, configured]);
+  expect(await run([50, 61]), 'an input sent by the test: the restore too').toEqual([50]);
 });
