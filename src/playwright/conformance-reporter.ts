@@ -42,6 +42,7 @@ import { loadConfig } from '../config/config';
 import { runNonceOfThisRun } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
 import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
+import { stdoutFlushed } from './stdout';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
@@ -250,10 +251,11 @@ export default class ConformanceReporter implements Reporter {
 
   async onExit(): Promise<void> {
     if (this.line) process.stdout.write(`${this.line}\n`);
+    // Out before anything ends the process, this line and the console's before it (stdout.ts).
+    await stdoutFlushed();
     if (this.exitCode === undefined) return;
     // Playwright exits 0 or 1 as onEnd's status says, merge-reports 0 whatever it says: where that is not the
-    // verdict's code, end the process here, after everything else (this reporter is the last). Writes to a pipe or a
-    // file are synchronous on Linux and macOS, so the line above is out before the process ends.
+    // verdict's code, end the process here, after everything else (this reporter is the last).
     const playwrightsOwn = this.options.merge || this.exitCode === 0 ? 0 : 1;
     if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
   }

@@ -14,6 +14,7 @@ import type {
 import { TRANSIENT_ANNOTATION } from '../checks/check-protocol';
 import { transientLine } from '../report/format';
 import { stripAnsi } from '../model/text';
+import { stdoutFlushed } from './stdout';
 
 /** Failures shown in full on the console; the rest are listed by title, and every one is in reports/. */
 const FAILURES_IN_FULL = 20;
@@ -58,6 +59,11 @@ export default class ConsoleReporter implements Reporter {
     process.stdout.write(
       `  ${MARKS[result.status]} ${String(this.count).padStart(4)} ${this.titleOf(test)} (${result.duration}ms)\n`,
     );
+  }
+
+  /** A sharded run has no conformance reporter to wait for the console's output: this one does (stdout.ts). */
+  onExit(): Promise<void> {
+    return stdoutFlushed();
   }
 
   onStdErr(chunk: string | Buffer): void {
