@@ -38,6 +38,11 @@ export interface HostileOptions {
   misbehave: Misbehaviour;
   /** Forwarded requests wait this long first, as at a distant target (unref'd timers). */
   latencyMs?: number;
+  /**
+   * A request the client gave up on sooner than this was not a time-out it waited (on a loaded machine, a few are
+   * closed within milliseconds as the run stops): it counts as abandoned, and extends no chain of time-outs.
+   */
+  waitedAtLeastMs?: number;
 }
 
 /** Forwards a request to `upstream` and its answer back, byte for byte. */
@@ -61,9 +66,11 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
     requests++;
     // The chain this request would extend: the longest one abandoned before it arrived.
     const chainBefore = abandonedInSequence;
+    const arrived = Date.now();
     res.on('close', () => {
       if (res.writableFinished || closing || endedByTarget.has(res)) return;
       abandoned++;
+      if (Date.now() - arrived < (options.waitedAtLeastMs ?? 0)) return;
       abandonedInSequence = Math.max(abandonedInSequence, chainBefore + 1);
     });
     if (requests > after && options.misbehave(req, res, requests)) return;
