@@ -7,7 +7,6 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { killGroup } from './support/child-run';
 
 const ROOT = resolve(__dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const TOKEN = 'cli-secret-token-1234';
 
 /** Its settings, each set (even to ''), so that a developer's .env changes none of them. */
@@ -27,11 +26,14 @@ interface Cli {
 }
 
 function startCli(env: Record<string, string> = {}): Cli {
-  const child = spawn(TSX, ['reference/main.ts'], {
+  // As `npm run reference` starts it: one process, tsx's loader in it. The tsx command would run the server in a child
+  // of its own and relay a signal to it, killing it with SIGKILL (exit 143) when it is not told within 30 ms that the
+  // child got it, as on a loaded machine.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...CLI_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // tsx runs the server in a child process of its own: a group, so that killing it leaves nothing behind.
+    // A group, so that killing it leaves nothing behind.
     detached: true,
   });
   let output = '';
