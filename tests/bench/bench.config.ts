@@ -12,7 +12,8 @@ const fromRoot = (path: string): string => (path.startsWith('.') || path.include
 function rooted([name, options]: ReporterDescription): ReporterDescription {
   const folders = ['outputFolder', 'outputDir', 'folder'];
   const entries = Object.entries((options ?? {}) as Record<string, unknown>);
-  const fixed = entries.map(([k, v]) => [k, folders.includes(k) && typeof v === 'string' ? fromRoot(v) : v]);
+  // A folder is relative to the root even without a slash (`reports`, the default of RSF_REPORTS_DIR).
+  const fixed = entries.map(([k, v]) => [k, folders.includes(k) && typeof v === 'string' ? resolve(ROOT, v) : v]);
   return options === undefined ? [fromRoot(name)] : [fromRoot(name), Object.fromEntries(fixed)];
 }
 
