@@ -132,8 +132,9 @@ export class ApiClient {
   /**
    * Sends `operation` and returns the answer, whatever its status. A test whose request could not be judged ends
    * here as skipped: inconclusive (every attempt throttled, or no answer) or not run (the breaker is open).
+   * `notAhead`: sent now, whatever answer was sent ahead for it (callAfterOwnRequests).
    */
-  async send(operation: Operation, options: SendOptions = {}, renewals = 0, sendItself = false): Promise<Exchange> {
+  async send(operation: Operation, options: SendOptions = {}, renewals = 0, notAhead = false): Promise<Exchange> {
     const credentials = credentialsOf(operation, options);
     const token = currentBearerToken(this.config.bearerToken);
     const request = outgoingRequest(operation, options, { ...this.config, bearerToken: token }, this.apiBase);
@@ -145,14 +146,15 @@ export class ApiClient {
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
     // An answer sent ahead (prefetch.ts) waited for none of this test's requests: only one it sends adds to its chain.
     let wentOut = false;
-    const sendOwn = () => {
+    const sendNow = () => {
       wentOut = true;
       this.sentOwn = true;
       return this.transport.deliver(request, timeLeft);
     };
     const { prefetched } = this;
-    const deliver = () => (prefetched && !sendItself ? prefetched.deliver(request, sendOwn) : sendOwn());
-    // A step per request, as Playwright's own client made, for the HTML report; its title never holds a secret.
+    const deliver = () => (prefetched && !notAhead ? prefetched.deliver(request, sendNow) : sendNow());
+    // A step per request, as Playwright's own client made (UI mode and the blob report show it); its title never
+    // holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
     const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
@@ -188,7 +190,7 @@ export class ApiClient {
           // Sent once more with the fresh token. Parallel senders may use a short-lived token up before the resend
           // arrives: again while GET /prices confirms the expiry, a bounded number of times; then the checks judge.
           if (renewal.kind === 'token' && renewals < MAX_TOKEN_RENEWALS)
-            return this.send(operation, options, renewals + 1, sendItself);
+            return this.send(operation, options, renewals + 1, notAhead);
         }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);

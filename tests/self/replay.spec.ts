@@ -45,6 +45,29 @@ async function conformance(name: string, env: Record<string, string>, workers = 
   }
 }
 
+/**
+ * A live run, writes on and no rate cap, against the target `behind` puts in front of a reference with tokens of its
+ * own; both are closed after it.
+ */
+async function liveRunBehind(
+  name: string,
+  behind: (upstream: string) => Promise<{ url: string; close: () => Promise<unknown> }>,
+  env: Record<string, string> = {},
+  workers = 1,
+): Promise<{ secrets: ReturnType<typeof fakeSecrets>; report: ConformanceReport }> {
+  const secrets = fakeSecrets();
+  const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+  const target = await behind(reference.url);
+  try {
+    const tokens = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel };
+    const live = { ...tokens, RSF_TARGET_URL: target.url, RSF_ALLOW_WRITES: 'true', RSF_MAX_REQUESTS_PER_SECOND: '0' };
+    return { secrets, report: await conformance(name, { ...live, ...env }, workers) };
+  } finally {
+    await target.close();
+    await reference.close();
+  }
+}
+
 const statuses = (report: ConformanceReport) => Object.fromEntries(report.requirements.map((r) => [r.id, r.status]));
 const failing = (report: ConformanceReport) =>
   report.requirements.filter((r) => r.status === 'failed' || r.status === 'warning').map((r) => r.id);
@@ -94,21 +117,7 @@ test.describe.configure({ mode: 'serial' });
 
 test('the HAR of a run against a target that echoes the tokens holds no copy of them, in any form', async () => {
   test.setTimeout(RUN_TIMEOUT_MS + 20_000);
-  const secrets = fakeSecrets();
-  const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
-  const target = await echoingTarget(reference.url);
-  try {
-    await conformance('echo', {
-      RSF_TARGET_URL: target.url,
-      RSF_BEARER_TOKEN: secrets.bearer,
-      RSF_CHANNEL_TOKEN: secrets.channel,
-      RSF_ALLOW_WRITES: 'true',
-      RSF_MAX_REQUESTS_PER_SECOND: '0',
-    });
-  } finally {
-    await target.close();
-    await reference.close();
-  }
+  const { secrets } = await liveRunBehind('echo', echoingTarget);
   const text = readFileSync(join(dir, 'echo', HAR_FILE), 'utf8');
   const har = JSON.parse(text) as RsfHar;
   expect(har.log.entries.length).toBeGreaterThan(100);
@@ -121,26 +130,9 @@ test('the HAR of a run against a target that echoes the tokens holds no copy of 
 
 test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
   test.setTimeout(RUN_TIMEOUT_MS + 20_000);
-  const secrets = fakeSecrets();
-  const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
-  const target = await startHostileTarget({ upstream: reference.url, after: 60, misbehave: hang });
+  const dying = (upstream: string) => startHostileTarget({ upstream, after: 60, misbehave: hang });
+  const { secrets, report: died } = await liveRunBehind('died', dying, { RSF_REQUEST_TIMEOUT_MS: '1000' }, 2);
   const env = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel, RSF_ALLOW_WRITES: 'true' };
-  let died: ConformanceReport;
-  try {
-    died = await conformance(
-      'died',
-      {
-        ...env,
-        RSF_TARGET_URL: target.url,
-        RSF_MAX_REQUESTS_PER_SECOND: '0',
-        RSF_REQUEST_TIMEOUT_MS: '1000',
-      },
-      2,
-    );
-  } finally {
-    await target.close();
-    await reference.close();
-  }
   const har = join(dir, 'died', HAR_FILE);
   const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
   expect(recorded.log._rsf.replay?.breaker?.cause).toBe('no-answer');
