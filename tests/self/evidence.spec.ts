@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/playwright/fixtures';
 import { zipSync } from 'fflate';
 import { makeBundle, readArchive } from '../../src/evidence/bundle';
 import {

@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../../src/playwright/fixtures';
 
 const ROOT = join(__dirname, '..', '..');
 const FIXTURE = join(__dirname, 'fixtures', 'layering');
