@@ -8,6 +8,7 @@ import type { TargetConfig } from '../config/settings/target';
 import type { Delivery } from '../http/delivery';
 import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
 import { Transport } from '../http/transport';
+import { runState } from '../http/run-state';
 import { throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
 import { OPERATIONS, type OperationName, fillPath, operationLabel } from '../model/operations';
@@ -292,10 +293,16 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
 
 /**
  * The preflight. `resourceBase` is where the settings' resources are read: against the embedded reference, its clean
- * profile, whose data every mode and fault shares (a fault must fail its check, not stop the run).
+ * profile, whose data every mode and fault shares (a fault must fail its check, not stop the run). `state` is the
+ * run's breaker and pace, this process's view of them unless given.
  */
-export async function preflight(config: PreflightConfig, base = apiBase(config), resourceBase = base): Promise<void> {
-  const transport = new Transport(transportOptions(config), base, 1);
+export async function preflight(
+  config: PreflightConfig,
+  base = apiBase(config),
+  resourceBase = base,
+  state = runState(),
+): Promise<void> {
+  const transport = new Transport(transportOptions(config), base, 1, state);
   // Side by side, but the price list speaks first: a wrong URL or a refused token explains every other failure.
   const [prices, resources] = await Promise.allSettled([
     checkPrices(transport, config, base),

@@ -44,6 +44,7 @@ import {
   startHostileTarget,
 } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
+import { preflightMessage } from './support/preflight-message';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -425,11 +426,16 @@ function expectStoppedByPreflight(run: SuiteRun, target: HostileTarget): void {
   expect(target.abandoned, 'requests that waited a time-out').toBe(0);
 }
 
-test('a redirect loop: the preflight names it, ERROR, no test run', async () => {
-  const { run, target } = await hostileRun({ misbehave: redirectLoop }, {}, [], 60_000);
-  expect(run.output).toMatch(/HTTP 302 redirects to \/v1\/prices\. Set RSF_TARGET_URL/);
-  expectStoppedByPreflight(run, target);
-  expectOutcome(run, 'ERROR', { lines: 40 });
+test('a redirect loop: the preflight names it, printable, without waiting a time-out', async () => {
+  const target = await startHostileTarget({ upstream: reference().url, misbehave: redirectLoop });
+  try {
+    const message = await preflightMessage({ RSF_TARGET_URL: target.url, RSF_BEARER_TOKEN: secrets.bearer });
+    expect(message).toMatch(/HTTP 302 redirects to \/v1\/prices\. Set RSF_TARGET_URL/);
+    expect(message, 'printable').not.toMatch(CONTROL);
+    expect(target.abandoned, 'requests that waited a time-out').toBe(0);
+  } finally {
+    await target.close();
+  }
 });
 
 test('invalid UTF-8 from the first request: the preflight shows it escaped, ERROR', async () => {
@@ -445,13 +451,16 @@ test('invalid UTF-8 from the first request: the preflight shows it escaped, ERRO
   expectOutcome(run, 'ERROR', { lines: 40 });
 });
 
-test('a wrong order number stops the run before any test, naming RSF_ORDER_ALB_NUMBER: ERROR', async () => {
-  const run = await suiteAgainst(undefined, secrets, { RSF_ORDER_ALB_NUMBER: '987654' }, [], 60_000);
-  expect(run.output).toMatch(
+test('a wrong order number stops the run before any test, naming RSF_ORDER_ALB_NUMBER', async () => {
+  const message = await preflightMessage({
+    RSF_TARGET_URL: reference().url,
+    RSF_BEARER_TOKEN: secrets.bearer,
+    RSF_CHANNEL_TOKEN: secrets.channel,
+    RSF_ORDER_ALB_NUMBER: '987654',
+  });
+  expect(message).toMatch(
     /RSF_ORDER_ALB_NUMBER=987654: GET \S+\/pedidos\/1\/987654 \(operation 11, §4\.11\) answered HTTP 404/,
   );
-  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
-  expectOutcome(run, 'ERROR', { lines: 40 });
 });
 
 // ---------------------------------------------------------------------------------------------------------------

