@@ -253,8 +253,10 @@ test('strict mode: a SHOULD warning fails the run, an INFO deviation still does 
 });
 
 test('waivers: waived with reason and owner, the run passes, open and stale waivers counted', async ({}, testInfo) => {
+  // Waivers are per requirement: the reference project has every failure to waive; the fault project adds a worker.
   const run = await runFakeSuite(testInfo.outputPath('run'), {
     env: { RSF_WAIVERS_FILE: join(SUITE_DIR, 'waivers.json') },
+    args: ['--project', 'reference'],
   });
   expect(run.code, run.stdout + run.stderr).toBe(0);
   const report = run.report();
@@ -376,7 +378,8 @@ test('could not judge: ERROR, exit code 2, one sentence; junit errors; retries s
 test('a MUST failure and tests not run: FAIL, exit code 1, the line says what was not judged', async ({}, testInfo) => {
   const run = await runFakeSuite(testInfo.outputPath('run'), {
     env: { FAKE_UNJUDGED: '1' },
-    args: ['--grep', 'fails a MUST check|not run: the breaker'],
+    // In the reference project only: the fault project's copy of the MUST failure would take a worker of its own.
+    args: ['--project', 'reference', '--grep', 'fails a MUST check|not run: the breaker'],
   });
   expect(run.code, run.stdout + run.stderr).toBe(1);
   expect(lastLine(run.stdout)).toMatch(
