@@ -1,13 +1,13 @@
 // Prefetch (src/playwright/prefetch.ts): the tests' declared requests are sent ahead of them, by the runner without a
 // rate cap (runner-prefetch.ts), by a worker as it starts a spec file under one. It must change when requests leave,
 // and nothing else: the same requests, each once, only for the tests the run runs, and the same verdict.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
 import { DECLARED_ANNOTATION } from '../../src/playwright/declarations';
 import { readReport, runSuiteIn } from './support/child-run';
+import { listedConformanceSuite } from './support/conformance-list';
 import { referenceForThisFile } from './support/file-reference';
 import { startHostileTarget } from './support/hostile-server';
 import { loadConfig } from '../../src/config/config';
@@ -168,9 +168,8 @@ test('the window follows the measured latency, not the host name', () => {
   expect(concurrencyWindow([150, 150, 150], 20), "Little's law: 20 per second × 0.15 s").toBe(3);
 });
 
-test('no two conformance tests declare requests under one key', () => {
-  const listed = spawnSync('npx', ['playwright', 'test', '--list', '--reporter=json'], { encoding: 'utf8' });
-  const report = JSON.parse(listed.stdout) as { suites: unknown[] };
+test('no two conformance tests declare requests under one key', async () => {
+  const report = await listedConformanceSuite();
   const keys: string[] = [];
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
@@ -181,7 +180,7 @@ test('no two conformance tests declare requests under one key', () => {
     }
   };
   walk(report.suites);
-  expect(keys.length, listed.stderr).toBeGreaterThan(100);
+  expect(keys.length).toBeGreaterThan(100);
   expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
 });
 

@@ -2,7 +2,7 @@
 import { requirements } from '../../src/model/catalogue';
 import { expect, test } from '../../src/playwright/fixtures';
 import { WRITES_TAG } from '../../src/checks/write-safety';
-import { runPlaywright } from './support/child-run';
+import { listedConformanceSuite } from './support/conformance-list';
 
 /** Tags that are not requirement IDs. */
 const LABEL_TAGS = new Set(['@property', WRITES_TAG]);
@@ -13,15 +13,14 @@ interface ListedSuite {
 }
 
 async function listedTests(): Promise<{ title: string; tags: string[] }[]> {
-  const run = await runPlaywright(['test', '--list', '--reporter=json'], {}, 60_000);
-  const report = JSON.parse(run.stdout) as { suites: ListedSuite[] };
+  const report = await listedConformanceSuite();
   const out: { title: string; tags: string[] }[] = [];
   const walk = (suite: ListedSuite): void => {
     for (const spec of suite.specs ?? [])
       out.push({ title: spec.title, tags: spec.tags.map((t) => (t.startsWith('@') ? t : `@${t}`)) });
     for (const child of suite.suites ?? []) walk(child);
   };
-  report.suites.forEach(walk);
+  (report.suites as ListedSuite[]).forEach(walk);
   return out;
 }
 

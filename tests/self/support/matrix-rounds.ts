@@ -3,7 +3,7 @@
 import { basename } from 'node:path';
 import type { Fault } from '../../../reference/server';
 import type { TestRef } from '../../../src/report/model';
-import { runPlaywright } from './child-run';
+import { listedConformanceSuite } from './conformance-list';
 
 /** A conformance test as `playwright test --list` names it. */
 export interface ListedTest {
@@ -22,14 +22,13 @@ interface JsonSuite {
 
 /** Every test of the conformance suite (playwright.config.ts), with its tags. */
 export async function listConformanceTests(): Promise<ListedTest[]> {
-  const run = await runPlaywright(['test', '--list', '--reporter=json'], {}, 60_000);
-  if (run.code !== 0) throw new Error(`playwright test --list failed (exit ${run.code}):\n${run.stderr}`);
+  const listed = await listedConformanceSuite();
   const tests: ListedTest[] = [];
   const walk = (suite: JsonSuite): void => {
     for (const spec of suite.specs ?? []) tests.push({ ...spec, file: basename(spec.file) });
     for (const child of suite.suites ?? []) walk(child);
   };
-  for (const suite of (JSON.parse(run.stdout) as { suites: JsonSuite[] }).suites) walk(suite);
+  for (const suite of listed.suites as JsonSuite[]) walk(suite);
   return tests;
 }
 
