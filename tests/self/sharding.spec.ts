@@ -14,7 +14,8 @@ import {
 } from './support/child-run';
 
 interface SuiteUnderTest {
-  config: string[];
+  /** `test` arguments that pick the suite: its config, or some of its spec files. */
+  suiteArgs: string[];
   /** Arguments of shard n of 2. */
   shard: (n: number) => string[];
   mergeConfig: string;
@@ -34,7 +35,7 @@ async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise
   const blobs = join(tmp, 'blobs');
   const runTest = (name: string, extra: string[], env: Record<string, string>) => {
     const out = suite.outputs(join(tmp, name));
-    return runPlaywright(['test', ...suite.config, ...out.args, ...extra], { ...out.env, ...env }, suite.timeoutMs);
+    return runPlaywright(['test', ...suite.suiteArgs, ...out.args, ...extra], { ...out.env, ...env }, suite.timeoutMs);
   };
   const runs = await Promise.all([
     runTest('shard-1', suite.shard(1), { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-1-of-2.zip') }),
@@ -70,7 +71,7 @@ async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise
 
 test('the fake suite: two shards merged equal one unsharded run', async ({}, testInfo) => {
   const fake: SuiteUnderTest = {
-    config: ['--config', FAKE_SUITE_CONFIG],
+    suiteArgs: ['--config', FAKE_SUITE_CONFIG],
     shard: (n) => [`--shard=${n}/2`, '--reporter=blob'],
     mergeConfig: 'tests/self/fixtures/reporter-suite/merge.config.ts',
     outputs: (dir) => ({
@@ -89,11 +90,17 @@ test('the fake suite: two shards merged equal one unsharded run', async ({}, tes
   expect(comparable(readReport(join(merged, 'reference')))).toEqual(comparable(readReport(join(single, 'reference'))));
 });
 
+/**
+ * Spec files of the real suite with every kind of test in them: declared probes, writes, links between operations,
+ * and properties shared out test by test (so that a file's tests land in both shards).
+ */
+const REAL_SPECS = ['cart.spec.ts', 'links.spec.ts', 'prices.spec.ts', 'properties.spec.ts'];
+
 test('the real suite: two shards merged equal one unsharded run', async ({}, testInfo) => {
   test.setTimeout(10 * 60_000);
   const secrets = fakeSecrets();
   const real: SuiteUnderTest = {
-    config: [],
+    suiteArgs: REAL_SPECS,
     // As the README says: playwright.config.ts reports a shard as a redacted blob by itself.
     shard: (n) => [`--shard=${n}/2`],
     mergeConfig: 'src/playwright/merge.config.ts',
