@@ -10,7 +10,8 @@ import { runPlaywright } from './support/child-run';
 import type { ConformanceReport, RequirementRow, TestRef } from '../../src/report/model';
 import { modeProject, roundProject } from './mutation.config';
 import { MINT_TOKEN_COMMAND } from './support/mint-token';
-import { type ListedTest, faultRounds, isListed, listConformanceTests, testsOf } from './support/matrix-rounds';
+import { type ListedTest, listConformanceTests } from './support/conformance-list';
+import { faultRounds, isListed, testsOf } from './support/matrix-rounds';
 
 const ROOT = resolve(__dirname, '../..');
 const MATRIX_PATH = join(ROOT, 'reports', 'mutation.md');

@@ -2,26 +2,15 @@
 import { requirements } from '../../src/model/catalogue';
 import { expect, test } from '../../src/playwright/fixtures';
 import { WRITES_TAG } from '../../src/checks/write-safety';
-import { listedConformanceSuite } from './support/conformance-list';
+import { listConformanceTests } from './support/conformance-list';
 
 /** Tags that are not requirement IDs. */
 const LABEL_TAGS = new Set(['@property', WRITES_TAG]);
 
-interface ListedSuite {
-  specs?: { title: string; tags: string[] }[];
-  suites?: ListedSuite[];
-}
-
+/** The conformance tests, each with its tags as written in a spec file (with the @). */
 async function listedTests(): Promise<{ title: string; tags: string[] }[]> {
-  const report = await listedConformanceSuite();
-  const out: { title: string; tags: string[] }[] = [];
-  const walk = (suite: ListedSuite): void => {
-    for (const spec of suite.specs ?? [])
-      out.push({ title: spec.title, tags: spec.tags.map((t) => (t.startsWith('@') ? t : `@${t}`)) });
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  (report.suites as ListedSuite[]).forEach(walk);
-  return out;
+  const tests = await listConformanceTests();
+  return tests.map(({ title, tags }) => ({ title, tags: tags.map((t) => (t.startsWith('@') ? t : `@${t}`)) }));
 }
 
 test('every tag names a requirement of the catalogue, and every observable requirement has a test', async () => {

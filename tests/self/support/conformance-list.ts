@@ -3,7 +3,7 @@
 // first caller lists and writes the JSON into the self-tests' output folder, which Playwright empties as a run
 // starts; the others wait for that file.
 import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test } from '../../../src/playwright/fixtures';
 import { runPlaywright } from './child-run';
 
@@ -46,4 +46,31 @@ export async function listedConformanceSuite(): Promise<ListedReport> {
   const listing = JSON.parse(readFileSync(file, 'utf8')) as Listing;
   if ('error' in listing) throw new Error(listing.error);
   return listing.report;
+}
+
+/** A conformance test as `playwright test --list` names it. */
+export interface ListedTest {
+  file: string;
+  line: number;
+  title: string;
+  /** Without the @. */
+  tags: string[];
+}
+
+interface JsonSuite {
+  file?: string;
+  specs?: { title: string; file: string; line: number; tags: string[] }[];
+  suites?: JsonSuite[];
+}
+
+/** Every test of the conformance suite (playwright.config.ts), with its tags. */
+export async function listConformanceTests(): Promise<ListedTest[]> {
+  const listed = await listedConformanceSuite();
+  const tests: ListedTest[] = [];
+  const walk = (suite: JsonSuite): void => {
+    for (const spec of suite.specs ?? []) tests.push({ ...spec, file: basename(spec.file) });
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of listed.suites as JsonSuite[]) walk(suite);
+  return tests;
 }

@@ -3,34 +3,7 @@
 import { basename } from 'node:path';
 import type { Fault } from '../../../reference/server';
 import type { TestRef } from '../../../src/report/model';
-import { listedConformanceSuite } from './conformance-list';
-
-/** A conformance test as `playwright test --list` names it. */
-export interface ListedTest {
-  file: string;
-  line: number;
-  title: string;
-  /** Without the @. */
-  tags: string[];
-}
-
-interface JsonSuite {
-  file?: string;
-  specs?: { title: string; file: string; line: number; tags: string[] }[];
-  suites?: JsonSuite[];
-}
-
-/** Every test of the conformance suite (playwright.config.ts), with its tags. */
-export async function listConformanceTests(): Promise<ListedTest[]> {
-  const listed = await listedConformanceSuite();
-  const tests: ListedTest[] = [];
-  const walk = (suite: JsonSuite): void => {
-    for (const spec of suite.specs ?? []) tests.push({ ...spec, file: basename(spec.file) });
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of listed.suites as JsonSuite[]) walk(suite);
-  return tests;
-}
+import type { ListedTest } from './conformance-list';
 
 /** The tests that run against `fault`: those tagged with the requirement it breaks. */
 export function testsOf(fault: Fault, tests: readonly ListedTest[]): ListedTest[] {

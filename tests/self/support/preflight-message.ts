@@ -15,12 +15,13 @@ import { RunState } from '../../../src/http/run-state';
 export async function preflightMessage(env: Record<string, string>): Promise<string> {
   const config = loadConfig({ RSF_REQUEST_TIMEOUT_MS: '800', ...env });
   const dir = mkdtempSync(join(tmpdir(), 'rsf-preflight-state-'));
-  let outcome: unknown = new Error('the preflight passed');
-  await preflight(config, undefined, undefined, new RunState(dir))
-    .catch((e: unknown) => {
-      outcome = e;
-    })
-    .finally(() => rmSync(dir, { recursive: true, force: true }));
-  if (outcome instanceof PreflightError) return outcome.message;
-  throw outcome;
+  try {
+    await preflight(config, undefined, undefined, new RunState(dir));
+  } catch (e) {
+    if (e instanceof PreflightError) return e.message;
+    throw e;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  throw new Error('the preflight passed');
 }
