@@ -168,7 +168,10 @@ function responseContent(
 export function toHarEntry(r: ExchangeRecord, options: HarOptions): Entry {
   const redact = options.redact;
   const url = redact(r.url);
-  const queryString: QueryString[] = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }));
+  // Parsing a URL costs more than the rest of the entry; most have no query.
+  const queryString: QueryString[] = url.includes('?')
+    ? [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
+    : [];
   const requestType = headerValue(r.requestHeaders, 'content-type') ?? 'application/octet-stream';
   const { content, cut } = responseContent(r, options);
   const extension: HarEntryExtension = {

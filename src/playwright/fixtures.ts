@@ -21,7 +21,7 @@ import { Prefetcher } from './prefetch';
 import { keepWorkerAfterRequirementFailure } from './kept-worker';
 import { RUN_STATE_ENV, runState } from '../http/run-state';
 import { redact } from '../http/redact';
-import { EXCHANGES_DIR_ENV, appendEntries, recordsOf } from '../evidence/exchange-log';
+import { EXCHANGES_DIR_ENV, ExchangeLog, recordsOf } from '../evidence/exchange-log';
 import { Replay, ReplayState, readRecording } from './replay';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 import { WRITES_OFF, skippedAsWrite } from '../checks/write-safety';
@@ -33,8 +33,8 @@ interface WorkerFixtures {
   transport: Transport;
   /** The declared requests of the spec file a test belongs to, sent as the file starts (prefetch.ts). */
   prefetcher: Prefetcher;
-  /** Appends this worker's exchanges to the run's recording; undefined when the run records none (a replay). */
-  recorder: RecordExchange | undefined;
+  /** This worker's exchanges, for the run's recording; undefined when the run records none (a replay). */
+  exchangeLog: ExchangeLog | undefined;
 }
 
 interface TestFixtures {
@@ -96,28 +96,25 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
     },
     { scope: 'worker', box: 'self' },
   ],
-  recorder: [
+  exchangeLog: [
     async ({ config }, use) => {
       const dir = process.env[EXCHANGES_DIR_ENV];
       if (!dir || config.recording) return use(undefined);
-      const options = {
+      const log = new ExchangeLog(dir, {
         creator: { name: suiteName, version: suiteVersion },
         seed: process.env.RSF_FC_SEED ?? '',
         redact,
         maxBodyBytes: config.maxResponseBytes,
-      };
-      await use((request, delivery, credentials, info) => {
-        const test = info && { id: info.testId, title: info.titlePath.slice(1).join(' › ') };
-        const context = { ...(test && { test }), requirements: requirementTags(info?.tags ?? []), credentials };
-        appendEntries(dir, recordsOf(request, delivery, context), options);
       });
+      await use(log);
+      log.flush();
     },
     { scope: 'worker', box: 'self' },
   ],
   // Boxed: an option the mutation matrix sets, which would otherwise be a step of every test.
   profileByTag: [{}, { option: true, box: true }],
   api: [
-    async ({ transport, config, profileByTag, prefetcher, recorder }, use, testInfo) => {
+    async ({ transport, config, profileByTag, prefetcher, exchangeLog }, use, testInfo) => {
       // Undefined for a test its tags send to two profiles: no profile is right for it.
       const apiBaseFor: ApiBaseFor = (tags) => {
         const [profile, ...more] = tags.flatMap((tag) => profileByTag[tag] ?? []);
@@ -130,8 +127,19 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       const identity = { file: testInfo.file, project: testInfo.project.name, timeout: testInfo.timeout, key };
       // A replay sends nothing ahead: each test takes its own recorded answers as it sends.
       const prefetched = config.recording ? undefined : await prefetcher.testStarts(identity, apiBaseFor);
-      const api = new ApiClient(transport, config, base, prefetched, recorder);
-      await use(api);
+      const record: RecordExchange | undefined =
+        exchangeLog &&
+        ((request, delivery, credentials, info) => {
+          const test = info && { id: info.testId, title: info.titlePath.slice(1).join(' › ') };
+          const context = { ...(test && { test }), requirements: requirementTags(info?.tags ?? []), credentials };
+          exchangeLog.append(recordsOf(request, delivery, context));
+        });
+      const api = new ApiClient(transport, config, base, prefetched, record);
+      try {
+        await use(api);
+      } finally {
+        exchangeLog?.flush();
+      }
       const counts: [string, number][] = [
         [REQUESTS_ANNOTATION, api.exchanges.length],
         [REQUEST_CHAIN_ANNOTATION, api.chainLength],
