@@ -49,6 +49,9 @@ export default defineConfig<{ profileByTag: Record<string, string> }, { referenc
   globalSetup: '../../src/playwright/global-setup.ts',
   // Each project needs workers of its own; one per file, not one per test, keeps worker start-ups few.
   fullyParallel: false,
+  // One project per core at once, not the suite's one worker fewer: a project's worker spends much of its short life
+  // starting, while the reference in the runner waits.
+  workers: '100%',
   reporter: [
     // As in the suite's own config: each spec file's declared requests are sent as the file starts.
     ['../../src/playwright/plan-reporter.ts'],
