@@ -22,7 +22,6 @@ export default defineConfig({
   workers: 4,
   timeout: 60_000,
   reporter: [['list']],
-  globalSetup: './support/temporary-folder.ts',
   // Workers take tests in project order: the matrix and the long child runs start at once, and the short tests fill
   // the gaps, instead of a long one starting late and running on alone at the end.
   projects: [
