@@ -406,6 +406,7 @@ export function benchTable(r: BenchResult): string {
   const l = r.latency;
   const f = r.fault;
   const samples = (s: Samples) => s.samplesMs.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+  const workers = (n: number) => `${n} worker${n === 1 ? '' : 's'}`;
   const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**missed**');
   return [
     `Measured ${r.date} at ${r.commit}: ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, ` +
@@ -416,14 +417,14 @@ export function benchTable(r: BenchResult): string {
     '|---|---|---|',
     `| a. \`npx playwright test --list\` (the startup floor) | ${seconds(r.floor.medianMs)} | ${samples(r.floor)} |`,
     `| a. full embedded run, command start to verdict line | ${seconds(r.full.medianMs)} | ${samples(r.full)} |`,
-    `| b. suite against a reference process (${t.workers} workers, ${t.requests} requests) ` +
+    `| b. suite against a reference process (${workers(t.workers)}, ${t.requests} requests) ` +
       `| ${t.suiteRequestsPerSecond.toFixed(0)} req/s | |`,
     `| b. raw \`fetch\`, same process, same number of requests, ${t.rawConcurrency} at a time ` +
       `| ${t.rawRequestsPerSecond.toFixed(0)} req/s | |`,
     `| b. suite ÷ raw fetch | ${t.ratio.toFixed(3)} | |`,
-    `| c. embedded run without latency (${l.withoutLatency.workers} workers) ` +
+    `| c. embedded run without latency (${workers(l.withoutLatency.workers)}) ` +
       `| ${seconds(l.withoutLatency.medianMs)} | ${samples(l.withoutLatency)} |`,
-    `| c. embedded run, \`RSF_REFERENCE_LATENCY_MS=${l.latencyMs}\` (${l.withLatency.workers} workers) ` +
+    `| c. embedded run, \`RSF_REFERENCE_LATENCY_MS=${l.latencyMs}\` (${workers(l.withLatency.workers)}) ` +
       `| ${seconds(l.withLatency.medianMs)} | ${samples(l.withLatency)} |`,
     `| c. critical path: the preflight's ${l.preflightRoundTrips} round trip, then a test's longest chain ` +
       `${l.longestChain} (${l.chainSource}), × ${l.latencyMs} ms | ${seconds(l.criticalPathMs)} | |`,
