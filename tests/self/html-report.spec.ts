@@ -8,7 +8,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { requirements } from '../../src/model/catalogue';
 import { type ConformanceReport, STATUSES, buildReport } from '../../src/report/model';
 import { renderHtml } from '../../src/report/render-html';
-import { runFakeSuite } from './support/child-run';
+import { fullFakeRun } from './support/full-fake-run';
 import { CHROMIUM, chromiumAvailable, launchChromium, offlineContext } from './support/offline-browser';
 
 const WIDE = { width: 1400, height: 1000 };
@@ -120,7 +120,7 @@ test.describe('conformance.html', () => {
 
   test.beforeAll(async ({}, testInfo) => {
     testInfo.setTimeout(150_000);
-    const run = await runFakeSuite(join(testInfo.project.outputDir, 'html-report-run'));
+    const run = await fullFakeRun();
     expect(run.code, run.stdout + run.stderr).toBe(1);
     report = run.report();
     pageUrl = pathToFileURL(join(run.reportsDir, 'conformance.html')).href;

@@ -6,13 +6,13 @@ import { requirements } from '../../src/model/catalogue';
 import {
   FAKE_RUN_TIMEOUT_MS,
   FAKE_SUITE_CONFIG,
-  fakeSecrets,
   fakeSuiteCounts,
   lastLine,
   readReport,
   runFakeSuite,
   runPlaywright,
 } from './support/child-run';
+import { fullFakeRun } from './support/full-fake-run';
 
 const COUNTS = fakeSuiteCounts();
 const UNTESTED = COUNTS.MUST.untested + COUNTS.SHOULD.untested + COUNTS.INFO.untested;
@@ -53,11 +53,9 @@ function filesUnder(dir: string): string[] {
     .map((d) => join(d.parentPath, d.name));
 }
 
-test('a full run: statuses, counts, evidence, verdict and exit code 1 for a failed MUST', async ({}, testInfo) => {
-  const secrets = fakeSecrets();
-  const run = await runFakeSuite(testInfo.outputPath('run'), {
-    env: { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel },
-  });
+test('a full run: statuses, counts, evidence, verdict and exit code 1 for a failed MUST', async () => {
+  const run = await fullFakeRun();
+  const { secrets } = run;
   expect(run.code, run.stdout + run.stderr).toBe(1);
   const report = run.report();
 

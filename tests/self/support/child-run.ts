@@ -170,8 +170,24 @@ export const FAKE_RUN_TIMEOUT_MS = 100_000;
 
 export interface FakeRun extends ChildRun {
   reportsDir: string;
+  /** The tokens the run was given, which the fake checks put unredacted in their evidence. */
+  secrets: { bearer: string; channel: string };
   report: () => ConformanceReport;
   file: (name: string) => string;
+}
+
+/** A finished fake run's outputs under `outDir`, with what it printed. */
+export function fakeRunIn(outDir: string, run: ChildRun, secrets: FakeRun['secrets']): FakeRun {
+  const reportsDir = join(outDir, 'reports');
+  if (!existsSync(join(reportsDir, 'conformance.json')))
+    throw new Error(`the fake suite wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
+  return {
+    ...run,
+    reportsDir,
+    secrets,
+    report: () => readReport(reportsDir),
+    file: (name) => readFileSync(join(reportsDir, name), 'utf8'),
+  };
 }
 
 /**
@@ -195,15 +211,7 @@ export async function runFakeSuite(
     env,
     FAKE_RUN_TIMEOUT_MS,
   );
-  const reportsDir = join(outDir, 'reports');
-  if (!existsSync(join(reportsDir, 'conformance.json')))
-    throw new Error(`the fake suite wrote no report (exit ${run.code}):\n${run.stdout}\n${run.stderr}`);
-  return {
-    ...run,
-    reportsDir,
-    report: () => readReport(reportsDir),
-    file: (name) => readFileSync(join(reportsDir, name), 'utf8'),
-  };
+  return fakeRunIn(outDir, run, { bearer: env.RSF_BEARER_TOKEN ?? '', channel: env.RSF_CHANNEL_TOKEN ?? '' });
 }
 
 /**

@@ -1,0 +1,16 @@
+// The fake reporter-suite's full run with its defaults, once per run of the self-tests: the reporter's tests and the
+// HTML report's read the same run, each in a worker of its own, and a full fake run costs a runner and four workers.
+import { join } from 'node:path';
+import { test } from '../../../src/playwright/fixtures';
+import { FAKE_RUN_TIMEOUT_MS, type FakeRun, fakeRunIn, runFakeSuite } from './child-run';
+import { oncePerRun } from './once-per-run';
+
+/** `runFakeSuite` with its defaults: no waivers, fresh secrets, every test of the fake suite. */
+export async function fullFakeRun(): Promise<FakeRun> {
+  const outDir = join(test.info().project.outputDir, 'full-fake-run');
+  const { code, stdout, stderr, secrets } = await oncePerRun('full-fake-run', FAKE_RUN_TIMEOUT_MS, async () => {
+    const { code, stdout, stderr, secrets } = await runFakeSuite(outDir);
+    return { code, stdout, stderr, secrets };
+  });
+  return fakeRunIn(outDir, { code, stdout, stderr }, secrets);
+}
