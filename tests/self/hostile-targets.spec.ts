@@ -5,7 +5,7 @@
 // client waited one after another, the retries the report counts. The low-level client is tested in-process first;
 // the child runs use small parts of the suite where they can.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -110,6 +110,8 @@ async function suiteAgainst(
   } catch {
     report = undefined;
   }
+  // Read whole above: the run's folder, its recording among them, is not left in the system's temporary folder.
+  rmSync(out, { recursive: true, force: true });
   return { ...run, output, lines: output.split('\n').length, tests, workers, leaks, report };
 }
 
