@@ -59,9 +59,9 @@ const run = describeRun();
 /**
  * Workers follow the cores: a worker is a Node process that costs over half a second of CPU to start. The embedded
  * reference without latency answers from the runner's own process, so it takes one of the cores: on 2 cores, one
- * worker finishes as soon as two did, for 0.9 s less CPU. Requests in flight follow the target: a worker sends the
- * declared requests of a spec file as the file starts, as many at once as the target's measured latency makes useful
- * (src/playwright/prefetch.ts).
+ * worker finishes as soon as two did, for about 0.8 s less CPU. Requests in flight follow the target: a worker sends
+ * the declared requests of a spec file as the file starts, as many at once as the target's measured latency makes
+ * useful (src/playwright/prefetch.ts).
  */
 const WORKERS = run.targetInProcess ? Math.max(1, availableParallelism() - 1) : '100%';
 /** `--shard=i/n`: this run is one part of a run, reported as a blob to merge (a --reporter option still wins). */
