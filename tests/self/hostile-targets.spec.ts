@@ -5,8 +5,7 @@
 // client waited one after another, the retries the report counts. The low-level client is tested in-process first;
 // the child runs use small parts of the suite where they can.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -28,6 +27,7 @@ import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
+import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
   answerFor,
@@ -83,7 +83,7 @@ async function suiteAgainst(
   args: string[],
   timeoutMs: number,
 ): Promise<SuiteRun> {
-  const out = mkdtempSync(join(tmpdir(), 'rsf-hostile-'));
+  const out = scratchDir('hostile');
   writeFileSync(join(out, 'no-waivers.json'), '[]');
   const run = await runPlaywright(
     ['test', '--output', join(out, 'results'), ...args],
@@ -110,8 +110,6 @@ async function suiteAgainst(
   } catch {
     report = undefined;
   }
-  // Read whole above: the run's folder, its recording among them, is not left in the system's temporary folder.
-  rmSync(out, { recursive: true, force: true });
   return { ...run, output, lines: output.split('\n').length, tests, workers, leaks, report };
 }
 
@@ -602,7 +600,7 @@ test.describe('retries and the breaker', () => {
         return true;
       },
     });
-    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    const dir = scratchDir('state');
     try {
       const config = configFor({ RSF_TARGET_URL: target.url });
       const transport = new Transport(transportOptions(config), `${target.url}/v1`, 2, new RunState(dir));
@@ -629,7 +627,7 @@ test.describe('retries and the breaker', () => {
     const target = await startHostileTarget({
       misbehave: firstOf(limiter, answerFor(/./, '[]', { 'content-type': 'application/json' })),
     });
-    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    const dir = scratchDir('state');
     try {
       const config = configFor({ RSF_TARGET_URL: target.url });
       const perWorker = 30;
@@ -694,7 +692,7 @@ test.describe('retries and the breaker', () => {
         transportOptions(config),
         `${target.url}/v1`,
         1,
-        new RunState(mkdtempSync(join(tmpdir(), 'rsf-state-'))),
+        new RunState(scratchDir('state')),
       );
       const send = (method: string, path: string) =>
         transport.deliver({ method, url: `${target.url}/v1/${path}`, headers: {} });
@@ -716,7 +714,7 @@ test.describe('retries and the breaker', () => {
   });
 
   test('the breaker counts unanswered requests over all workers, across worker restarts', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    const dir = scratchDir('state');
     // Each worker, and each worker started anew after a failed test, has its own RunState over the run directory.
     const worker = () => new RunState(dir);
     const sentAt = Date.now();
@@ -734,7 +732,7 @@ test.describe('retries and the breaker', () => {
   });
 
   test('requests throttled until their retries ran out count as unanswered; a usable answer starts again', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rsf-state-'));
+    const dir = scratchDir('state');
     const state = new RunState(dir);
     state.unanswered(1, 'GET /v1/prices', 'throttled');
     state.unanswered(2, 'GET /v1/prices', 'throttled');

@@ -1,7 +1,6 @@
 // Proves the suite: it passes the reference in every conforming mode, fails every fault of the
 // reference on the requirement that fault breaks, and every requirement it checks is failed by some fault.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FAULTS, MODES } from '../../reference/server';
 import { requirements } from '../../src/model/catalogue';
@@ -12,6 +11,7 @@ import { modeProject, roundProject } from './mutation.config';
 import { MINT_TOKEN_COMMAND } from './support/mint-token';
 import { type ListedTest, listConformanceTests } from './support/conformance-list';
 import { faultRounds, isListed, testsOf } from './support/matrix-rounds';
+import { scratchDir } from './support/scratch';
 
 const ROOT = resolve(__dirname, '../..');
 const MATRIX_PATH = join(ROOT, 'reports', 'mutation.md');
@@ -68,7 +68,7 @@ test.describe.configure({ mode: 'default' });
 
 test('the suite passes every conforming mode and kills every fault of the reference', async () => {
   test.setTimeout(9 * 60_000);
-  const reportsDir = mkdtempSync(join(tmpdir(), 'rsf-mutation-'));
+  const reportsDir = scratchDir('mutation');
   const started = Date.now();
   const tests = await listConformanceTests();
   const rounds = faultRounds(FAULTS, tests);

@@ -1,15 +1,15 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
 import { lastLine, runPlaywright } from './support/child-run';
 import { preflightMessage } from './support/preflight-message';
+import { scratchDir } from './support/scratch';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -17,7 +17,7 @@ async function listening(server: Server | ReturnType<typeof createHttpServer>): 
 }
 
 async function suiteAgainst(env: Record<string, string>) {
-  const out = mkdtempSync(join(tmpdir(), 'rsf-preflight-'));
+  const out = scratchDir('preflight');
   const run = await runPlaywright(
     ['test', '--output', join(out, 'results')],
     { RSF_REPORTS_DIR: join(out, 'reports'), RSF_REQUEST_TIMEOUT_MS: '800', ...env },
@@ -123,7 +123,7 @@ test('an invalid setting stops the run with a message naming it', async () => {
 });
 
 test('a baseline or waivers file that cannot be used stops the run before any test, said once', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rsf-files-'));
+  const dir = scratchDir('files');
   writeFileSync(join(dir, 'baseline.json'), '{not json');
   writeFileSync(join(dir, 'waivers.json'), '[{"id": "OP4-UTILITY-MAX"}]');
   const run = await suiteAgainst({

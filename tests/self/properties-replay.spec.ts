@@ -5,8 +5,7 @@
 // The child runs with the configured reporters, and what it did is read from its redacted conformance report; the
 // clean run adds Playwright's json report, for the tests' annotations.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FAULTS } from '../../reference/faults';
 import { SETTINGS, loadConfig } from '../../src/config/config';
@@ -14,6 +13,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { PROPERTY_ANNOTATION, replayCommand } from '../../src/playwright/property';
 import { childEnv, readReport } from './support/child-run';
 import type { ConformanceReport, TestRef } from '../../src/report/model';
+import { scratchDir } from './support/scratch';
 
 const ROOT = resolve(__dirname, '../..');
 const SPEC = 'tests/conformance/properties.spec.ts';
@@ -37,7 +37,7 @@ const BLANK_SETTINGS: Record<string, string> = Object.fromEntries(Object.values(
 
 /** Runs a shell command line in the project, against the embedded reference, with its own output folders. */
 function run(commandLine: string, env: Record<string, string> = {}): Run {
-  const dir = mkdtempSync(join(tmpdir(), 'rsf-properties-'));
+  const dir = scratchDir('properties');
   const reportsDir = join(dir, 'reports');
   const child = spawnSync('bash', ['-c', `${commandLine} --output ${dir}/results`], {
     cwd: ROOT,

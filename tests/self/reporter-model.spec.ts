@@ -1,6 +1,5 @@
 // The status rules, the exit policy and the renderers of the conformance reporter, on plain data (no child process).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Requirement, requirements } from '../../src/model/catalogue';
 import type { Evidence } from '../../src/checks/check-protocol';
@@ -15,6 +14,7 @@ import { renderJunit } from '../../src/report/render-junit';
 import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/render-markdown';
 import { oneSentence } from '../../src/report/verdict';
 import { loadWaivers } from '../../src/report/waivers';
+import { scratchDir } from './support/scratch';
 
 const req = (id: string, level: Requirement['level'], extra: Partial<Requirement> = {}): Requirement => ({
   id,
@@ -289,7 +289,7 @@ test('regression policy: a MUST that passed (or was not judged, or is new) and f
 });
 
 test('baseline file: any conformance.json, compared by ID; anything else is an error that names the file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rsf-baseline-'));
+  const dir = scratchDir('baseline');
   const file = (name: string, content: string) => {
     writeFileSync(join(dir, name), content);
     return join(dir, name);
@@ -432,7 +432,7 @@ test('project names become safe, distinct directory names', () => {
 });
 
 test('waivers file: owner and expires are optional; bad JSON, unknown IDs, bad dates and duplicates are errors', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'rsf-waivers-'));
+  const dir = scratchDir('waivers');
   const known = new Set(['A-MUST', 'B-MUST']);
   const file = (name: string, content: unknown) => {
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));

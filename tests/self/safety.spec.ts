@@ -1,13 +1,12 @@
 // Safe against real systems: against an external target the suite carries out no write unless told to, and it
 // keeps to the configured request rate. The "external target" here is the reference behind a recording proxy.
-import { mkdtempSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readReport, runPlaywright } from './support/child-run';
+import { scratchDir } from './support/scratch';
 
 interface Seen {
   method: string;
@@ -51,7 +50,7 @@ test.describe.configure({ mode: 'parallel' });
 /** The whole suite against the reference as an external target, through the recording proxy. */
 async function runThroughProxy(env: Record<string, string>, args: string[] = []) {
   const proxy = await recordingProxy(reference.url);
-  const out = mkdtempSync(join(tmpdir(), 'rsf-safety-'));
+  const out = scratchDir('safety');
   const run = await runPlaywright(
     ['test', '--output', join(out, 'results'), ...args],
     {

@@ -2,14 +2,14 @@
 // for a fixed number of requests; POST /_tokens mints fresh ones), RSF_BEARER_TOKEN_COMMAND keeps the run going to
 // PASS; without it the run ends in ERROR naming RSF_BEARER_TOKEN and the time it stopped being accepted, with no
 // authentication failure. A command that fails or prints nothing stops the run at start, naming the setting.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TokenCommandError, runTokenCommand } from '../../src/config/token-command';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts } from './support/artifacts';
 import { runSuiteIn } from './support/child-run';
 import { MINT_TOKEN_COMMAND } from './support/mint-token';
+import { scratchDir } from './support/scratch';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -20,7 +20,7 @@ async function suite(env: Record<string, string>, args: string[] = []) {
 
 test('with RSF_BEARER_TOKEN_COMMAND, tokens that expire mid-run are refreshed: PASS', async () => {
   test.setTimeout(180_000);
-  const counter = join(mkdtempSync(join(tmpdir(), 'rsf-mint-')), 'runs');
+  const counter = join(scratchDir('mint'), 'runs');
   // Two workers: a token one of them refreshed is the other's too (through the run directory).
   const command = `echo run >> '${counter}'; ${MINT_TOKEN_COMMAND}`;
   const run = await suite({ RSF_BEARER_TOKEN_COMMAND: command }, ['--workers=2']);

@@ -1,13 +1,13 @@
 // Self-test helpers: run Playwright in a child process, the way Playwright tests its own reporters.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requirements } from '../../../src/model/catalogue';
 import { SETTINGS } from '../../../src/config/config';
 import { REPO_ROOT } from '../../../src/playwright/collect';
 import type { ConformanceReport } from '../../../src/report/model';
+import { scratchDir } from './scratch';
 
 export { REPO_ROOT };
 const CLI = require.resolve('@playwright/test/cli');
@@ -143,7 +143,7 @@ export async function runSuiteIn(
   args: string[],
   timeoutMs: number,
 ): Promise<SuiteRun> {
-  const out = mkdtempSync(join(tmpdir(), `rsf-${prefix}-`));
+  const out = scratchDir(prefix);
   writeFileSync(join(out, 'no-waivers.json'), '[]');
   const reportsDir = join(out, 'reports');
   const run = await runPlaywright(
