@@ -21,6 +21,17 @@ function plain(error: Error): Error {
   return error;
 }
 
+/** The reporter that gathers the workers' exchanges into reports/exchanges.har (conformance-reporter.ts). */
+const RECORDING_REPORTER = resolve(__dirname, 'conformance-reporter');
+
+/**
+ * Whether a reporter of this run gathers the recording: a run without one (a shard, `--reporter=dot`) records
+ * nothing, rather than leave its exchanges in the system's temporary folder.
+ */
+export function gathersRecording(fullConfig: FullConfig): boolean {
+  return fullConfig.reporter.some(([name]) => name.replace(/\.[cm]?[jt]s$/, '') === RECORDING_REPORTER);
+}
+
 /** What is wrong with RSF_WAIVERS_FILE and RSF_BASELINE, in the words the conformance reporter uses. */
 function reportFileProblems(config: ReportingConfig): string[] {
   const ids = new Set(requirements().map((r) => r.id));
@@ -79,7 +90,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     return async () => runState.remove();
   }
   // Each worker appends its exchanges there; the conformance reporter makes reports/exchanges.har of them.
-  createExchangesDir();
+  if (gathersRecording(fullConfig)) createExchangesDir();
   let stop: (() => Promise<void>) | undefined;
   if (config.embedded) {
     const { bearerToken, channelToken, referenceLatencyMs: latencyMs } = config;

@@ -15,7 +15,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
+import type { FullConfig } from '@playwright/test';
 import { expect, test } from '../../src/playwright/fixtures';
+import { gathersRecording } from '../../src/playwright/global-setup';
 import { zipSync } from 'fflate';
 import { makeBundle, readArchive } from '../../src/evidence/bundle';
 import {
@@ -305,6 +307,16 @@ test.describe('HAR', () => {
     expect(refusal(JSON.stringify(har))).toBe(
       'exchanges.har is not a HAR 1.2 log: entry 3: response.status is not a number',
     );
+  });
+
+  test('is recorded only when a reporter gathers it: a shard or --reporter=dot leaves no folder behind', () => {
+    const run = (...reporters: string[]) =>
+      ({ reporter: reporters.map((name) => [name, {}]) }) as unknown as FullConfig;
+    const gatherer = resolve(ROOT, 'src/playwright/conformance-reporter.ts');
+    expect(gathersRecording(run(resolve(ROOT, 'src/playwright/plan-reporter.ts'), gatherer))).toBe(true);
+    expect(gathersRecording(run(gatherer.replace(/\.ts$/, '')))).toBe(true);
+    expect(gathersRecording(run('dot'))).toBe(false);
+    expect(gathersRecording(run(resolve(ROOT, 'src/playwright/console-reporter.ts'), 'blob'))).toBe(false);
   });
 
   test('replay finds the answers recorded for a method, path, query and body, in order; nothing else is found', () => {
