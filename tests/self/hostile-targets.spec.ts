@@ -75,11 +75,7 @@ interface SuiteRun extends ChildRun {
   report: ConformanceReport | undefined;
 }
 
-/**
- * Runs the suite (or the part `args` picks) against `target` (the embedded reference when undefined). A hostile
- * target is external, so its default rate cap would be 10 requests a second: a run of 250 requests would wait 25 s
- * for nothing these tests are about. They run under a cap of 100; a test about the cap or its absence sets its own.
- */
+/** Runs the suite (or the part `args` picks) against `target` (the embedded reference when undefined). */
 async function suiteAgainst(
   target: string | undefined,
   secrets: ReturnType<typeof fakeSecrets>,
@@ -97,7 +93,6 @@ async function suiteAgainst(
       RSF_BEARER_TOKEN: secrets.bearer,
       RSF_CHANNEL_TOKEN: secrets.channel,
       RSF_FC_NUM_RUNS: '5',
-      RSF_MAX_REQUESTS_PER_SECOND: '100',
       ...(target !== undefined && { RSF_TARGET_URL: target }),
       ...env,
     },
