@@ -26,6 +26,7 @@ import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
 import {
   type Declaration,
+  type DeclaredRequest,
   type PlannedTest,
   type RequestContext,
   buildRequests,
@@ -131,20 +132,23 @@ export class RunnerPrefetch {
     if (requests.length === 0) return;
     const progress: Progress = { pending: requests.length, answers: {}, waiters: [] };
     this.progress.set(planned.key, progress);
-    const followUp = declaration.followUp && this.followUp(planned.key, declaration, declared.length);
+    const followUp = declaration.followUp && this.followUp(planned.key, declaration, declared);
     for (const request of requests)
       this.queue.push({ key: planned.key, request, ...(followUp && { onSettled: followUp }) });
   }
 
   /** Once every declared request of a chain is answered, its follow-up goes first in the queue. */
-  private followUp(key: string, declaration: Declaration, count: number): (sent: Sent, usable: boolean) => void {
+  private followUp(
+    key: string,
+    declaration: Declaration,
+    declared: readonly DeclaredRequest[],
+  ): (sent: Sent, usable: boolean) => void {
     const answered: Delivery[] = [];
     return (sent, usable) => {
       if (sent.kind !== 'answer' || !usable) return;
       answered.push({ kind: 'answer', response: sent.response, attempts: [] });
-      if (answered.length < count || !declaration.followUp) return;
+      if (answered.length < declared.length || !declaration.followUp) return;
       try {
-        const declared = declaration.requests(this.ctx);
         const exchanges = exchangesOf(declared, answered, this.config, this.apiBase);
         const requests = buildRequests(declaration.followUp(this.ctx, exchanges), this.config, this.apiBase);
         const progress = this.progress.get(key);
