@@ -47,21 +47,21 @@ async function conformance(name: string, env: Record<string, string>, workers = 
 
 /**
  * A live run, writes on and no rate cap, against the target `behind` puts in front of a reference with tokens of its
- * own; both are closed after it.
+ * own; both are closed after it. `tokens` are the settings that give a replay the same tokens.
  */
 async function liveRunBehind(
   name: string,
   behind: (upstream: string) => Promise<{ url: string; close: () => Promise<unknown> }>,
   env: Record<string, string> = {},
   workers = 1,
-): Promise<{ secrets: ReturnType<typeof fakeSecrets>; report: ConformanceReport }> {
+): Promise<{ secrets: ReturnType<typeof fakeSecrets>; tokens: Record<string, string>; report: ConformanceReport }> {
   const secrets = fakeSecrets();
   const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
   const target = await behind(reference.url);
+  const tokens = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel };
   try {
-    const tokens = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel };
     const live = { ...tokens, RSF_TARGET_URL: target.url, RSF_ALLOW_WRITES: 'true', RSF_MAX_REQUESTS_PER_SECOND: '0' };
-    return { secrets, report: await conformance(name, { ...live, ...env }, workers) };
+    return { secrets, tokens, report: await conformance(name, { ...live, ...env }, workers) };
   } finally {
     await target.close();
     await reference.close();
@@ -131,8 +131,8 @@ test('the HAR of a run against a target that echoes the tokens holds no copy of 
 test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
   test.setTimeout(RUN_TIMEOUT_MS + 20_000);
   const dying = (upstream: string) => startHostileTarget({ upstream, after: 60, misbehave: hang });
-  const { secrets, report: died } = await liveRunBehind('died', dying, { RSF_REQUEST_TIMEOUT_MS: '1000' }, 2);
-  const env = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel, RSF_ALLOW_WRITES: 'true' };
+  const { tokens, report: died } = await liveRunBehind('died', dying, { RSF_REQUEST_TIMEOUT_MS: '1000' }, 2);
+  const env = { ...tokens, RSF_ALLOW_WRITES: 'true' };
   const har = join(dir, 'died', HAR_FILE);
   const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
   expect(recorded.log._rsf.replay?.breaker?.cause).toBe('no-answer');
