@@ -1,6 +1,6 @@
 // conformance.html in a real browser, offline and with script off: the banner names the failure, the matrix shows
 // where it is, the evidence is open, and the page reads at 1400 px and 390 px, in light and dark, and in print.
-// Screenshots go to test-results/self/html-report-screenshots/ for a reviewer to look at.
+// Screenshots go to the run's test-results/self/run-<pid>/html-report-screenshots/ for a reviewer to look at.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';

@@ -1,5 +1,43 @@
 // `npm test`: the project's own tests (schemas, catalogue, reference server, reporter, mutation matrix).
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+
+/**
+ * Each run of the self-tests has an output folder of its own, named after its runner's process: Playwright empties a
+ * project's folder as a run starts, and a test's folder as the test starts, so two npm test side by side in one
+ * checkout would remove each other's child runs and scratch folders. The workers load this file too, and inherit the
+ * runner's name for it; a child run of the suite is given no RSF_ variable of its parent (child-run.ts, childEnv).
+ */
+const RUN_ENV = 'RSF_SELF_TEST_RUN';
+const RESULTS = join(__dirname, '../../test-results/self');
+if (process.env[RUN_ENV] === undefined) {
+  process.env[RUN_ENV] = `run-${process.pid}`;
+  removeEndedRuns();
+}
+
+/** The folders of runs whose runner is gone (and of an older layout): Playwright empties only the run's own. */
+function removeEndedRuns(): void {
+  let names: string[];
+  try {
+    names = readdirSync(RESULTS);
+  } catch {
+    return; // no run yet
+  }
+  for (const name of names) {
+    const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
+    if (!(Number.isInteger(pid) && isRunning(pid))) rmSync(join(RESULTS, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /** The longest self-test by far (it runs the suite against every mode and fault): it goes first, see projects. */
 const MATRIX = 'mutation.spec.ts';
@@ -12,7 +50,7 @@ export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   testIgnore: '**/fixtures/**',
-  outputDir: '../../test-results/self',
+  outputDir: join(RESULTS, process.env[RUN_ENV] ?? ''),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   // Many self-tests run Playwright in a child process with workers of its own, and several of those wait on purpose
