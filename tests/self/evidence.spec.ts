@@ -2,17 +2,7 @@
 // in this process (fast); a few run the CLIs as `npm run bundle` / `npm run verify` do, for their output and exit code.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { FullConfig } from '@playwright/test';
@@ -38,6 +28,7 @@ import { Replay } from '../../src/playwright/replay';
 import { SIGNATURE_FILE } from '../../src/evidence/sign';
 import { type Regrade, verifyBundle } from '../../src/evidence/verify';
 import { readArtifacts, secretForms } from './support/artifacts';
+import { scratchDir } from './support/scratch';
 
 const ROOT = resolve(__dirname, '../..');
 const TOKEN = 'chan-tok-9f8e7d6c5b4a3210';
@@ -158,9 +149,8 @@ function keys() {
 
 let dir: string;
 test.beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'rsf-evidence-'));
+  dir = scratchDir('evidence');
 });
-test.afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 function save(name: string, data: Uint8Array): string {
   const path = join(dir, name);

@@ -3,9 +3,8 @@
 // live run, sending nothing; a request the recording lacks is inconclusive, never failed; and `npm run verify`
 // re-grades a bundle: the verdict stands (exit 0), a changed HAR is refused (exit 2, naming it).
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { startReferenceServer } from '../../reference/server';
@@ -16,6 +15,7 @@ import type { ConformanceReport } from '../../src/report/model';
 import { secretForms } from './support/artifacts';
 import { REPO_ROOT, fakeSecrets, readReport, runInGroup, runPlaywright } from './support/child-run';
 import { hang, startHostileTarget } from './support/hostile-server';
+import { scratchDir } from './support/scratch';
 
 const RUN_TIMEOUT_MS = 150_000;
 const FAULT = 'op4-utility-unbounded';
@@ -23,9 +23,8 @@ const FAULT_REQUIREMENT = 'OP4-UTILITY-MAX';
 
 let dir: string;
 test.beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'rsf-replay-'));
+  dir = scratchDir('replay');
 });
-test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * `npx playwright test` of the conformance suite, its reports in `<dir>/<name>`. A live run has two workers, so that
