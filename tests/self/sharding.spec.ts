@@ -12,10 +12,19 @@ import {
   readReport,
   runPlaywright,
 } from './support/child-run';
+import { fullFakeRun } from './support/full-fake-run';
+
+/** A finished unsharded run: its exit code and where its conformance reports are. */
+interface SingleRun {
+  code: number | null;
+  reportsDir: string;
+}
 
 interface SuiteUnderTest {
   /** `test` arguments that pick the suite: its config, or some of its spec files. */
   suiteArgs: string[];
+  /** The unsharded run, when one run of the suite as it is serves other self-tests too; else run here. */
+  single?: SingleRun;
   /** Arguments of shard n of 2. */
   shard: (n: number) => string[];
   mergeConfig: string;
@@ -37,15 +46,22 @@ async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise
     const out = suite.outputs(join(tmp, name));
     return runPlaywright(['test', ...suite.suiteArgs, ...out.args, ...extra], { ...out.env, ...env }, suite.timeoutMs);
   };
-  const runs = await Promise.all([
-    runTest('shard-1', suite.shard(1), { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-1-of-2.zip') }),
-    runTest('shard-2', suite.shard(2), { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-2-of-2.zip') }),
-    runTest('single', [], {}),
+  const runSingle = async (): Promise<SingleRun> => {
+    const run = await runTest('single', [], {});
+    expect(run.code, run.stdout + run.stderr).not.toBeNull();
+    return { code: run.code, reportsDir: suite.outputs(join(tmp, 'single')).reportsDir };
+  };
+  const [shards, single] = await Promise.all([
+    Promise.all([
+      runTest('shard-1', suite.shard(1), { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-1-of-2.zip') }),
+      runTest('shard-2', suite.shard(2), { PLAYWRIGHT_BLOB_OUTPUT_FILE: join(blobs, 'shard-2-of-2.zip') }),
+    ]),
+    suite.single ?? runSingle(),
   ]);
-  for (const run of runs) expect(run.code, run.stdout + run.stderr).not.toBeNull();
+  for (const run of shards) expect(run.code, run.stdout + run.stderr).not.toBeNull();
   expect(
     existsSync(join(blobs, 'shard-1-of-2.zip')) && existsSync(join(blobs, 'shard-2-of-2.zip')),
-    runs.map((r) => r.stderr).join('\n'),
+    shards.map((r) => r.stderr).join('\n'),
   ).toBe(true);
 
   const merged = suite.outputs(join(tmp, 'merged'));
@@ -55,36 +71,44 @@ async function shardedAgainstSingle(suite: SuiteUnderTest, tmp: string): Promise
     suite.timeoutMs,
   );
   // The merge exits with the verdict's code (0 PASS, 1 FAIL, 2 ERROR), as the unsharded run does.
-  expect(merge.code, merge.stdout + merge.stderr).toBe(runs[2]?.code);
+  expect(merge.code, merge.stdout + merge.stderr).toBe(single.code);
   expect(lastLine(merge.stdout)).toMatch(/^Conformance: (PASS|FAIL) — MUST \d+ failed/);
 
-  const single = suite.outputs(join(tmp, 'single')).reportsDir;
   expect(
-    existsSync(join(single, 'conformance.json')),
+    existsSync(join(single.reportsDir, 'conformance.json')),
     'the unsharded run writes conformance.json: is the conformance reporter configured?',
   ).toBe(true);
-  const [one, two] = [readReport(single), readReport(merged.reportsDir)];
+  const [one, two] = [readReport(single.reportsDir), readReport(merged.reportsDir)];
   expect(one.summary.tests.total).toBeGreaterThan(0);
   expect(comparable(two)).toEqual(comparable(one));
   return merged.reportsDir;
 }
 
 test('the fake suite: two shards merged equal one unsharded run', async ({}, testInfo) => {
+  test.setTimeout(4 * FAKE_RUN_TIMEOUT_MS);
+  // The unsharded run is the one the reporter's tests read (a runner and four workers fewer); the shards are given
+  // its tokens, which the fake checks put in their evidence.
+  const full = await fullFakeRun();
   const fake: SuiteUnderTest = {
     suiteArgs: ['--config', FAKE_SUITE_CONFIG],
+    single: full,
     shard: (n) => [`--shard=${n}/2`, '--reporter=blob'],
     mergeConfig: 'tests/self/fixtures/reporter-suite/merge.config.ts',
     outputs: (dir) => ({
-      env: { FAKE_OUT_DIR: dir, RSF_WAIVERS_FILE: join(dir, 'no-waivers.json') },
+      env: {
+        FAKE_OUT_DIR: dir,
+        RSF_WAIVERS_FILE: join(dir, 'no-waivers.json'),
+        RSF_BEARER_TOKEN: full.secrets.bearer,
+        RSF_CHANNEL_TOKEN: full.secrets.channel,
+      },
       args: [],
       reportsDir: join(dir, 'reports'),
     }),
     timeoutMs: FAKE_RUN_TIMEOUT_MS,
   };
-  test.setTimeout(4 * FAKE_RUN_TIMEOUT_MS);
   const mergedDir = await shardedAgainstSingle(fake, testInfo.outputPath());
   // Per-project reports survive the merge too.
-  const single = join(testInfo.outputPath('single'), 'reports', 'projects');
+  const single = join(full.reportsDir, 'projects');
   const merged = join(mergedDir, 'projects');
   expect(readFileSync(join(merged, 'index.json'), 'utf8')).toBe(readFileSync(join(single, 'index.json'), 'utf8'));
   expect(comparable(readReport(join(merged, 'reference')))).toEqual(comparable(readReport(join(single, 'reference'))));

@@ -1,5 +1,6 @@
-// The fake reporter-suite's full run with its defaults, once per run of the self-tests: the reporter's tests and the
-// HTML report's read the same run, each in a worker of its own, and a full fake run costs a runner and four workers.
+// The fake reporter-suite's full run with its defaults, once per run of the self-tests: the reporter's tests, the HTML
+// report's and the sharded fake run's (its unsharded run) read the same run, each in a worker of its own, and a full
+// fake run costs a runner and four workers.
 import { join } from 'node:path';
 import { test } from '../../../src/playwright/fixtures';
 import { FAKE_RUN_TIMEOUT_MS, type FakeRun, fakeRunIn, runFakeSuite } from './child-run';
