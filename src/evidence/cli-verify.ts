@@ -1,10 +1,10 @@
 // `npm run verify -- BUNDLE [--public-key PATH]`: checks a conformance bundle. Exit 0 intact, 1 re-graded
 // differently, 2 damaged, tampered or unreadable (one line on stderr saying what, and which file).
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { makeRunFolder } from '../http/run-folders';
 import { DEFAULT_LIMITS, limitsFor } from './bundle';
 import { userError } from './cli-bundle';
 import { describeCheckout } from './manifest';
@@ -66,7 +66,7 @@ export async function verifyMain(args: string[]): Promise<number> {
     return 2;
   }
   // The bundle's files and the replay's reports go to a folder of this call, removed after it.
-  const work = mkdtempSync(join(tmpdir(), 'rsf-verify-'));
+  const work = makeRunFolder('verify');
   let result: Awaited<ReturnType<typeof verifyBundle>>;
   try {
     result = await verifyBundle(bundle, {

@@ -2,21 +2,12 @@
 // to a file of its own in a folder the global setup names (RSF_EXCHANGES_DIR); the conformance reporter, in the
 // runner, gathers them into reports/exchanges.har at the end. A line per entry, written to a file kept open: a write
 // is all a worker does per exchange.
-import {
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry } from 'har-format';
 import type { Delivery } from '../http/delivery';
 import type { OutgoingRequest } from '../http/exchange';
+import { makeRunFolder } from '../http/run-folders';
 import type { BreakerTrip } from '../http/run-state';
 import { type ExchangeRecord, type HarOptions, harOfEntries, toHarEntry } from './har';
 
@@ -24,7 +15,7 @@ export const EXCHANGES_DIR_ENV = 'RSF_EXCHANGES_DIR';
 
 /** For the global setup: a folder for this run's entries, named in the environment the workers inherit. */
 export function createExchangesDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'rsf-exchanges-'));
+  const dir = makeRunFolder('exchanges');
   process.env[EXCHANGES_DIR_ENV] = dir;
   return dir;
 }

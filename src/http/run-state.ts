@@ -4,7 +4,6 @@
 import {
   appendFileSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -13,8 +12,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeRunFolder } from './run-folders';
 
 export const RUN_STATE_ENV = 'RSF_RUN_STATE_DIR';
 
@@ -243,7 +242,7 @@ export function runState(): RunState {
   if (shared) return shared;
   let dir = process.env[RUN_STATE_ENV];
   if (!dir) {
-    const own = mkdtempSync(join(tmpdir(), 'rsf-run-'));
+    const own = makeRunFolder('run');
     process.on('exit', () => rmSync(own, { recursive: true, force: true }));
     dir = own;
   }
@@ -276,7 +275,7 @@ export function runDirOfThisRun(): string | undefined {
 
 /** For the global setup: a fresh run directory, named in the environment that the workers inherit. */
 export function createRunStateDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'rsf-run-'));
+  const dir = makeRunFolder('run');
   process.env[RUN_STATE_ENV] = dir;
   madeByGlobalSetup = dir;
   shared = undefined;

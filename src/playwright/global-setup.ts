@@ -8,6 +8,7 @@ import { requirements } from '../model/catalogue';
 import { preflight } from '../checks/preflight';
 import { BaselineError, loadBaseline } from '../report/baseline';
 import { loadWaivers } from '../report/waivers';
+import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
 import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
 import { readRecording } from './replay';
@@ -76,6 +77,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // Workers inherit the environment: one invalid token for the whole run.
   process.env.RSF_INVALID_BEARER_TOKEN = config.invalidBearerToken;
 
+  // Folders of runs killed before their teardown (src/http/run-folders.ts).
+  removeAbandonedRunFolders();
   // The circuit breaker and the throttle, shared by every worker of this run (src/http/run-state.ts).
   const runState = createRunStateDir();
   if (config.recording) {

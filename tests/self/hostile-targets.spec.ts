@@ -5,7 +5,8 @@
 // client waited one after another, the retries the report counts. The low-level client is tested in-process first;
 // the child runs use small parts of the suite where they can.
 import assert from 'node:assert/strict';
-import { rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -20,6 +21,7 @@ import { exchangeOf } from '../../src/http/exchange';
 import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
+import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
 import { BREAKER_THRESHOLD, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
 import { NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
@@ -765,4 +767,29 @@ test.describe('retries and the breaker', () => {
     expect(successProblem(exchange, config)?.message).toContain(`response larger than ${CAP} bytes`);
     expect(rejectionProblem(exchange, config)?.message).toContain(`a response larger than ${CAP} bytes`);
   });
+});
+
+test('a run killed before its teardown leaves folders that a later run removes, never those of a live process', () => {
+  const dir = scratchDir('tmp');
+  const gone = spawnSync(process.execPath, ['-e', '']).pid;
+  expect(gone).toBeGreaterThan(0);
+  const dayAndMore = (Date.now() - ABANDONED_AFTER_MS - 60_000) / 1000;
+  const folders = {
+    oldOfGone: `rsf-run-${gone}-a1`,
+    newOfGone: `rsf-exchanges-${gone}-b2`,
+    oldOfThisProcess: `rsf-verify-${process.pid}-c3`,
+    oldOfAnother: `rsf-run-${process.ppid}-d4`,
+    notOurs: `rsf-cache-${gone}-e5`,
+  };
+  for (const name of Object.values(folders)) {
+    mkdirSync(join(dir, name));
+    if (name !== folders.newOfGone) utimesSync(join(dir, name), dayAndMore, dayAndMore);
+  }
+  // A global setup: only what a gone process left a day ago or more (a live run in another PID namespace would look
+  // gone, and keeps its folder changing far more often).
+  expect(removeAbandonedRunFolders({ dir })).toEqual([folders.oldOfGone]);
+  // The self-tests, after killing a child run: what a gone process left since the child started.
+  const startedAt = Date.now() - 60_000;
+  expect(removeAbandonedRunFolders({ dir, since: startedAt })).toEqual([folders.newOfGone]);
+  expect(readdirSync(dir).sort()).toEqual([folders.oldOfThisProcess, folders.oldOfAnother, folders.notOurs].sort());
 });

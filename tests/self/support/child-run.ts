@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requirements } from '../../../src/model/catalogue';
 import { SETTINGS } from '../../../src/config/config';
+import { removeAbandonedRunFolders } from '../../../src/http/run-folders';
 import { REPO_ROOT } from '../../../src/playwright/collect';
 import type { ConformanceReport } from '../../../src/report/model';
 import { scratchDir } from './scratch';
@@ -79,9 +80,12 @@ export function runInGroup(
       stderr += d.toString('utf8');
       output += d.toString('utf8');
     });
+    const started = Date.now();
+    let killed = false;
     const timer = setTimeout(() => {
       stderr += `\n[child-run] killed after ${timeoutMs} ms\n`;
       output += `\n[child-run] killed after ${timeoutMs} ms\n`;
+      killed = true;
       killGroup(child);
     }, timeoutMs);
     child.on('error', (e) => {
@@ -90,6 +94,8 @@ export function runInGroup(
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      // A run killed here had no global teardown: its folders in the temporary folder go with it.
+      if (killed) removeAbandonedRunFolders({ since: started });
       resolvePromise({ code, stdout, stderr, output });
     });
   });
