@@ -21,12 +21,13 @@ export function makeRunFolder(kind: RunFolderKind): string {
   return mkdtempSync(join(tmpdir(), `rsf-${kind}-${process.pid}-`));
 }
 
-function isRunning(pid: number): boolean {
+/** Whether process `pid` is running (another user's counts: it cannot be signalled, but it is there). */
+export function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM'; // another user's process
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -2,6 +2,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { isRunning } from '../../src/http/run-folders';
 
 /**
  * Each run of the self-tests has an output folder of its own, named after its runner's process: Playwright empties a
@@ -27,15 +28,6 @@ function removeEndedRuns(): void {
   for (const name of names) {
     const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
     if (!(Number.isInteger(pid) && isRunning(pid))) rmSync(join(RESULTS, name), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
