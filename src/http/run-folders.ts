@@ -33,7 +33,7 @@ export function isRunning(pid: number): boolean {
 
 /**
  * Removes the run folders in `dir` whose process is gone and that were last changed at or after `since` (epoch ms),
- * by default ABANDONED_AFTER_MS ago or earlier. Returns the names removed.
+ * by default ABANDONED_AFTER_MS ago or earlier. Returns the names removed; one it may not remove is left.
  */
 export function removeAbandonedRunFolders(options: { dir?: string; since?: number } = {}): string[] {
   const dir = options.dir ?? tmpdir();
@@ -51,8 +51,12 @@ export function removeAbandonedRunFolders(options: { dir?: string; since?: numbe
     const changed = statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs;
     if (changed === undefined) continue;
     if (options.since === undefined ? changed > cutoff : changed < options.since) continue;
-    rmSync(join(dir, name), { recursive: true, force: true });
-    removed.push(name);
+    try {
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Another user's, in a shared temporary folder: theirs to remove. A run never fails on another run's leftovers.
+    }
   }
   return removed;
 }
