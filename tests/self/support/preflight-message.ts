@@ -1,11 +1,9 @@
 // The preflight against a target, in the test's own process: what it says is the same as in a run, without the cost
 // of a run. How a run shows the message (said once, the verdict line, ERROR, no test run) is tested in child runs.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadConfig } from '../../../src/config/config';
 import { PreflightError, preflight } from '../../../src/checks/preflight';
 import { RunState } from '../../../src/http/run-state';
+import { scratchDir } from './scratch';
 
 /**
  * The message of the preflight that `env` (over the suite's defaults, with RSF_REQUEST_TIMEOUT_MS=800) makes fail.
@@ -14,14 +12,11 @@ import { RunState } from '../../../src/http/run-state';
  */
 export async function preflightMessage(env: Record<string, string>): Promise<string> {
   const config = loadConfig({ RSF_REQUEST_TIMEOUT_MS: '800', ...env });
-  const dir = mkdtempSync(join(tmpdir(), 'rsf-preflight-state-'));
   try {
-    await preflight(config, undefined, undefined, new RunState(dir));
+    await preflight(config, undefined, undefined, new RunState(scratchDir('preflight-state')));
   } catch (e) {
     if (e instanceof PreflightError) return e.message;
     throw e;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
   throw new Error('the preflight passed');
 }
