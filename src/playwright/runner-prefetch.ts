@@ -133,21 +133,27 @@ export class RunnerPrefetch {
     const progress: Progress = { pending: requests.length, answers: {}, waiters: [] };
     this.progress.set(planned.key, progress);
     const followUp = declaration.followUp && this.followUp(planned.key, declaration, declared);
-    for (const request of requests)
-      this.queue.push({ key: planned.key, request, ...(followUp && { onSettled: followUp }) });
+    for (const [index, request] of requests.entries()) {
+      const onSettled = followUp && ((sent: Sent, usable: boolean) => followUp(index, sent, usable));
+      this.queue.push({ key: planned.key, request, ...(onSettled && { onSettled }) });
+    }
   }
 
-  /** Once every declared request of a chain is answered, its follow-up goes first in the queue. */
+  /**
+   * Once every declared request of a chain is answered, its follow-up goes first in the queue. The answers come in any
+   * order: each is kept at its request's place among the declared, as the worker's sender pairs them (prefetch.ts).
+   */
   private followUp(
     key: string,
     declaration: Declaration,
     declared: readonly DeclaredRequest[],
-  ): (sent: Sent, usable: boolean) => void {
+  ): (index: number, sent: Sent, usable: boolean) => void {
     const answered: Delivery[] = [];
-    return (sent, usable) => {
+    let count = 0;
+    return (index, sent, usable) => {
       if (sent.kind !== 'answer' || !usable) return;
-      answered.push({ kind: 'answer', response: sent.response, attempts: [] });
-      if (answered.length < declared.length || !declaration.followUp) return;
+      answered[index] = { kind: 'answer', response: sent.response, attempts: [] };
+      if (++count < declared.length || !declaration.followUp) return;
       try {
         const exchanges = exchangesOf(declared, answered, this.config, this.apiBase);
         const requests = buildRequests(declaration.followUp(this.ctx, exchanges), this.config, this.apiBase);

@@ -1,11 +1,14 @@
 // Prefetch (src/playwright/prefetch.ts): the tests' declared requests are sent ahead of them, by the runner without a
 // rate cap (runner-prefetch.ts), by a worker as it starts a spec file under one. It must change when requests leave,
 // and nothing else: the same requests, each once, only for the tests the run runs, and the same verdict.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
-import { DECLARED_ANNOTATION } from '../../src/playwright/declarations';
+import { DECLARED_ANNOTATION, type DeclaredRequest, declareRequests } from '../../src/playwright/declarations';
+import { RunnerPrefetch } from '../../src/playwright/runner-prefetch';
+import { makeRunFolder } from '../../src/http/run-folders';
+import type { Exchange } from '../../src/http/exchange';
 import { readReport, runSuiteIn } from './support/child-run';
 import { listedConformanceSuite } from './support/conformance-list';
 import { referenceForThisFile } from './support/file-reference';
@@ -230,4 +233,48 @@ test("a property's restore sent ahead stands only when the test sent none of its
   const configured = Number(restore.json.utility);
   expect(await run([50]), 'every input sent ahead: the restore sent ahead stands').toEqual([50, configured]);
   expect(await run([50, 61]), 'an input sent by the test: the restore too').toEqual([50]);
+});
+
+test("the runner builds a chain's follow-up from each answer paired with its own request, in any order", async () => {
+  // The first product is answered last: paired in the order of arrival, each exchange would hold the other's answer.
+  const target = await startHostileTarget({
+    misbehave: (req, res) => {
+      const late = req.url?.includes('/item/1001') ?? false;
+      const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.url));
+      setTimeout(answer, late ? 150 : 30);
+      return true;
+    },
+  });
+  const runDir = makeRunFolder('run');
+  const key = 'getProduct › self-test: a chain of two reads answered out of order';
+  const read = (id: number): DeclaredRequest => ({ operation: 'getProduct', options: { params: { product_id: id } } });
+  let runner: RunnerPrefetch | undefined;
+  try {
+    const followedUp = new Promise<readonly Exchange[]>((resolve) =>
+      declareRequests(
+        key,
+        {},
+        () => [read(1001), read(2002)],
+        (_ctx, answers) => {
+          resolve(answers);
+          return [];
+        },
+      ),
+    );
+    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
+    const ctx = { bodies: validBodies(config), config };
+    runner = RunnerPrefetch.start(config, ctx, apiBase(config), runDir, [[{ key, project: 'p', tags: [] }]]);
+    expect(runner, 'the runner sends the chain').toBeDefined();
+    const answers = await followedUp;
+    const paths = answers.map((a) => new URL(a.request.url).pathname);
+    expect(paths).toEqual(['/v1/item/1001', '/v1/item/2002']);
+    expect(
+      answers.map((a) => JSON.parse(a.text)),
+      'each request with its own answer',
+    ).toEqual(paths);
+  } finally {
+    runner?.close();
+    rmSync(runDir, { recursive: true, force: true });
+    await target.close();
+  }
 });
