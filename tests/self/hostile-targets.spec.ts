@@ -289,10 +289,19 @@ const summaryOf = (run: SuiteRun) => {
 test('gateway blips (502, 503, 504 with an HTML page) are sent again: PASS, each counted as transient', async () => {
   test.setTimeout(120_000);
   const blips = gatewayBlips(7);
-  const { run } = await hostileRun({ after: 12, misbehave: blips }, {}, ['--grep-invert', '@property'], 110_000);
+  // What is asserted is that each blip is sent again and counted, not how long the run waits: a rate cap (the
+  // default path of an external target, as here) of 100 instead of 10 a second, and back-offs of at most 50 ms
+  // instead of up to 0.5 s, keep this worker from idling for 20 s.
+  const { run } = await hostileRun(
+    { after: 12, misbehave: blips },
+    { RSF_MAX_REQUESTS_PER_SECOND: '100', RSF_RETRY_MAX_WAIT_MS: '50' },
+    ['--grep-invert', '@property'],
+    110_000,
+  );
   expect(blips.blips(), 'the target did blip').toBeGreaterThan(3);
-  // Every blip a test got was sent again and counted. The preflight's requests (the first 12) get none; a blip to the
-  // runner's burst (its first window: 8 requests) is sent again by its test, uncounted.
+  // Every blip a test's request met was sent again and counted, whether the test sent it or its worker did, ahead of
+  // it: both go through the same retries. The preflight's requests (the first 12) get none. The lower bound leaves
+  // room for requests sent ahead that no test took.
   const counted = summaryOf(run).transientRetried;
   expect(counted).toBeLessThanOrEqual(blips.blips());
   expect(counted).toBeGreaterThanOrEqual(blips.blips() - 8);
