@@ -6,9 +6,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type RunFolderKind = 'run' | 'exchanges' | 'verify';
+const KINDS = ['run', 'exchanges', 'verify'] as const;
+export type RunFolderKind = (typeof KINDS)[number];
 
-const NAME = /^rsf-(?:run|exchanges|verify)-(\d+)-/;
+/** A run folder's name, rsf-<kind>-<pid>-…: its process is the first group. */
+const NAME = new RegExp(`^rsf-(?:${KINDS.join('|')})-(\\d+)-`);
 
 /**
  * A folder left this long is not a live run's, even if its process cannot be seen: a run in another PID namespace

@@ -291,7 +291,7 @@ test('gateway blips (502, 503, 504 with an HTML page) are sent again: PASS, each
   const blips = gatewayBlips(7);
   // What is asserted is that each blip is sent again and counted, not how long the run waits: a rate cap (the
   // default path of an external target, as here) of 100 instead of 10 a second, and back-offs of at most 50 ms
-  // instead of up to 0.5 s, keep this worker from idling for 20 s.
+  // instead of 0.5 s and more, keep this worker from idling for 20 s.
   const { run } = await hostileRun(
     { after: 12, misbehave: blips },
     { RSF_MAX_REQUESTS_PER_SECOND: '100', RSF_RETRY_MAX_WAIT_MS: '50' },

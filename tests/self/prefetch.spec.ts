@@ -245,6 +245,7 @@ test("the runner builds a chain's follow-up from each answer paired with its own
       return true;
     },
   });
+  // In the temporary folder, not a scratchDir: the runner's socket path there must stay under 108 characters.
   const runDir = makeRunFolder('run');
   const key = 'getProduct › self-test: a chain of two reads answered out of order';
   const read = (id: number): DeclaredRequest => ({ operation: 'getProduct', options: { params: { product_id: id } } });
