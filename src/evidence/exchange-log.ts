@@ -1,7 +1,7 @@
 // Recording a run (issue 24, item 1): each worker appends the HAR entries of its exchanges, already redacted and cut,
 // to a file of its own in a folder the global setup names (RSF_EXCHANGES_DIR); the conformance reporter, in the
-// runner, gathers them into reports/exchanges.har at the end. A line per entry, written to a file kept open: a write
-// is all a worker does per exchange.
+// runner, gathers them into reports/exchanges.har at the end. A line per entry, to a file kept open, written once per
+// test (ExchangeLog.flush).
 import { existsSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Entry } from 'har-format';
