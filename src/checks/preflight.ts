@@ -303,11 +303,10 @@ export async function preflight(
   state = runState(),
 ): Promise<void> {
   const transport = new Transport(transportOptions(config), base, 1, state);
-  // Side by side, but the price list speaks first: a wrong URL or a refused token explains every other failure.
-  const [prices, resources] = await Promise.allSettled([
-    checkPrices(transport, config, base),
-    checkResources(transport, config, resourceBase),
-  ]);
+  // The price list first: a wrong URL or a refused token explains every other failure, and the reads of the
+  // settings' resources would only repeat it to the target (and a refused token many times over).
+  await checkPrices(transport, config, base);
+  await checkResources(transport, config, resourceBase);
+  // Under a rate cap, the tests' requests start a window of their own. A failed preflight ends the run: no wait.
   await transport.settle();
-  for (const check of [prices, resources]) if (check.status === 'rejected') throw check.reason;
 }

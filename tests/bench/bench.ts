@@ -143,10 +143,10 @@ function testPhaseMs(timings: RunTimings): number {
 }
 
 /**
- * The preflight (the global setup) reads the price list and the settings' resources side by side, once: its one
- * round trip comes before any test sends, so it heads every chain (src/checks/preflight.ts).
+ * The preflight (the global setup) reads the price list, then the settings' resources side by side: its two round
+ * trips come before any test sends, so they head every chain (src/checks/preflight.ts).
  */
-const PREFLIGHT_ROUND_TRIPS = 1;
+const PREFLIGHT_ROUND_TRIPS = 2;
 
 /**
  * The longest chain of requests that waited for each other, over the tests (the requests-chain annotation). When no
@@ -426,7 +426,7 @@ export function benchTable(r: BenchResult): string {
       `| ${seconds(l.withoutLatency.medianMs)} | ${samples(l.withoutLatency)} |`,
     `| c. embedded run, \`RSF_REFERENCE_LATENCY_MS=${l.latencyMs}\` (${workers(l.withLatency.workers)}) ` +
       `| ${seconds(l.withLatency.medianMs)} | ${samples(l.withLatency)} |`,
-    `| c. critical path: the preflight's ${l.preflightRoundTrips} round trip, then a test's longest chain ` +
+    `| c. critical path: the preflight's ${l.preflightRoundTrips} round trips, then a test's longest chain ` +
       `${l.longestChain} (${l.chainSource}), × ${l.latencyMs} ms | ${seconds(l.criticalPathMs)} | |`,
     `| e. embedded run, clean (alternating with the fault runs) | ${seconds(f.clean.medianMs)} | ${samples(f.clean)} |`,
     `| e. embedded run, \`RSF_REFERENCE_FAULT=${f.fault}\` (${f.withFault.failedTests.join(', ')} failed tests) ` +

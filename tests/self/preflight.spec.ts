@@ -62,8 +62,8 @@ test('a target that accepts connections and never answers: one clear error, afte
   const run = await suiteAgainst({ RSF_TARGET_URL: url });
   silent.close();
   expectOneClearError(run, /did not answer within RSF_REQUEST_TIMEOUT_MS=800/);
-  // Bounded by one request time-out, not a test time-out: the preflight's requests waited side by side, and nothing
-  // was sent once they had timed out.
+  // Bounded by one request time-out, not a test time-out: the price list's request timed out, and nothing was sent
+  // after it.
   expect(connections, 'requests the preflight sent').toBeGreaterThan(0);
   expect(openedAfterATimeOut, 'requests sent after a time-out').toBe(0);
 });
@@ -96,6 +96,21 @@ test('a target that refuses the token', async () => {
   await reference.close();
   expect(message).toMatch(/refused RSF_BEARER_TOKEN/);
   expect(message).not.toContain('the-token-we-were-given');
+});
+
+test('a target that refuses the token is asked once: the reads of the settings would only repeat it', async () => {
+  let requests = 0;
+  const refusing = createHttpServer((_, res) => {
+    requests++;
+    res.writeHead(401, { 'content-type': 'application/json' });
+    res.end('{"error_message":"invalid token"}');
+  });
+  const url = await listening(refusing);
+  // Under a rate cap, as against any external target unless told otherwise.
+  const message = await preflightMessage({ RSF_TARGET_URL: url, RSF_MAX_REQUESTS_PER_SECOND: '10' });
+  refusing.close();
+  expect(message).toMatch(/HTTP 401: the target refused RSF_BEARER_TOKEN/);
+  expect(requests, 'requests the preflight sent').toBe(1);
 });
 
 test('a target that refuses the token with HTTP 200 and an error body', async () => {
