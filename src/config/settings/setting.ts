@@ -17,6 +17,7 @@ export type Parsed<Table extends Record<string, Setting<unknown>>> = {
 };
 
 export class ConfigError extends Error {
+  override name = 'ConfigError';
   constructor(readonly problems: string[]) {
     super(`Invalid configuration (see README, "Configuration"):\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }
