@@ -196,12 +196,18 @@ function resourceProblem(read: ResourceRead, exchange: Exchange, config: Recogni
 
 type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
 
-/** Why a request had no answer to judge: throttled throughout, or none at all. */
+/**
+ * Why a request had no answer to judge: throttled throughout, or none at all. Only a time-out names
+ * RSF_REQUEST_TIMEOUT_MS: a refused connection or an unknown host is no matter of waiting longer.
+ */
 function transportProblem(delivery: Unanswered, label: string, config: Pick<TargetConfig, 'requestTimeoutMs'>): string {
   if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
-  const failure = delivery.kind === 'no-answer' ? delivery.failure.message : 'the target had stopped answering';
-  const within = `RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}`;
-  return `The target did not answer within ${within}: ${failure}\n  Check RSF_TARGET_URL, and that the server is up.`;
+  const check = '\n  Check RSF_TARGET_URL, and that the server is up.';
+  if (delivery.kind === 'not-sent') return `The target had stopped answering.${check}`;
+  const { kind, message } = delivery.failure;
+  if (kind === 'timeout')
+    return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
+  return `The target gave no HTTP answer: ${message}${check}`;
 }
 
 /** RSF_TARGET_URL as the user set it (it carries no secret: credentials and queries are refused when loaded). */
