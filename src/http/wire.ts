@@ -63,6 +63,18 @@ const OWN_ERRORS = [
   'ERR_INVALID_URL',
 ];
 
+/**
+ * OpenSSL's verdicts on a certificate chain that this machine has no authority for: a self-signed certificate, or one
+ * from a private CA (usual on staging servers), which NODE_EXTRA_CA_CERTS can name.
+ */
+const UNTRUSTED_CERTIFICATE = [
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+];
+
 class DeadlineExceeded extends Error {}
 
 /** A reused keep-alive connection that the server had just closed: the request never reached it. */
@@ -82,6 +94,10 @@ function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind;
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };
   if (code === 'ECONNRESET' || code === 'EPIPE' || firstLine === 'socket hang up') {
     return { kind: 'reset', message: `connection closed or reset by the target (${code || firstLine})` };
+  }
+  if (UNTRUSTED_CERTIFICATE.includes(code)) {
+    const remedy = "if a private CA signed it, give that CA's PEM file in NODE_EXTRA_CA_CERTS";
+    return { kind: 'other', message: `the TLS certificate is not trusted on this machine (${code}); ${remedy}` };
   }
   if (code.startsWith('HPE_')) return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
   if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {

@@ -1,8 +1,9 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
@@ -74,6 +75,21 @@ test('a target that sends garbage instead of HTTP', async () => {
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   garbage.close();
   expect(message).toMatch(/gave no HTTP answer: the answer is not HTTP \(HPE_/);
+});
+
+test('a target whose TLS certificate this machine does not trust: the message names NODE_EXTRA_CA_CERTS', async () => {
+  // A self-signed certificate for 127.0.0.1, valid for a hundred years: for this test only.
+  const tls = join(__dirname, 'fixtures/tls');
+  const staging = createHttpsServer(
+    { key: readFileSync(join(tls, 'self-signed.key.pem')), cert: readFileSync(join(tls, 'self-signed.cert.pem')) },
+    (_, res) => res.end('[]'),
+  );
+  await new Promise<void>((resolve) => staging.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(staging.address() as AddressInfo).port}`;
+  const message = await preflightMessage({ RSF_TARGET_URL: url });
+  staging.close();
+  expect(message).toMatch(/gave no HTTP answer: the TLS certificate is not trusted on this machine/);
+  expect(message).toMatch(/\(DEPTH_ZERO_SELF_SIGNED_CERT\); if a private CA signed it, .* in NODE_EXTRA_CA_CERTS/);
 });
 
 test('a target that answers a web page', async () => {
