@@ -202,7 +202,9 @@ type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
  */
 function transportProblem(delivery: Unanswered, label: string, config: Pick<TargetConfig, 'requestTimeoutMs'>): string {
   if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
-  const check = '\n  Check RSF_TARGET_URL, and that the server is up.';
+  const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].find((name) => process.env[name]);
+  const direct = proxy === undefined ? '' : ` The suite connects directly: it does not use ${proxy}.`;
+  const check = `\n  Check RSF_TARGET_URL, and that the server is up.${direct}`;
   if (delivery.kind === 'not-sent') return `The target had stopped answering.${check}`;
   const { kind, message } = delivery.failure;
   if (kind === 'timeout')
