@@ -200,9 +200,13 @@ type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
  * Why a request had no answer to judge: throttled throughout, or none at all. Only a time-out names
  * RSF_REQUEST_TIMEOUT_MS: a refused connection or an unknown host is no matter of waiting longer.
  */
-function transportProblem(delivery: Unanswered, label: string, config: Pick<TargetConfig, 'requestTimeoutMs'>): string {
+function transportProblem(
+  delivery: Unanswered,
+  label: string,
+  config: Pick<TargetConfig, 'requestTimeoutMs' | 'unusedProxy'>,
+): string {
   if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
-  const proxy = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].find((name) => process.env[name]);
+  const proxy = config.unusedProxy;
   const direct = proxy === undefined ? '' : ` The suite connects directly: it does not use ${proxy}.`;
   const check = `\n  Check RSF_TARGET_URL, and that the server is up.${direct}`;
   if (delivery.kind === 'not-sent') return `The target had stopped answering.${check}`;

@@ -52,16 +52,10 @@ test('an unreachable target, with HTTPS_PROXY set: the message says that the sui
   const closed = createTcpServer();
   const url = await listening(closed);
   await new Promise((resolve) => closed.close(resolve));
-  const saved = process.env.HTTPS_PROXY;
-  process.env.HTTPS_PROXY = 'http://user:secret@proxy.invalid:3128';
-  try {
-    const message = await preflightMessage({ RSF_TARGET_URL: url });
-    expect(message).toMatch(/ECONNREFUSED[\s\S]*The suite connects directly: it does not use HTTPS_PROXY\.$/);
-    expect(message, 'the variable is named, its value is not shown').not.toContain('secret');
-  } finally {
-    if (saved === undefined) delete process.env.HTTPS_PROXY;
-    else process.env.HTTPS_PROXY = saved;
-  }
+  const proxy = 'http://user:secret@proxy.invalid:3128';
+  const message = await preflightMessage({ RSF_TARGET_URL: url, HTTPS_PROXY: proxy });
+  expect(message).toMatch(/ECONNREFUSED[\s\S]*The suite connects directly: it does not use HTTPS_PROXY\.$/);
+  expect(message, 'the variable is named, its value is not shown').not.toContain('secret');
 });
 
 test('a target that accepts connections and never answers: one clear error, after one time-out', async () => {

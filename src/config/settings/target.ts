@@ -110,4 +110,9 @@ export type TargetConfig = Omit<Parsed<typeof TARGET_SETTINGS>, 'maxRequestsPerS
   recording?: string;
   /** Writes run: always against the embedded reference, by opt-in elsewhere. */
   writesEnabled: boolean;
+  /** A proxy variable of the environment that is set, which the suite does not use: it connects directly. */
+  unusedProxy?: string;
 };
+
+/** The shell's proxy variables: the wire (Node's own client) does not read them. */
+export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
