@@ -56,9 +56,10 @@ export function throttledMessage(label: string, delivery: Extract<Delivery, { ki
   );
 }
 
-/** The message of a request that got no answer. */
+/** The message of a request that got no answer; only a time-out names the setting that a larger value may mend. */
 export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: number): string {
-  return redact(`${label} got no answer: ${failure.message} (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})`);
+  const setting = failure.kind === 'timeout' ? ` (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})` : '';
+  return redact(`${label} got no answer: ${failure.message}${setting}`);
 }
 
 /**

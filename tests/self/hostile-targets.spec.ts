@@ -258,6 +258,10 @@ test('a target that resets connections mid-run: ERROR, after a few requests', as
     breakerBound(run, 4),
   );
   expect(target.abandoned, 'no time-out waited').toBe(0);
+  // A reset is no matter of waiting longer: the reason does not send the user to RSF_REQUEST_TIMEOUT_MS.
+  const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
+  expect(reasons).toMatch(/got no answer: connection closed or reset by the target \(ECONNRESET\)/);
+  expect(reasons).not.toContain('RSF_REQUEST_TIMEOUT_MS');
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
