@@ -15,6 +15,7 @@ import { OPERATIONS, type OperationName, fillPath, operationLabel } from '../mod
 import { errorMarker, outcomeOf } from './outcome';
 import { printable } from '../model/printable';
 import { redact } from '../http/redact';
+import { proxyRoute } from '../http/proxy';
 import { apiBase, transportOptions } from '../config/target';
 
 /** What the preflight reads: the target, the data it can check without writing, the patterns that read answers. */
@@ -197,18 +198,20 @@ function resourceProblem(read: ResourceRead, exchange: Exchange, config: Recogni
 type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
 
 /**
- * Why a request had no answer to judge: throttled throughout, or none at all. Only a time-out names
- * RSF_REQUEST_TIMEOUT_MS: a refused connection or an unknown host is no matter of waiting longer.
+ * Why the request to `url` had no answer to judge: throttled throughout, or none at all. Only a time-out names
+ * RSF_REQUEST_TIMEOUT_MS: a refused connection or an unknown host is no matter of waiting longer. A proxy it went
+ * through is named too.
  */
 function transportProblem(
   delivery: Unanswered,
   label: string,
-  config: Pick<TargetConfig, 'requestTimeoutMs' | 'unusedProxy'>,
+  url: string,
+  config: Pick<TargetConfig, 'requestTimeoutMs' | 'proxy'>,
 ): string {
   if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
-  const proxy = config.unusedProxy;
-  const direct = proxy === undefined ? '' : ` The suite connects directly: it does not use ${proxy}.`;
-  const check = `\n  Check RSF_TARGET_URL, and that the server is up.${direct}`;
+  const route = proxyRoute(new URL(url), config.proxy);
+  const through = route ? ` It went through the proxy in ${route.variable}: check that one too.` : '';
+  const check = `\n  Check RSF_TARGET_URL, and that the server is up.${through}`;
   if (delivery.kind === 'not-sent') return `The target had stopped answering.${check}`;
   const { kind, message } = delivery.failure;
   if (kind === 'timeout')
@@ -229,7 +232,7 @@ async function checkPrices(transport: Transport, config: TargetConfig, base: str
   };
   const request = getRequest(url, config);
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
-  if (delivery.kind !== 'answer') return fail(transportProblem(delivery, `GET ${url}`, config));
+  if (delivery.kind !== 'answer') return fail(transportProblem(delivery, `GET ${url}`, url, config));
   const { response } = delivery;
   const exchange = exchangeOf(
     OPERATIONS.listPrices,
@@ -280,9 +283,8 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       const request = outgoing(operation.method, url, config, read.body);
       const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
       if (delivery.kind !== 'answer') {
-        return {
-          unanswered: `${operation.method} ${url}\n  ${transportProblem(delivery, operationLabel(operation), config)}`,
-        };
+        const problem = transportProblem(delivery, operationLabel(operation), url, config);
+        return { unanswered: `${operation.method} ${url}\n  ${problem}` };
       }
       const exchange = exchangeOf(
         operation,

@@ -9,7 +9,8 @@ import { RECOGNITION_SETTINGS, type RecognitionConfig } from './settings/recogni
 import { REFERENCE_SETTINGS, type ReferenceConfig } from './settings/reference';
 import { REPORTING_SETTINGS, type ReportingConfig, exitPolicy } from './settings/reporting';
 import { ConfigError, type Setting } from './settings/setting';
-import { PROXY_VARIABLES, REPLAY_SCHEME, TARGET_SETTINGS, type TargetConfig } from './settings/target';
+import { proxySettings } from './proxy-env';
+import { REPLAY_SCHEME, TARGET_SETTINGS, type TargetConfig } from './settings/target';
 
 export { ConfigError } from './settings/setting';
 
@@ -54,13 +55,13 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`${setting.name}: ${(e as Error).message}${shown}`);
     }
   }
+  const proxy = proxySettings(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as Config;
+  if (proxy) config.proxy = proxy;
   config.embedded = config.targetUrl === '';
   config.recording = config.targetUrl.startsWith(REPLAY_SCHEME) ? config.targetUrl.slice(REPLAY_SCHEME.length) : '';
   config.writesEnabled = config.embedded || config.allowWrites;
-  const proxy = PROXY_VARIABLES.find((name) => env[name]);
-  if (proxy !== undefined) config.unusedProxy = proxy;
   // Gentle on shared staging, flat out against our own reference (and a recording, which sends nothing).
   config.maxRequestsPerSecond ??= config.embedded || config.recording !== '' ? 0 : 10;
   config.fcNumRuns ??= config.embedded ? 100 : 25;

@@ -55,9 +55,10 @@ export function targetInProcess(config: Pick<TargetConfig, 'embedded'> & { refer
   return config.embedded && config.referenceLatencyMs === 0;
 }
 
-/** What the transport (src/http/transport.ts) needs of the configuration: time-outs, caps, retries and rate. */
+/** What the transport (src/http/transport.ts) needs of the configuration: time-outs, caps, retries, rate, proxies. */
 export function transportOptions(config: TargetConfig & { referenceLatencyMs: number }) {
-  const { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond } = config;
+  const { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond, proxy } = config;
   const inProcess = targetInProcess(config);
-  return { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond, inProcess };
+  const options = { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond, inProcess };
+  return { ...options, ...(proxy && { proxy }) };
 }

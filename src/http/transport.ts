@@ -5,6 +5,7 @@ import { throttledOutCounted, gatedByBreaker } from './breaker';
 import { type Deliver, type Delivery, type Send, compose } from './delivery';
 import type { OutgoingRequest } from './exchange';
 import { Limiter, paced } from './limiter';
+import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
 import { type BreakerTrip, type RunState, runState } from './run-state';
 import { wire } from './wire';
@@ -21,6 +22,8 @@ export interface TransportOptions extends RetryOptions {
   innermost?: Send;
   /** The target answers at the cost of this machine's CPU (limiter.ts): requests are not overlapped. */
   inProcess?: boolean;
+  /** The environment's forward proxies (proxy.ts). */
+  proxy?: ProxySettings;
 }
 
 /** Shared by every test of a worker: it paces, retries, and keeps the run's circuit breaker. */
@@ -43,7 +46,11 @@ export class Transport {
       return;
     }
     const send = compose(
-      wire({ timeoutMs: options.requestTimeoutMs, maxBodyBytes: options.maxResponseBytes }),
+      wire({
+        timeoutMs: options.requestTimeoutMs,
+        maxBodyBytes: options.maxResponseBytes,
+        ...(options.proxy && { proxy: options.proxy }),
+      }),
       gatedByBreaker(state),
       paced(this.limiter, state),
     );

@@ -7,18 +7,24 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { firstLines } from '../model/text';
+import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
 import type { Send } from './delivery';
 import type { WireResponse } from './exchange';
 
-export interface WireRequest {
+export interface WireRequest extends WireOptions {
   method: string;
   url: string;
   headers: Record<string, string>;
   body?: string;
+}
+
+export interface WireOptions {
   /** For the whole exchange: connecting, sending, the headers and the body. */
   timeoutMs: number;
   /** Decompressed bytes kept; the rest of a larger body is not read. */
   maxBodyBytes: number;
+  /** The environment's forward proxies (proxy.ts); none: every target is reached directly. */
+  proxy?: ProxySettings;
 }
 
 export type { WireResponse };
@@ -40,6 +46,7 @@ const httpsAgent = new HttpsAgent(agentOptions);
 
 /** For the runner, which sends ahead for every worker of the run: more connections than one worker keeps. */
 export function keepConnectionsPerHost(max: number): void {
+  agentOptions.maxSockets = max; // and the tunnels of a proxy made from now on (proxy.ts)
   httpAgent.maxSockets = max;
   httpsAgent.maxSockets = max;
 }
@@ -99,6 +106,7 @@ function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind;
     const remedy = "if a private CA signed it, give that CA's PEM file in NODE_EXTRA_CA_CERTS";
     return { kind: 'other', message: `the TLS certificate is not trusted on this machine (${code}); ${remedy}` };
   }
+  if (code === 'ERR_PROXY_TUNNEL') return { kind: 'other', message: firstLine };
   if (code.startsWith('HPE_')) return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
   if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {
     return { kind: 'unreadable-body', message: `the body could not be decompressed (${code})` };
@@ -125,7 +133,7 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
 }
 
 /** The wire as the pipeline's innermost layer: one attempt, with the deadline and the body cap. */
-export function wire(options: { timeoutMs: number; maxBodyBytes: number }): Send {
+export function wire(options: WireOptions): Send {
   return async ({ operation: _, ...request }) => {
     const sentAt = Date.now();
     try {
@@ -139,12 +147,10 @@ export function wire(options: { timeoutMs: number; maxBodyBytes: number }): Send
 
 function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
   const url = new URL(wire.url);
-  const secure = url.protocol === 'https:';
   const body = wire.body === undefined ? undefined : Buffer.from(wire.body, 'utf8');
   const headers: Record<string, string> = { 'Accept-Encoding': ACCEPT_ENCODING, ...wire.headers };
   if (body !== undefined) headers['Content-Length'] = String(body.length);
-  const send = secure ? httpsRequest : httpRequest;
-  const agent = secure ? httpsAgent : httpAgent;
+  const route = proxyRoute(url, wire.proxy);
   return new Promise<WireResponse>((resolve, reject) => {
     let settled = false;
     let answered = false;
@@ -166,7 +172,7 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
     };
     const timer = setTimeout(() => fail(new DeadlineExceeded()), Math.max(0, started + wire.timeoutMs - Date.now()));
     try {
-      request = send(url, { method: wire.method, headers, agent }, (response) => {
+      const onResponse = (response: IncomingMessage) => {
         answered = true;
         readBody(response, wire.maxBodyBytes, streams).then((read) => {
           const { statusCode = 0, headers: responseHeaders } = response;
@@ -175,7 +181,8 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
           // The rest of a larger body is not read: the connection cannot be reused.
           if (read.truncated) request?.destroy();
         }, fail);
-      });
+      };
+      request = openRequest(url, wire.method, headers, route, wire.timeoutMs, onResponse);
     } catch (e) {
       settle(() => reject(e));
       return;
@@ -183,6 +190,31 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
     request.on('error', fail);
     request.end(body);
   });
+}
+
+/** The request on the wire: direct, through a proxy's CONNECT tunnel (https), or asked of the proxy (http). */
+function openRequest(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  route: ProxyRoute | undefined,
+  timeoutMs: number,
+  onResponse: (response: IncomingMessage) => void,
+): ClientRequest {
+  const secure = url.protocol === 'https:';
+  if (!route && secure) return httpsRequest(url, { method, headers, agent: httpsAgent }, onResponse);
+  if (!route) return httpRequest(url, { method, headers, agent: httpAgent }, onResponse);
+  if (secure)
+    return httpsRequest(url, { method, headers, agent: tunnelAgent(route, timeoutMs, agentOptions) }, onResponse);
+  // An http target: the whole URL, asked of the proxy (RFC 9112 §3.2.2), with the target's host in Host.
+  const proxied = {
+    ...headers,
+    Host: url.host,
+    ...(route.authorization && { 'Proxy-Authorization': route.authorization }),
+  };
+  const host = route.url.hostname.replace(/^\[|\]$/g, '');
+  const port = route.url.port || 80;
+  return httpRequest({ host, port, path: url.href, method, headers: proxied, agent: httpAgent }, onResponse);
 }
 
 interface BodyRead {

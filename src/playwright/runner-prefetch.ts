@@ -85,7 +85,11 @@ export class RunnerPrefetch {
     const state = runState();
     this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1 }, state);
     this.send = compose(
-      wire({ timeoutMs: config.requestTimeoutMs, maxBodyBytes: config.maxResponseBytes }),
+      wire({
+        timeoutMs: config.requestTimeoutMs,
+        maxBodyBytes: config.maxResponseBytes,
+        ...(config.proxy && { proxy: config.proxy }),
+      }),
       gatedByBreaker(state, ['refused', 'reset']),
       paced(this.limiter, state),
     );

@@ -48,16 +48,6 @@ test('an unreachable target', async () => {
   expect(message, 'waiting longer would not help').not.toContain('RSF_REQUEST_TIMEOUT_MS');
 });
 
-test('an unreachable target, with HTTPS_PROXY set: the message says that the suite does not use it', async () => {
-  const closed = createTcpServer();
-  const url = await listening(closed);
-  await new Promise((resolve) => closed.close(resolve));
-  const proxy = 'http://user:secret@proxy.invalid:3128';
-  const message = await preflightMessage({ RSF_TARGET_URL: url, HTTPS_PROXY: proxy });
-  expect(message).toMatch(/ECONNREFUSED[\s\S]*The suite connects directly: it does not use HTTPS_PROXY\.$/);
-  expect(message, 'the variable is named, its value is not shown').not.toContain('secret');
-});
-
 test('a target that accepts connections and never answers: one clear error, after one time-out', async () => {
   // Each request is a connection that the client closes at its time-out: one opened after such a close waited a
   // time-out after another.

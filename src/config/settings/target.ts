@@ -1,4 +1,5 @@
 // Target and transport: where requests go, with which tokens, and how they are paced, capped and retried.
+import type { ProxySettings } from '../../http/proxy';
 import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText, text } from './setting';
 
 /** RSF_TARGET_URL=har:PATH replays a recording instead of sending (README, "Evidence bundles"). */
@@ -110,9 +111,6 @@ export type TargetConfig = Omit<Parsed<typeof TARGET_SETTINGS>, 'maxRequestsPerS
   recording?: string;
   /** Writes run: always against the embedded reference, by opt-in elsewhere. */
   writesEnabled: boolean;
-  /** A proxy variable of the environment that is set, which the suite does not use: it connects directly. */
-  unusedProxy?: string;
+  /** The environment's forward proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), when one is set. */
+  proxy?: ProxySettings;
 };
-
-/** The shell's proxy variables: the wire (Node's own client) does not read them. */
-export const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
