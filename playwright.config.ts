@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { version } from './package.json';
-import { loadConfig, loadEnvFile } from './src/config/config';
+import { SETTINGS, loadConfig, loadEnvFile } from './src/config/config';
 import { displayTarget, referenceProfilePath, targetInProcess } from './src/config/target';
 import { recordingPath, replayEnvironment } from './src/playwright/replay';
 
@@ -43,12 +43,12 @@ function describeRun(): RunFacts {
       targetInProcess: targetInProcess(config),
     };
   } catch {
-    // The global setup explains what is wrong.
+    // The global setup explains what is wrong; the report of it goes where RSF_REPORTS_DIR says, as any other.
     return {
       target: 'invalid configuration',
       safetyMode: 'read-only',
       profile: '',
-      reportsDir: 'reports',
+      reportsDir: process.env[SETTINGS.reportsDir.name]?.trim() || SETTINGS.reportsDir.default,
       targetInProcess: false,
     };
   }

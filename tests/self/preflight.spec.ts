@@ -8,7 +8,7 @@ import { type AddressInfo, type Server, createServer as createTcpServer } from '
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { lastLine, runPlaywright } from './support/child-run';
+import { lastLine, readReport, runPlaywright } from './support/child-run';
 import { preflightMessage } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
 
@@ -24,7 +24,7 @@ async function suiteAgainst(env: Record<string, string>) {
     { RSF_REPORTS_DIR: join(out, 'reports'), RSF_REQUEST_TIMEOUT_MS: '800', ...env },
     60_000,
   );
-  return { ...run, output: run.stdout + run.stderr };
+  return { ...run, output: run.stdout + run.stderr, reportsDir: join(out, 'reports') };
 }
 
 function expectOneClearError(run: { code: number | null; stdout: string; output: string }, says: RegExp): void {
@@ -151,6 +151,8 @@ test('an invalid setting stops the run with a message naming it', async () => {
     ),
   );
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+  // Its report goes where RSF_REPORTS_DIR says, though other settings are invalid: a CI job uploads it from there.
+  expect(readReport(run.reportsDir).summary.verdict).toBe('ERROR');
 });
 
 test('a baseline or waivers file that cannot be used stops the run before any test, said once', async () => {
