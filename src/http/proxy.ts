@@ -28,7 +28,10 @@ export interface ProxyRoute {
 }
 
 const isLoopback = (host: string): boolean =>
-  host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || host === '::1' || /^127\./.test(host);
+  host === 'localhost' ||
+  host.endsWith('.localhost') ||
+  host === '[::1]' ||
+  (isIP(host) === 4 && host.startsWith('127.'));
 
 /** Whether a NO_PROXY entry names `target`'s host (and port, when the entry has one). */
 function bypasses(entry: string, target: URL): boolean {
@@ -42,6 +45,7 @@ function bypasses(entry: string, target: URL): boolean {
   return targetHost === name || (isIP(name) === 0 && targetHost.endsWith(`.${name}`));
 }
 
+/** How a request to `target` goes: through the proxy `settings` give for its scheme, or directly (undefined). */
 export function proxyRoute(target: URL, settings: ProxySettings | undefined): ProxyRoute | undefined {
   const proxy = target.protocol === 'https:' ? settings?.https : settings?.http;
   if (!proxy || isLoopback(target.hostname) || settings?.noProxy.some((entry) => bypasses(entry, target))) return;

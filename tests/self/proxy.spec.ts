@@ -62,6 +62,7 @@ test('a loopback target, and a host NO_PROXY names, are reached directly; any ot
   for (const loopback of ['https://127.0.0.1:8443', 'https://localhost', 'https://[::1]:1', 'https://api.localhost'])
     expect(route(loopback), loopback).toBeUndefined();
   expect(route(`https://${TARGET_HOST}`)).toBe('proxy.corp:3128');
+  expect(route('https://127.staging.example.test')).toBe('proxy.corp:3128');
   expect(route(`https://${TARGET_HOST}`, 'example.test')).toBeUndefined();
   expect(route(`https://${TARGET_HOST}`, '.example.test')).toBeUndefined();
   expect(route(`https://${TARGET_HOST}`, 'ample.test')).toBe('proxy.corp:3128');
