@@ -23,9 +23,14 @@ export interface ProxySettings {
 export interface ProxyRoute {
   variable: string;
   url: URL;
+  /** The proxy's address, to connect to (an IPv6 address without its brackets). */
+  host: string;
+  port: number;
   /** `Basic …` from the URL's credentials. */
   authorization?: string;
 }
+
+const unbracketed = (host: string): string => host.replace(/^\[|\]$/g, '');
 
 const isLoopback = (host: string): boolean =>
   host === 'localhost' ||
@@ -41,7 +46,7 @@ function bypasses(entry: string, target: URL): boolean {
   if (!name) return false;
   const targetPort = target.port || (target.protocol === 'https:' ? '443' : '80');
   if (port !== undefined && port !== targetPort) return false;
-  const targetHost = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const targetHost = unbracketed(target.hostname).toLowerCase();
   return targetHost === name || (isIP(name) === 0 && targetHost.endsWith(`.${name}`));
 }
 
@@ -56,6 +61,8 @@ export function proxyRoute(target: URL, settings: ProxySettings | undefined): Pr
   return {
     variable: proxy.variable,
     url,
+    host: unbracketed(url.hostname),
+    port: Number(url.port || 80),
     ...(credentials !== undefined && { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` }),
   };
 }
@@ -85,10 +92,9 @@ class TunnelAgent extends HttpsAgent {
   ): Duplex {
     const authority = `${options.host}:${options.port}`;
     const done = (error: Error | null, socket?: Duplex) => callback?.(error, socket as Duplex);
-    const { hostname, port } = this.route.url;
     const connect = httpRequest({
-      host: hostname.replace(/^\[|\]$/g, ''),
-      port: port || 80,
+      host: this.route.host,
+      port: this.route.port,
       method: 'CONNECT',
       path: authority,
       headers: {

@@ -8,7 +8,7 @@ import { Limiter, paced } from './limiter';
 import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
 import { type BreakerTrip, type RunState, runState } from './run-state';
-import { wire } from './wire';
+import { type WireOptions, wire } from './wire';
 
 /** What the transport needs to know, and nothing more: the fixtures make it from the configuration. */
 export interface TransportOptions extends RetryOptions {
@@ -24,6 +24,11 @@ export interface TransportOptions extends RetryOptions {
   inProcess?: boolean;
   /** The environment's forward proxies (proxy.ts). */
   proxy?: ProxySettings;
+}
+
+/** The wire's part of the transport's options: the deadline, the body cap, the proxies. */
+export function wireOptions({ requestTimeoutMs, maxResponseBytes, proxy }: TransportOptions): WireOptions {
+  return { timeoutMs: requestTimeoutMs, maxBodyBytes: maxResponseBytes, ...(proxy && { proxy }) };
 }
 
 /** Shared by every test of a worker: it paces, retries, and keeps the run's circuit breaker. */
@@ -45,15 +50,7 @@ export class Transport {
       this.pipeline = retrying(options, options.innermost);
       return;
     }
-    const send = compose(
-      wire({
-        timeoutMs: options.requestTimeoutMs,
-        maxBodyBytes: options.maxResponseBytes,
-        ...(options.proxy && { proxy: options.proxy }),
-      }),
-      gatedByBreaker(state),
-      paced(this.limiter, state),
-    );
+    const send = compose(wire(wireOptions(options)), gatedByBreaker(state), paced(this.limiter, state));
     // Outermost first: the breaker's gate, then the pace, then the bytes on the wire.
     this.pipeline = throttledOutCounted(state, retrying(options, send));
   }

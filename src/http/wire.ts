@@ -212,8 +212,7 @@ function openRequest(
     Host: url.host,
     ...(route.authorization && { 'Proxy-Authorization': route.authorization }),
   };
-  const host = route.url.hostname.replace(/^\[|\]$/g, '');
-  const port = route.url.port || 80;
+  const { host, port } = route;
   return httpRequest({ host, port, path: url.href, method, headers: proxied, agent: httpAgent }, onResponse);
 }
 

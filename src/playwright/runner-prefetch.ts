@@ -21,7 +21,9 @@ import { Limiter, paced } from '../http/limiter';
 import { requestFingerprint } from '../http/request';
 import { isThrottled, isTransient } from '../http/retry';
 import { runState } from '../http/run-state';
+import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
+import { transportOptions } from '../config/target';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
 import {
@@ -85,11 +87,7 @@ export class RunnerPrefetch {
     const state = runState();
     this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1 }, state);
     this.send = compose(
-      wire({
-        timeoutMs: config.requestTimeoutMs,
-        maxBodyBytes: config.maxResponseBytes,
-        ...(config.proxy && { proxy: config.proxy }),
-      }),
+      wire(wireOptions(transportOptions(config))),
       gatedByBreaker(state, ['refused', 'reset']),
       paced(this.limiter, state),
     );

@@ -1,9 +1,8 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
@@ -11,6 +10,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { lastLine, readReport, runPlaywright } from './support/child-run';
 import { preflightMessage } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
+import { selfSignedServer } from './support/self-signed';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -78,12 +78,7 @@ test('a target that sends garbage instead of HTTP', async () => {
 });
 
 test('a target whose TLS certificate this machine does not trust: the message names NODE_EXTRA_CA_CERTS', async () => {
-  // A self-signed certificate for 127.0.0.1, valid for a hundred years: for this test only.
-  const tls = join(__dirname, 'fixtures/tls');
-  const staging = createHttpsServer(
-    { key: readFileSync(join(tls, 'self-signed.key.pem')), cert: readFileSync(join(tls, 'self-signed.cert.pem')) },
-    (_, res) => res.end('[]'),
-  );
+  const staging = selfSignedServer((_, res) => res.end('[]'));
   await new Promise<void>((resolve) => staging.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(staging.address() as AddressInfo).port}`;
   const message = await preflightMessage({ RSF_TARGET_URL: url });

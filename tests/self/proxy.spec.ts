@@ -1,11 +1,8 @@
 // A staging server behind a company's forward proxy (src/http/proxy.ts): HTTPS_PROXY, HTTP_PROXY and NO_PROXY as curl
 // reads them. The target's host name resolves nowhere, so only a request through the proxy can reach it; the proxy
 // sends every request to 127.0.0.1, where the target listens.
-import { readFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, createServer as createHttpServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
-import { join } from 'node:path';
 import { proxySettings } from '../../src/config/proxy-env';
 import { type ProxySettings, proxyRoute } from '../../src/http/proxy';
 import { NoAnswer, sendOnce } from '../../src/http/wire';
@@ -15,11 +12,11 @@ import { runInGroup, runSuiteIn } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { PROXY_CREDENTIALS, startForwardProxy } from './support/forward-proxy';
 import { preflightMessage } from './support/preflight-message';
+import { SELF_SIGNED_CERT, selfSignedServer } from './support/self-signed';
 
 test.describe.configure({ mode: 'parallel' });
 
 const TARGET_HOST = 'staging.example.test';
-const TLS = join(__dirname, 'fixtures/tls');
 const { user, password } = PROXY_CREDENTIALS;
 const PROXY_BASIC = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
@@ -96,9 +93,8 @@ test('an http target is asked of the proxy in absolute form, with the proxy cred
 });
 
 test('an https target is reached through a CONNECT tunnel, its certificate checked end to end', async () => {
-  const target = createHttpsServer(
-    { key: readFileSync(join(TLS, 'self-signed.key.pem')), cert: readFileSync(join(TLS, 'self-signed.cert.pem')) },
-    (_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('["through the tunnel"]'),
+  const target = selfSignedServer((_, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('["through the tunnel"]'),
   );
   const port = await listening(target);
   const proxy = await startForwardProxy();
@@ -120,7 +116,7 @@ test('an https target is reached through a CONNECT tunnel, its certificate check
     const trusted = await runInGroup(
       process.execPath,
       ['--import', 'tsx', '-e', script],
-      { NODE_EXTRA_CA_CERTS: join(TLS, 'self-signed.cert.pem') },
+      { NODE_EXTRA_CA_CERTS: SELF_SIGNED_CERT },
       30_000,
     );
     expect(trusted.stdout.trim(), trusted.output).toBe('200 ["through the tunnel"]');
