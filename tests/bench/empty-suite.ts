@@ -4,7 +4,8 @@
 // the suite's can go below; the full run's time above it is the suite's: its requests, checks, steps and recording.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { runInGroup } from '../self/support/child-run';
+import { runPlaywright } from '../self/support/child-run';
+import { type ListedReport, testsOfListing } from '../self/support/conformance-list';
 import { REPO_ROOT } from './measure';
 
 /** A spec file of the suite and its number of tests. */
@@ -13,26 +14,16 @@ export interface SpecShape {
   tests: number;
 }
 
-interface JsonSuite {
-  file?: string;
-  specs?: { file: string }[];
-  suites?: JsonSuite[];
-}
-
 const LIST_TIMEOUT_MS = 60_000;
 
 /** The conformance suite's spec files and their test counts, from `playwright test --list --reporter=json`. */
 export async function suiteShape(): Promise<SpecShape[]> {
-  const cli = require.resolve('@playwright/test/cli');
-  const run = await runInGroup(process.execPath, [cli, 'test', '--list', '--reporter=json'], {}, LIST_TIMEOUT_MS);
+  const run = await runPlaywright(['test', '--list', '--reporter=json'], {}, LIST_TIMEOUT_MS);
   if (run.code !== 0)
     throw new Error(`playwright test --list --reporter=json failed (exit ${run.code}):\n${run.stderr}`);
   const counts = new Map<string, number>();
-  const walk = (suite: JsonSuite): void => {
-    for (const spec of suite.specs ?? []) counts.set(spec.file, (counts.get(spec.file) ?? 0) + 1);
-    for (const child of suite.suites ?? []) walk(child);
-  };
-  for (const suite of (JSON.parse(run.stdout) as { suites: JsonSuite[] }).suites) walk(suite);
+  for (const { file } of testsOfListing(JSON.parse(run.stdout) as ListedReport))
+    counts.set(file, (counts.get(file) ?? 0) + 1);
   return [...counts].map(([file, tests]) => ({ file, tests }));
 }
 
@@ -48,7 +39,7 @@ export function writeEmptySuite(dir: string, shape: SpecShape[], workers: number
   for (const { file, tests } of shape) {
     const lines = [`import { testWithoutBrowserPlumbing as test } from '${internals}';`];
     for (let i = 1; i <= tests; i++) lines.push(`test('empty test ${i}', async () => {});`);
-    writeFileSync(join(dir, file.split('/').pop() ?? file), `${lines.join('\n')}\n`);
+    writeFileSync(join(dir, file), `${lines.join('\n')}\n`);
   }
   const config = join(dir, 'playwright.config.ts');
   writeFileSync(

@@ -38,7 +38,11 @@ interface JsonSuite {
 
 /** Every test of the conformance suite (playwright.config.ts), with its tags. */
 export async function listConformanceTests(): Promise<ListedTest[]> {
-  const listed = await listedConformanceSuite();
+  return testsOfListing(await listedConformanceSuite());
+}
+
+/** The tests of a listing, with their tags; `file` is the spec file's name. */
+export function testsOfListing(listed: ListedReport): ListedTest[] {
   const tests: ListedTest[] = [];
   const walk = (suite: JsonSuite): void => {
     for (const spec of suite.specs ?? []) tests.push({ ...spec, file: basename(spec.file) });
