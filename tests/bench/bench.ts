@@ -187,7 +187,7 @@ function workersOf(run: TimedRun): number {
  * Alternating, so that the machine's load falls on all three alike: the --list floor, the full run, and the same
  * number of empty tests in the same files with the same workers (Playwright alone, empty-suite.ts).
  */
-async function measureFloorAndFull(
+async function measureGoalA(
   reportsDir: string,
   shape: SpecShape[],
 ): Promise<Pick<BenchResult, 'floor' | 'full' | 'playwrightAlone'>> {
@@ -498,7 +498,7 @@ async function main(): Promise<void> {
   try {
     const reportsDir = join(scratch, 'reports');
     log(`${RUNS} runs of each; scratch reports in ${scratch}`);
-    const { floor, full, playwrightAlone } = await measureFloorAndFull(reportsDir, await suiteShape());
+    const { floor, full, playwrightAlone } = await measureGoalA(reportsDir, await suiteShape());
     const throughput = await measureThroughput(reportsDir, join(scratch, 'throughput.json'));
     const latency = await measureLatency(reportsDir, scratch);
     const fault = await measureFault(reportsDir);
