@@ -19,6 +19,7 @@ import {
   type TimedRun,
   timedRun,
 } from './measure';
+import { workersUsed } from '../self/support/child-run';
 import { type SpecShape, suiteShape, writeEmptySuite } from './empty-suite';
 import { type RunTimings, TIMINGS_FILE_ENV } from './timing-reporter';
 
@@ -176,11 +177,12 @@ function gitCommit(): string {
   }
 }
 
-/** The workers a run said it used: `Running 210 tests using 1 worker`. */
+/** The workers a run said it used: the empty suite gets as many. */
 function workersOf(run: TimedRun): number {
-  const match = /Running \d+ tests? using (\d+) workers?/.exec(run.output);
-  if (!match) throw new Error(`the run did not say how many workers it used; its output ends:\n${run.summary}`);
-  return Number(match[1]);
+  const workers = workersUsed(run.output);
+  if (Number.isNaN(workers))
+    throw new Error(`the run did not say how many workers it used; its output ends:\n${run.summary}`);
+  return workers;
 }
 
 /**

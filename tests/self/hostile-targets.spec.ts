@@ -28,7 +28,7 @@ import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
-import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright } from './support/child-run';
+import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, workersUsed } from './support/child-run';
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
@@ -105,7 +105,7 @@ async function suiteAgainst(
   const artifacts = [...readArtifacts(out), { name: 'stdout', text: run.stdout }, { name: 'stderr', text: run.stderr }];
   const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
   const tests = Number(/Running (\d+) tests?/.exec(run.stdout)?.[1] ?? 0);
-  const workers = Number(/Running \d+ tests? using (\d+) workers?/.exec(run.stdout)?.[1] ?? 0);
+  const workers = workersUsed(run.stdout) || 0;
   let report: ConformanceReport | undefined;
   try {
     report = readReport(join(out, 'reports'));

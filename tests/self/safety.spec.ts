@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { readReport, runPlaywright } from './support/child-run';
+import { readReport, runPlaywright, workersUsed } from './support/child-run';
 import { scratchDir } from './support/scratch';
 
 interface Seen {
@@ -62,7 +62,7 @@ async function runThroughProxy(env: Record<string, string>, args: string[] = [])
   );
   await proxy.close();
   expect(run.code, run.stdout.slice(-2000)).toBe(0);
-  const workers = Number(/Running \d+ tests? using (\d+) workers?/.exec(run.stdout)?.[1]);
+  const workers = workersUsed(run.stdout);
   return { seen: proxy.seen, report: readReport(join(out, 'reports')), workers };
 }
 
