@@ -56,8 +56,11 @@ const steps = (flow: Workflow): Step[] => Object.values(flow.jobs).flatMap((j) =
 const runs = (j: Job): string => j.steps.map((s) => s.run ?? '').join('\n');
 const uses = (j: Job, action: string): Step[] => j.steps.filter((s) => s.uses?.startsWith(`${action}@`));
 
-/** Every job: a time-out, Node 20 through setup-node, dependencies from the lock file, and no browser download. */
-function expectSoundJobs(flow: Workflow): void {
+/**
+ * Every job: a time-out, Node 20 through setup-node, dependencies from the lock file, and no browser download.
+ * `overTheLock` is the one `npm install` a job may run after `npm ci` (playwright-next.yml).
+ */
+function expectSoundJobs(flow: Workflow, overTheLock?: string): void {
   for (const [id, j] of Object.entries(flow.jobs)) {
     expect(j['runs-on'], id).toBe('ubuntu-latest');
     expect(j['timeout-minutes'], `${id}: a hung target must not hold a runner for 6 hours`).toBeLessThanOrEqual(30);
@@ -71,7 +74,7 @@ function expectSoundJobs(flow: Workflow): void {
       j.steps.some((s) => s.run?.trim() === 'npm ci'),
       `${id} installs with npm ci`,
     ).toBe(true);
-    expect(runs(j), id).not.toMatch(/npm (install|i)\b/);
+    expect(overTheLock ? runs(j).replace(overTheLock, '') : runs(j), id).not.toMatch(/npm (install|i)\b/);
     expect(runs(j), `${id}: the suite needs no browser`).not.toMatch(/playwright\s+install/);
   }
 }
@@ -109,6 +112,25 @@ test('test.yml: npm test on every push and pull request, with npm ci and Node 20
   expect(flow.permissions).toEqual({ contents: 'read' });
   expectSoundJobs(flow);
   expect(Object.values(flow.jobs).some((j) => j.steps.some((s) => s.run?.trim() === 'npm test'))).toBe(true);
+  expectSecretsContained(text, flow);
+  expectScriptsParse(flow);
+});
+
+test('playwright-next.yml: weekly and on dispatch, npm test on another Playwright over the lock file', () => {
+  const { text, flow } = workflow('playwright-next.yml');
+  expect(Object.keys(flow.on).sort()).toEqual(['schedule', 'workflow_dispatch']);
+  expect(flow.permissions).toEqual({ contents: 'read' });
+  const install = 'npm install --no-save --no-audit --no-fund "@playwright/test@$PLAYWRIGHT_VERSION"';
+  expectSoundJobs(flow, install);
+  const steps = job(flow, 'test').steps;
+  const at = (command: string): number => steps.findIndex((s) => s.run?.trim().startsWith(command));
+  expect(at('npm ci')).toBeGreaterThan(-1);
+  expect(at(install)).toBeGreaterThan(at('npm ci'));
+  expect(at('npm test')).toBeGreaterThan(at(install));
+  // A dispatch's input is text: it reaches the script as a variable, never pasted into it.
+  const installStep = steps[at(install)];
+  expect(installStep?.env?.PLAYWRIGHT_VERSION).toBe(gh("inputs.version || 'latest'"));
+  expect(installStep?.run).not.toContain('${{');
   expectSecretsContained(text, flow);
   expectScriptsParse(flow);
 });
