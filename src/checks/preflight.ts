@@ -224,6 +224,12 @@ function targetShown(config: Pick<TargetConfig, 'embedded' | 'targetUrl'>): stri
   return config.embedded ? '(empty: the embedded reference)' : printable(config.targetUrl, { maxChars: 200 });
 }
 
+/** RSF_TARGET_URL ends in a version other than /v1 (§9), which the suite would append /v1 to. */
+function endsInAnotherVersion(targetUrl: string): boolean {
+  const version = /\/v(\d+)\/*$/i.exec(targetUrl)?.[1];
+  return version !== undefined && Number(version) !== 1;
+}
+
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
 async function checkPrices(transport: Transport, config: TargetConfig, base: string): Promise<void> {
   const url = `${base}/prices`;
@@ -254,7 +260,7 @@ async function checkPrices(transport: Transport, config: TargetConfig, base: str
     fail(
       `RSF_TARGET_URL=${targetShown(config)} leads to no API: the target answered ${answerOf(exchange)}.\n` +
         `  RSF_TARGET_URL must be the base URL that /v1 follows (§9), with its path prefix if the API has one.` +
-        (/\/v\d+\/*$/i.test(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : ''),
+        (endsInAnotherVersion(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : ''),
     );
   if (status === 401 || status === 403)
     fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
