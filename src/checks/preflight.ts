@@ -264,12 +264,13 @@ async function checkPrices(transport: Transport, config: TargetConfig, base: str
     );
   if (status === 401 || status === 403)
     fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
+  // Before the markup: a server's error page says the target is failing, not that it is another site.
+  if (status >= 500) fail(`HTTP ${status}: the target is failing. Body: ${body || '(empty body)'}`);
   if (/^\s*</.test(body))
     fail(
       `HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.\n` +
         `  Check RSF_TARGET_URL=${targetShown(config)}.`,
     );
-  if (status >= 500) fail(`HTTP ${status}: the target is failing. Body: ${body}`);
   // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
   const parsed = exchange.truncated ? undefined : parseBody(exchange.text, exchange.contentType);
   if (!(parsed?.kind === 'json' && Array.isArray(parsed.value))) {

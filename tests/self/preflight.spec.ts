@@ -98,6 +98,18 @@ test('a target that answers a web page', async () => {
   expect(message).toMatch(/does not look like the Reseller Storefront API/);
 });
 
+test('a target that fails with a server error page: the target is failing, not another site', async () => {
+  const failing = createHttpServer((_, res) => {
+    res.writeHead(500, { 'content-type': 'text/html' });
+    res.end('<h1>Internal Server Error</h1>');
+  });
+  const url = await listening(failing);
+  const message = await preflightMessage({ RSF_TARGET_URL: url });
+  failing.close();
+  expect(message).toMatch(/HTTP 500: the target is failing\. Body: <h1>Internal Server Error<\/h1>/);
+  expect(message).not.toMatch(/does not look like/);
+});
+
 test('a target that refuses the token', async () => {
   const reference = await startReferenceServer({ bearerToken: 'another-token-entirely' });
   const message = await preflightMessage({
