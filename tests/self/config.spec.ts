@@ -57,6 +57,22 @@ test('a token too short to be redacted safely is refused', () => {
   expect(() => loadConfig({ RSF_CHANNEL_TOKEN: 'abc' })).not.toThrow(/abc/);
 });
 
+test('a Bearer token given with its scheme, or as more than one word, is refused without showing it', () => {
+  const refusal = (token: string): string => {
+    try {
+      loadConfig({ RSF_BEARER_TOKEN: token });
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'accepted';
+  };
+  const prefixed = refusal('Bearer abcdefgh12345');
+  expect(prefixed).toMatch(/RSF_BEARER_TOKEN: give the token alone, without "Bearer ": the suite sends /);
+  expect(prefixed).not.toContain('abcdefgh12345');
+  expect(refusal('abcdefgh 12345')).toMatch(/RSF_BEARER_TOKEN: must be the token alone, one word/);
+  expect(refusal('abcdefgh12345')).toBe('accepted');
+});
+
 test('the Bearer and channel tokens are the secrets to redact', () => {
   const secrets = secretsOf(
     loadConfig({

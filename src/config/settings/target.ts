@@ -24,6 +24,18 @@ const url = (raw: string): string => {
   return raw;
 };
 
+/** RSF_BEARER_TOKEN: the token alone, as the token command must print it; the suite adds the scheme. */
+const accessToken = (raw: string): string => {
+  if (/\s/.test(raw)) {
+    const prefixed = /^bearer\s/i.test(raw);
+    throw new ConfigProblem(
+      `${prefixed ? 'give the token alone, without "Bearer "' : 'must be the token alone, one word'}: ` +
+        'the suite sends "Authorization: Bearer <token>" (§5.1)',
+    );
+  }
+  return secretText(raw);
+};
+
 export const TARGET_SETTINGS = {
   targetUrl: S(
     'RSF_TARGET_URL',
@@ -36,8 +48,8 @@ export const TARGET_SETTINGS = {
   bearerToken: S(
     'RSF_BEARER_TOKEN',
     'reference-bearer-token',
-    secretText,
-    'Access token sent as "Authorization: Bearer …" (§5.1).',
+    accessToken,
+    'Access token, alone (without "Bearer "): it is sent as "Authorization: Bearer …" (§5.1).',
     true,
   ),
   bearerTokenCommand: S(
