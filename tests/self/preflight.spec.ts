@@ -87,25 +87,27 @@ test('a target whose TLS certificate this machine does not trust: the message na
   expect(message).toMatch(/\(DEPTH_ZERO_SELF_SIGNED_CERT\); if a private CA signed it, .* in NODE_EXTRA_CA_CERTS/);
 });
 
-test('a target that answers a web page', async () => {
-  const page = createHttpServer((_, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><title>Welcome</title>');
+/** The preflight's message against a server that gives every request the same answer. */
+async function preflightAgainstAnswer(status: number, contentType: string, body: string): Promise<string> {
+  const server = createHttpServer((_, res) => {
+    res.writeHead(status, { 'content-type': contentType });
+    res.end(body);
   });
-  const url = await listening(page);
-  const message = await preflightMessage({ RSF_TARGET_URL: url });
-  page.close();
+  const url = await listening(server);
+  try {
+    return await preflightMessage({ RSF_TARGET_URL: url });
+  } finally {
+    server.close();
+  }
+}
+
+test('a target that answers a web page', async () => {
+  const message = await preflightAgainstAnswer(200, 'text/html', '<!doctype html><title>Welcome</title>');
   expect(message).toMatch(/does not look like the Reseller Storefront API/);
 });
 
 test('a target that fails with a server error page: the target is failing, not another site', async () => {
-  const failing = createHttpServer((_, res) => {
-    res.writeHead(500, { 'content-type': 'text/html' });
-    res.end('<h1>Internal Server Error</h1>');
-  });
-  const url = await listening(failing);
-  const message = await preflightMessage({ RSF_TARGET_URL: url });
-  failing.close();
+  const message = await preflightAgainstAnswer(500, 'text/html', '<h1>Internal Server Error</h1>');
   expect(message).toMatch(/HTTP 500: the target is failing\. Body: <h1>Internal Server Error<\/h1>/);
   expect(message).not.toMatch(/does not look like/);
 });
