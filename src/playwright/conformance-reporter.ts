@@ -16,7 +16,8 @@
 // Everything comes from the tests, their last results, annotations, attachments and config.metadata, so it works
 // the same under `playwright merge-reports` (see merge.config.ts). When the global setup throws (invalid
 // configuration, failed preflight), Playwright calls onError and onEnd without onBegin: the report is written all
-// the same, with no tests, and the verdict is ERROR.
+// the same, with no tests, and the verdict is ERROR. Reports that cannot be written (RSF_REPORTS_DIR) make the
+// verdict ERROR too, and the verdict line says so in place of the report's path.
 //
 // With GITHUB_STEP_SUMMARY set (GitHub Actions), conformance.md is appended to the job summary too.
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -26,6 +27,7 @@ import { requirements } from '../model/catalogue';
 import { type FailOn, REPORTING_SETTINGS, exitPolicy } from '../config/settings/reporting';
 import { ConfigError } from '../config/settings/setting';
 import { printable } from '../model/printable';
+import { reportsDirProblem } from '../report/reports-dir';
 import { redact, redactValue } from '../http/redact';
 import { registerEnvSecrets } from './secrets';
 import { type Baseline, BaselineError, loadBaseline } from '../report/baseline';
@@ -33,7 +35,7 @@ import { testRecordOf } from './collect';
 import { stripAnsi } from '../model/text';
 import { verdictLine } from '../report/format';
 import { buildReport } from '../report/model';
-import type { ExitCode, ReportInput, TestRecord } from '../report/model';
+import type { ConformanceReport, ExitCode, ReportInput, TestRecord } from '../report/model';
 import { renderHtml } from '../report/render-html';
 import { renderJunit } from '../report/render-junit';
 import { renderMarkdown } from '../report/render-markdown';
@@ -201,10 +203,18 @@ export default class ConformanceReporter implements Reporter {
     // `playwright test --list` runs nothing: keep the last real report.
     if (process.argv.includes('--list')) return undefined;
     const settings = reporterSettings(process.env);
+    const root = this.options.configDir ?? process.cwd();
+    const outputDir = resolve(root, this.options.outputDir ?? settings.reportsDir);
+    const dirProblem = reportsDirProblem(outputDir);
     const catalogue = requirements();
     const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
     const { baseline, problem: baselineProblem } = baselineOf(settings.baselineFile);
-    const configErrors = [...settings.problems, ...loaded.problems, ...(baselineProblem ? [baselineProblem] : [])];
+    const configErrors = [
+      ...settings.problems,
+      ...(dirProblem ? [dirProblem] : []),
+      ...loaded.problems,
+      ...(baselineProblem ? [baselineProblem] : []),
+    ];
     // The global setup refuses a waivers file or baseline it cannot use, and Playwright prints that: such a problem is
     // a configuration error, not also a run error, and is printed once.
     const inSetupError = (problem: string) => this.globalErrors.some((e) => e.includes(problem));
@@ -225,25 +235,23 @@ export default class ConformanceReporter implements Reporter {
       startTime: result.startTime,
       durationMs: result.duration,
     };
-    const report = redactValue(buildReport({ ...base, tests }));
-
-    const root = this.options.configDir ?? process.cwd();
-    const outputDir = resolve(root, this.options.outputDir ?? settings.reportsDir);
-    mkdirSync(outputDir, { recursive: true });
-    const markdown = renderMarkdown(report);
-    write(join(outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-    write(join(outputDir, 'conformance.md'), markdown);
-    write(join(outputDir, 'conformance.html'), renderHtml(report));
-    write(join(outputDir, 'junit.xml'), renderJunit(report));
-    if (this.options.perProjectDir) this.writePerProject(resolve(root, this.options.perProjectDir), tests, base);
-    writeExchanges(outputDir, this.config?.metadata ?? {});
-    appendStepSummary(process.env.GITHUB_STEP_SUMMARY, markdown);
-
+    let report = redactValue(buildReport({ ...base, tests }));
     const html = join(outputDir, 'conformance.html');
     const shown = relative(process.cwd(), html);
-    this.line = printable(redact(verdictLine(report.summary, shown.startsWith('..') ? html : shown)), {
-      maxChars: 4000,
-    });
+    let where = shown.startsWith('..') ? html : shown;
+    if (dirProblem) where = 'no report written';
+    else {
+      try {
+        this.writeReports(report, outputDir, root, tests, base);
+      } catch (e) {
+        // A disk that fills, a folder removed mid-run: the verdict line still says what happened, as an ERROR.
+        const problem = `RSF_REPORTS_DIR: the reports could not be written to ${outputDir} (${(e as Error).message})`;
+        process.stderr.write(`Conformance reporter: ${printable(redact(problem))}\n`);
+        report = redactValue(buildReport({ ...base, configErrors: [...configErrors, problem], tests }));
+        where = 'reports incomplete';
+      }
+    }
+    this.line = printable(redact(verdictLine(report.summary, where)), { maxChars: 4000 });
     if (result.status === 'interrupted') return undefined;
     this.exitCode = report.summary.exitCode;
     return { status: report.summary.verdict === 'PASS' ? 'passed' : 'failed' };
@@ -258,6 +266,23 @@ export default class ConformanceReporter implements Reporter {
     // verdict's code, end the process here, after everything else (this reporter is the last).
     const playwrightsOwn = this.options.merge || this.exitCode === 0 ? 0 : 1;
     if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
+  }
+
+  private writeReports(
+    report: ConformanceReport,
+    outputDir: string,
+    root: string,
+    tests: TestRecord[],
+    base: Omit<ReportInput, 'tests'>,
+  ): void {
+    const markdown = renderMarkdown(report);
+    write(join(outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+    write(join(outputDir, 'conformance.md'), markdown);
+    write(join(outputDir, 'conformance.html'), renderHtml(report));
+    write(join(outputDir, 'junit.xml'), renderJunit(report));
+    if (this.options.perProjectDir) this.writePerProject(resolve(root, this.options.perProjectDir), tests, base);
+    writeExchanges(outputDir, this.config?.metadata ?? {});
+    appendStepSummary(process.env.GITHUB_STEP_SUMMARY, markdown);
   }
 
   private writePerProject(dir: string, tests: TestRecord[], base: Omit<ReportInput, 'tests'>): void {

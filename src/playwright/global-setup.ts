@@ -7,6 +7,7 @@ import type { ReportingConfig } from '../config/settings/reporting';
 import { requirements } from '../model/catalogue';
 import { preflight } from '../checks/preflight';
 import { BaselineError, loadBaseline } from '../report/baseline';
+import { reportsDirProblem } from '../report/reports-dir';
 import { loadWaivers } from '../report/waivers';
 import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
@@ -33,10 +34,11 @@ export function gathersRecording(fullConfig: FullConfig): boolean {
   return fullConfig.reporter.some(([name]) => name.replace(/\.[cm]?[jt]s$/, '') === RECORDING_REPORTER);
 }
 
-/** What is wrong with RSF_WAIVERS_FILE and RSF_BASELINE, in the words the conformance reporter uses. */
+/** What is wrong with RSF_REPORTS_DIR, RSF_WAIVERS_FILE and RSF_BASELINE, as the conformance reporter says it. */
 function reportFileProblems(config: ReportingConfig): string[] {
   const ids = new Set(requirements().map((r) => r.id));
-  const problems = [...loadWaivers(resolve(config.waiversFile), ids).problems];
+  const dirProblem = reportsDirProblem(resolve(config.reportsDir));
+  const problems = [...(dirProblem ? [dirProblem] : []), ...loadWaivers(resolve(config.waiversFile), ids).problems];
   if (config.baseline !== '') {
     try {
       loadBaseline(config.baseline);

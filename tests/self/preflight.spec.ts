@@ -181,6 +181,20 @@ test('a baseline or waivers file that cannot be used stops the run before any te
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
 });
 
+test('a reports folder that cannot be made stops the run before any test: ERROR, said once, no report', async () => {
+  const dir = scratchDir('reports-dir');
+  writeFileSync(join(dir, 'a-file'), '');
+  const reportsDir = join(dir, 'a-file', 'reports');
+  const run = await suiteAgainst({ RSF_REPORTS_DIR: reportsDir });
+  expect(run.code, run.output).toBe(2);
+  const problem = `RSF_REPORTS_DIR: the reports cannot be written to ${reportsDir} (ENOTDIR`;
+  const verdict = lastLine(run.stdout);
+  expect(verdict.startsWith(`Conformance: ERROR — the configuration is invalid: ${problem}`), verdict).toBe(true);
+  expect(verdict).toMatch(/\(no report written\)$/);
+  expect(run.output.replace(verdict, '').split(problem), 'said once').toHaveLength(2);
+  expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+});
+
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
   // The deployment mode refuses with HTTP 200 and an error body: a refusal all the same (§7.3).
   const reference = await startReferenceServer();

@@ -28,7 +28,13 @@ export function exitPolicy(failOn: FailOn | undefined, strict: boolean, baseline
 }
 
 export const REPORTING_SETTINGS = {
-  reportsDir: S('RSF_REPORTS_DIR', 'reports', text, 'Where the conformance reports are written.'),
+  reportsDir: S(
+    'RSF_REPORTS_DIR',
+    'reports',
+    text,
+    'Where the conformance reports are written. A folder that cannot be made or written to stops the run at start ' +
+      '(ERROR).',
+  ),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too: another way to set RSF_FAIL_ON=strict.'),
   waiversFile: S(
     'RSF_WAIVERS_FILE',
