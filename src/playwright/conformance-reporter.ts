@@ -20,7 +20,7 @@
 // verdict ERROR too, and the verdict line says so in place of the report's path.
 //
 // With GITHUB_STEP_SUMMARY set (GitHub Actions), conformance.md is appended to the job summary too.
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { requirements } from '../model/catalogue';
@@ -78,6 +78,13 @@ function writeExchanges(outputDir: string, metadata: Record<string, unknown>): v
     ...(typeof metadata.target === 'string' && { target: metadata.target }),
     ...(replay && { replay }),
   });
+}
+
+/** The workers' exchanges when no recording was written: their folder goes all the same, as writeRecording's does. */
+function removeExchanges(): void {
+  const dir = process.env[EXCHANGES_DIR_ENV];
+  delete process.env[EXCHANGES_DIR_ENV];
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
 
 export interface ConformanceReporterOptions {
@@ -251,6 +258,7 @@ export default class ConformanceReporter implements Reporter {
         where = 'reports incomplete';
       }
     }
+    removeExchanges();
     this.line = printable(redact(verdictLine(report.summary, where)), { maxChars: 4000 });
     if (result.status === 'interrupted') return undefined;
     this.exitCode = report.summary.exitCode;

@@ -1,9 +1,10 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
@@ -193,6 +194,23 @@ test('a reports folder that cannot be made stops the run before any test: ERROR,
   expect(verdict).toMatch(/\(no report written\)$/);
   expect(run.output.replace(verdict, '').split(problem), 'said once').toHaveLength(2);
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+});
+
+test('reports that cannot be written after the tests ran: ERROR, and the run leaves no folder behind', async () => {
+  const dir = scratchDir('reports-unwritable');
+  const reportsDir = join(dir, 'reports');
+  // The folder can be made, but conformance.json cannot be written: a folder stands where the file goes.
+  mkdirSync(join(reportsDir, 'conformance.json'), { recursive: true });
+  const run = await runPlaywright(
+    ['test', 'tests/conformance/prices.spec.ts', '--output', join(dir, 'results')],
+    { RSF_REPORTS_DIR: reportsDir },
+    60_000,
+  );
+  expect(run.code, run.stdout + run.stderr).toBe(2);
+  expect(lastLine(run.stdout)).toMatch(/RSF_REPORTS_DIR: the reports could not be written to .*\(reports incomplete\)/);
+  expect(run.stderr).toMatch(/^Conformance reporter: RSF_REPORTS_DIR: the reports could not be written to .*EISDIR/m);
+  // The workers' exchanges, which no recording took, go as they would have (run-folders.ts names them by runner).
+  expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`rsf-exchanges-${run.pid}-`))).toEqual([]);
 });
 
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {

@@ -1,5 +1,5 @@
 // The conformance reporter, end to end: run the fake suite in a child process and read what the reporter wrote.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { requirements } from '../../src/model/catalogue';
@@ -386,20 +386,6 @@ test('a MUST failure and tests not run: FAIL, exit code 1, the line says what wa
         'the target stopped answering at .*; 1 test not run — MUST 1 failed',
     ),
   );
-});
-
-test('reports that cannot be written at the end: ERROR, exit 2, the verdict line says why', async ({}, testInfo) => {
-  const outDir = testInfo.outputPath('run');
-  // The folder can be made, but conformance.json cannot be written: a folder stands where the file goes.
-  mkdirSync(join(outDir, 'reports', 'conformance.json'), { recursive: true });
-  const run = await runFakeSuite(outDir);
-  expect(run.code, run.stdout + run.stderr).toBe(2);
-  const verdict = lastLine(run.stdout);
-  expect(verdict).toMatch(
-    /^Conformance: ERROR — the configuration is invalid: RSF_REPORTS_DIR: the reports could not be written to .*EISDIR/,
-  );
-  expect(verdict).toMatch(/\(reports incomplete\)$/);
-  expect(run.stderr).toMatch(/^Conformance reporter: RSF_REPORTS_DIR: the reports could not be written to /m);
 });
 
 test('global setup throws (bad setting, preflight): ERROR, exit code 2, report, job summary', async ({}, testInfo) => {

@@ -14,6 +14,8 @@ export { REPO_ROOT };
 const CLI = require.resolve('@playwright/test/cli');
 
 export interface ChildRun {
+  /** The child's process ID: a run's folders in the temporary folder are named after its runner's (run-folders.ts). */
+  pid?: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -96,7 +98,7 @@ export function runInGroup(
       clearTimeout(timer);
       // A run killed here had no global teardown: its folders in the temporary folder go with it.
       if (killed) removeAbandonedRunFolders({ since: started });
-      resolvePromise({ code, stdout, stderr, output });
+      resolvePromise({ ...(child.pid !== undefined && { pid: child.pid }), code, stdout, stderr, output });
     });
   });
 }
@@ -124,8 +126,8 @@ export async function runPlaywright(
   timeoutMs: number,
 ): Promise<ChildRun> {
   const [runArgs, env] = conformanceDefaults(args, extraEnv);
-  const { code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...runArgs], env, timeoutMs);
-  return { code, stdout, stderr };
+  const { pid, code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...runArgs], env, timeoutMs);
+  return { ...(pid !== undefined && { pid }), code, stdout, stderr };
 }
 
 /** A run of the suite in an output folder of its own: where its results and reports went, and what it printed. */
