@@ -48,6 +48,13 @@ import { stdoutFlushed } from './stdout';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
+/** The workers' exchanges folder, gone once the reporter is done with it, whether a recording was written or not. */
+function removeExchanges(): void {
+  const dir = process.env[EXCHANGES_DIR_ENV];
+  delete process.env[EXCHANGES_DIR_ENV];
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}
+
 /**
  * reports/exchanges.har (issue 24, item 1): the entries the workers appended (exchange-log.ts), with what a replay
  * needs to send the same requests. A run whose global setup made no folder for them (a replay, a merge) writes none.
@@ -55,7 +62,6 @@ import { name as suiteName, version as suiteVersion } from '../../package.json';
 function writeExchanges(outputDir: string, metadata: Record<string, unknown>): void {
   const dir = process.env[EXCHANGES_DIR_ENV];
   if (!dir || !existsSync(dir)) return;
-  delete process.env[EXCHANGES_DIR_ENV];
   let replay: ReplaySettings | undefined;
   try {
     const config = loadConfig();
@@ -72,19 +78,16 @@ function writeExchanges(outputDir: string, metadata: Record<string, unknown>): v
   } catch {
     replay = undefined; // an invalid configuration ran no test: the recording is empty
   }
-  writeRecording(dir, join(outputDir, HAR_FILE), {
-    creator: { name: suiteName, version: suiteVersion },
-    seed: String(metadata.seed ?? process.env.RSF_FC_SEED ?? ''),
-    ...(typeof metadata.target === 'string' && { target: metadata.target }),
-    ...(replay && { replay }),
-  });
-}
-
-/** The workers' exchanges when no recording was written: their folder goes all the same, as writeRecording's does. */
-function removeExchanges(): void {
-  const dir = process.env[EXCHANGES_DIR_ENV];
-  delete process.env[EXCHANGES_DIR_ENV];
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  try {
+    writeRecording(dir, join(outputDir, HAR_FILE), {
+      creator: { name: suiteName, version: suiteVersion },
+      seed: String(metadata.seed ?? process.env.RSF_FC_SEED ?? ''),
+      ...(typeof metadata.target === 'string' && { target: metadata.target }),
+      ...(replay && { replay }),
+    });
+  } finally {
+    removeExchanges(); // also when the recording could not be written
+  }
 }
 
 export interface ConformanceReporterOptions {
