@@ -261,7 +261,15 @@ function readBody(response: IncomingMessage, max: number, streams: Readable[]): 
       done = true;
       resolve({ body: Buffer.concat(chunks), sizeBytes: read, truncated: false });
     });
-    source.on('error', reject);
+    // A body of no bytes is empty whatever its Content-Encoding says (a 204, a Content-Length of 0), as curl and
+    // browsers read it; the decompressor calls that a truncated stream.
+    let rawBytes = 0;
+    if (decompressor) response.on('data', (chunk: Buffer) => (rawBytes += chunk.length));
+    source.on('error', (error) => {
+      if (!decompressor || rawBytes > 0 || !response.complete) return reject(error);
+      done = true;
+      resolve({ body: Buffer.alloc(0), sizeBytes: 0, truncated: false });
+    });
     // A body cut short by the target (a reset, a close before Content-Length) is no answer either.
     response.on('close', () => {
       if (!done && !response.complete) reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));

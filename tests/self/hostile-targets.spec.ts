@@ -522,6 +522,29 @@ test.describe('the client', () => {
     }
   });
 
+  test('reads an empty body as empty whatever its Content-Encoding says (a 204, a length of 0), as curl', async () => {
+    const gzipped = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+    const target = await startHostileTarget({
+      // Compression middleware that labels every answer, bodies or none.
+      misbehave: firstOf(answerFor(/\/v1\/deleted/, '', gzipped, 204), answerFor(/./, '', gzipped)),
+    });
+    try {
+      for (const path of ['/v1/deleted', '/v1/prices']) {
+        const answer = await wire(`${target.url}${path}`);
+        expect(answer, path).toMatchObject({ truncated: false, sizeBytes: 0 });
+        expect(answer.body.length, path).toBe(0);
+      }
+      // A body that is there and is not gzip is still no answer.
+      const broken = await startHostileTarget({ misbehave: answerFor(/./, 'not gzip', gzipped) });
+      const error = await wire(`${broken.url}/v1/prices`)
+        .catch((e: unknown) => e)
+        .finally(() => broken.close());
+      expect((error as NoAnswer).kind).toBe('unreadable-body');
+    } finally {
+      await target.close();
+    }
+  });
+
   test('gives up on a body that drips, at the deadline of the whole exchange', async () => {
     // A byte every 50 ms, well within the deadline: a time-out between reads would never fire, and the test would
     // time out instead of the exchange.
