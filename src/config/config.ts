@@ -8,7 +8,7 @@ import { PROPERTY_SETTINGS, type PropertiesConfig } from './settings/properties'
 import { RECOGNITION_SETTINGS, type RecognitionConfig } from './settings/recognition';
 import { REFERENCE_SETTINGS, type ReferenceConfig } from './settings/reference';
 import { REPORTING_SETTINGS, type ReportingConfig, exitPolicy } from './settings/reporting';
-import { ConfigError, type Setting } from './settings/setting';
+import { ConfigError, ConfigProblem, type Setting } from './settings/setting';
 import { proxySettings } from './proxy-env';
 import { REPLAY_SCHEME, TARGET_SETTINGS, type TargetConfig } from './settings/target';
 
@@ -51,7 +51,8 @@ export function loadConfig(env: Env = process.env): Config {
     try {
       values[key] = setting.parse(raw);
     } catch (e) {
-      const shown = setting.secret ? '' : ` (${setting.name}=${raw})`;
+      const value = e instanceof ConfigProblem && e.shownValue !== undefined ? e.shownValue : raw;
+      const shown = setting.secret ? '' : ` (${setting.name}=${value})`;
       problems.push(`${setting.name}: ${(e as Error).message}${shown}`);
     }
   }

@@ -131,6 +131,20 @@ test('the target URL may be given with or without /v1 and trailing slashes', () 
   );
 });
 
+test('a target URL refused for its credentials or query string is shown without them', () => {
+  const refused = {
+    'https://alice:s3cr3t@api.example/base': 'https://[REDACTED]@api.example/base',
+    'https://t0ken@api.example/base/v1': 'https://[REDACTED]@api.example/base/v1',
+    'https://api.example/base?api_key=s3cr3t': 'https://api.example/base?[REDACTED]',
+    'https://api.example/base#s3cr3t': 'https://api.example/base#[REDACTED]',
+    'https://alice:s3 cr3t@api.example/base': 'https://[REDACTED]@api.example/base',
+  };
+  for (const [url, shown] of Object.entries(refused)) {
+    expect(() => loadConfig({ RSF_TARGET_URL: url }), url).toThrow(`(RSF_TARGET_URL=${shown})`);
+    expect(() => loadConfig({ RSF_TARGET_URL: url }), url).not.toThrow(/s3cr3t|alice|t0ken|s3 cr3t/);
+  }
+});
+
 test('README and .env.example document every setting, as the code defines them', () => {
   expect(readFileSync(ENV_EXAMPLE_PATH, 'utf8'), 'stale .env.example: run npm run docs:config').toBe(envExample());
   const readme = readFileSync(README_PATH, 'utf8');

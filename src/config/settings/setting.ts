@@ -23,7 +23,15 @@ export class ConfigError extends Error {
   }
 }
 
-export class ConfigProblem extends Error {}
+export class ConfigProblem extends Error {
+  /** `shownValue`: the value as loadConfig may show it, when the raw value may hold a secret. */
+  constructor(
+    message: string,
+    readonly shownValue?: string,
+  ) {
+    super(message);
+  }
+}
 
 export const S = <T>(
   name: string,

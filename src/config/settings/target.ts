@@ -5,22 +5,34 @@ import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, option
 /** RSF_TARGET_URL=har:PATH replays a recording instead of sending (README, "Evidence bundles"). */
 export const REPLAY_SCHEME = 'har:';
 
+/**
+ * A URL as a message may show it: credentials, a query string and a fragment hidden, as any of them may hold a key.
+ * It works on the text, so that a value that is not a URL is shown as safely.
+ */
+const shownUrl = (raw: string): string =>
+  raw
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1[REDACTED]@')
+    .replace(/\?[^#]*/, '?[REDACTED]')
+    .replace(/#.*$/s, '#[REDACTED]');
+
 const url = (raw: string): string => {
   if (raw === '') return '';
   if (raw.startsWith(REPLAY_SCHEME)) {
     if (raw.length === REPLAY_SCHEME.length) throw new ConfigProblem('har: names no recording file');
     return raw;
   }
+  const shown = shownUrl(raw);
+  const refuse = (message: string) => new ConfigProblem(message, shown);
   let parsed: URL;
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigProblem(`not a URL: "${raw}"`);
+    throw refuse(`not a URL: "${shown}"`);
   }
-  if (!/^https?:$/.test(parsed.protocol)) throw new ConfigProblem(`expected an http or https URL, got "${raw}"`);
-  if (parsed.username || parsed.password) throw new ConfigProblem('must not carry credentials; use RSF_BEARER_TOKEN');
+  if (!/^https?:$/.test(parsed.protocol)) throw refuse(`expected an http or https URL, got "${shown}"`);
+  if (parsed.username || parsed.password) throw refuse('must not carry credentials; use RSF_BEARER_TOKEN');
   if (parsed.search || parsed.hash)
-    throw new ConfigProblem('must not carry a query string or fragment: operation paths are appended to it');
+    throw refuse('must not carry a query string or fragment: operation paths are appended to it');
   return raw;
 };
 
