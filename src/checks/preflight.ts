@@ -1,13 +1,16 @@
 // Before any test: is the target there, is it this API, does it accept the token, and does every setting that can be
 // read without writing name something the target has? A wrong setting is a configuration error, never a failure of
 // the target: the run stops with one message naming the variable, its value and what the target answered.
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataConfig } from '../config/settings/data';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import type { ReferenceConfig } from '../config/settings/reference';
 import type { TargetConfig } from '../config/settings/target';
-import type { Delivery } from '../http/delivery';
+import type { Delivery, Sent } from '../http/delivery';
 import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
-import { Transport } from '../http/transport';
+import { Transport, wireOptions } from '../http/transport';
+import { wire } from '../http/wire';
+import type { NoAnswerKind } from '../http/no-answer';
 import { runState } from '../http/run-state';
 import { throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
@@ -219,6 +222,49 @@ function transportProblem(
   return `The target gave no HTTP answer: ${message}${check}`;
 }
 
+/** What a target that is not up yet gives: it is starting, or asleep until a request wakes it. */
+const NOT_UP_KINDS: readonly NoAnswerKind[] = ['refused', 'reset', 'timeout'];
+/** A gateway's answers while the server behind it is not up. */
+const NOT_UP_STATUSES: readonly number[] = [502, 503, 504];
+/** Between two tries while the target is not up: it is asked again soon after it is. */
+const WAIT_STEP_MS = 1000;
+
+/** Why `sent` says that the target is not up yet, or undefined when it says something else. */
+function notUpReason(sent: Sent): string | undefined {
+  if (sent.kind === 'no-answer') return NOT_UP_KINDS.includes(sent.failure.kind) ? sent.failure.message : undefined;
+  if (sent.kind === 'answer' && NOT_UP_STATUSES.includes(sent.response.status)) return `HTTP ${sent.response.status}`;
+  return undefined;
+}
+
+/**
+ * Sends `request` again each second while the target is not up, for RSF_WAIT_FOR_TARGET_MS at most. On the bare wire:
+ * a server that is still starting must not count toward the run's breaker. Tells `onWait` once, as it starts waiting.
+ */
+async function waitForTarget(
+  request: OutgoingRequest,
+  config: PreflightConfig,
+  onWait: (message: string) => void,
+): Promise<void> {
+  if (config.waitForTargetMs === 0) return;
+  const send = wire(wireOptions(transportOptions(config)));
+  const deadline = Date.now() + config.waitForTargetMs;
+  for (let tries = 0; ; tries++) {
+    const notUp = notUpReason(await send(request));
+    if (notUp === undefined || Date.now() >= deadline) return;
+    if (tries === 0)
+      onWait(`The target is not up yet (${notUp}): waiting up to RSF_WAIT_FOR_TARGET_MS=${config.waitForTargetMs}.`);
+    await sleep(Math.min(WAIT_STEP_MS, deadline - Date.now()));
+  }
+}
+
+/** What to do about an answer that says the target is not up (nothing for any other). */
+function waitAdvice(notUp: boolean, config: Pick<TargetConfig, 'waitForTargetMs'>): string {
+  if (!notUp) return '';
+  return config.waitForTargetMs > 0
+    ? `\n  It was still not up after RSF_WAIT_FOR_TARGET_MS=${config.waitForTargetMs}.`
+    : '\n  If the server was still starting, or wakes on its first request, set RSF_WAIT_FOR_TARGET_MS to wait for it.';
+}
+
 /** RSF_TARGET_URL as the user set it (it carries no secret: credentials and queries are refused when loaded). */
 function targetShown(config: Pick<TargetConfig, 'embedded' | 'targetUrl'>): string {
   return config.embedded ? '(empty: the embedded reference)' : printable(config.targetUrl, { maxChars: 200 });
@@ -231,14 +277,23 @@ function endsInAnotherVersion(targetUrl: string): boolean {
 }
 
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
-async function checkPrices(transport: Transport, config: TargetConfig, base: string): Promise<void> {
+async function checkPrices(
+  transport: Transport,
+  config: PreflightConfig,
+  base: string,
+  onWait: (message: string) => void,
+): Promise<void> {
   const url = `${base}/prices`;
   const fail = (why: string): never => {
     throw new PreflightError(redact(`${HEADING}\n  GET ${url}\n  ${why}`));
   };
   const request = getRequest(url, config);
+  await waitForTarget(request, config, onWait);
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
-  if (delivery.kind !== 'answer') return fail(transportProblem(delivery, `GET ${url}`, url, config));
+  if (delivery.kind !== 'answer') {
+    const notUp = delivery.kind === 'no-answer' && NOT_UP_KINDS.includes(delivery.failure.kind);
+    return fail(transportProblem(delivery, `GET ${url}`, url, config) + waitAdvice(notUp, config));
+  }
   const { response } = delivery;
   const exchange = exchangeOf(
     OPERATIONS.listPrices,
@@ -265,7 +320,11 @@ async function checkPrices(transport: Transport, config: TargetConfig, base: str
   if (status === 401 || status === 403)
     fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
   // Before the markup: a server's error page says the target is failing, not that it is another site.
-  if (status >= 500) fail(`HTTP ${status}: the target is failing. Body: ${body || '(empty body)'}`);
+  if (status >= 500)
+    fail(
+      `HTTP ${status}: the target is failing. Body: ${body || '(empty body)'}` +
+        waitAdvice(NOT_UP_STATUSES.includes(status), config),
+    );
   if (/^\s*</.test(body))
     fail(
       `HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.\n` +
@@ -322,11 +381,12 @@ export async function preflight(
   base = apiBase(config),
   resourceBase = base,
   state = runState(),
+  onWait: (message: string) => void = () => {},
 ): Promise<void> {
   const transport = new Transport(transportOptions(config), base, 1, state);
   // The price list first: a wrong URL or a refused token explains every other failure, and the reads of the
   // settings' resources would only repeat it to the target (and a refused token many times over).
-  await checkPrices(transport, config, base);
+  await checkPrices(transport, config, base, onWait);
   await checkResources(transport, config, resourceBase);
   // Under a rate cap, the tests' requests start a window of their own. A failed preflight ends the run: no wait.
   await transport.settle();

@@ -120,7 +120,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   }
   try {
     // The settings' resources are read from the reference's clean profile: a fault must fail its check, not the run.
-    await preflight(config, apiBase(config), config.embedded ? apiBase(config, '') : undefined);
+    const resourceBase = config.embedded ? apiBase(config, '') : undefined;
+    await preflight(config, apiBase(config), resourceBase, undefined, (message) => console.log(message));
   } catch (e) {
     await stop?.();
     runState.remove();

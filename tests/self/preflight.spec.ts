@@ -2,11 +2,14 @@
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
+import { PreflightError, preflight } from '../../src/checks/preflight';
+import { loadConfig } from '../../src/config/config';
+import { RunState } from '../../src/http/run-state';
 import { expect, test } from '../../src/playwright/fixtures';
 import { lastLine, readReport, runPlaywright } from './support/child-run';
 import { preflightMessage } from './support/preflight-message';
@@ -47,6 +50,92 @@ test('an unreachable target', async () => {
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   expect(message).toMatch(/gave no HTTP answer: connection refused \(ECONNREFUSED\)[\s\S]*Check RSF_TARGET_URL/);
   expect(message, 'waiting longer would not help').not.toContain('RSF_REQUEST_TIMEOUT_MS');
+  expect(message, 'unless the server was still starting').toContain('set RSF_WAIT_FOR_TARGET_MS to wait for it');
+});
+
+/**
+ * The preflight of `env` in this process (its breaker its own, as preflightMessage's): what it said while it waited
+ * for the target, and its error's message if it failed.
+ */
+async function preflightWaiting(env: Record<string, string>) {
+  const config = loadConfig({ RSF_REQUEST_TIMEOUT_MS: '800', RSF_MAX_RETRIES: '0', ...env });
+  const state = new RunState(scratchDir('preflight-state'));
+  const said: string[] = [];
+  const error = await preflight(config, undefined, undefined, state, (m) => said.push(m)).catch((e: unknown) => e);
+  if (error !== undefined && !(error instanceof PreflightError)) throw error;
+  return { said, failed: error?.message, breaker: state.breakerOpen() };
+}
+
+/** A gateway in front of `upstream` that answers 503 to its first `notUpFor` requests; `requests` counts them all. */
+async function gateway(upstream: string, notUpFor: number) {
+  let requests = 0;
+  const server = createHttpServer((req, res) => {
+    if (++requests <= notUpFor) {
+      res.writeHead(503, { 'content-type': 'text/html' });
+      return res.end('<h1>503 Service Temporarily Unavailable</h1>');
+    }
+    const forwarded = httpRequest(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  const url = await listening(server);
+  return { url, requests: () => requests, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, said once, no breaker', async () => {
+  const reference = await startReferenceServer();
+  const starting = await gateway(reference.url, 2);
+  // A server that starts listening after the run started: its port refuses connections until then.
+  const port = createTcpServer();
+  const lateUrl = await listening(port);
+  await new Promise((resolve) => port.close(resolve));
+  const late = createHttpServer((req, res) => {
+    const forwarded = httpRequest(`${reference.url}${req.url}`, { method: req.method, headers: req.headers }, (a) => {
+      res.writeHead(a.statusCode ?? 502, a.headers);
+      a.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  const starts = setTimeout(() => late.listen(Number(new URL(lateUrl).port), '127.0.0.1'), 1200);
+  try {
+    const [behindGateway, startedLate] = await Promise.all([
+      preflightWaiting({ RSF_TARGET_URL: starting.url, RSF_WAIT_FOR_TARGET_MS: '30000' }),
+      preflightWaiting({ RSF_TARGET_URL: lateUrl, RSF_WAIT_FOR_TARGET_MS: '30000' }),
+    ]);
+    expect(behindGateway).toEqual({
+      said: ['The target is not up yet (HTTP 503): waiting up to RSF_WAIT_FOR_TARGET_MS=30000.'],
+      failed: undefined,
+      breaker: undefined,
+    });
+    expect(startedLate).toEqual({
+      said: [
+        'The target is not up yet (connection refused (ECONNREFUSED)): waiting up to RSF_WAIT_FOR_TARGET_MS=30000.',
+      ],
+      failed: undefined,
+      breaker: undefined,
+    });
+  } finally {
+    clearTimeout(starts);
+    await Promise.all([starting.close(), new Promise((resolve) => late.close(resolve)), reference.close()]);
+  }
+});
+
+test('a target that never comes up: RSF_WAIT_FOR_TARGET_MS bounds the tries, and the message names it', async () => {
+  const down = await gateway('http://127.0.0.1:9', Number.POSITIVE_INFINITY);
+  try {
+    const { said, failed } = await preflightWaiting({ RSF_TARGET_URL: down.url, RSF_WAIT_FOR_TARGET_MS: '1500' });
+    expect(said).toHaveLength(1);
+    expect(failed).toMatch(/HTTP 503: the target is failing[\s\S]*still not up after RSF_WAIT_FOR_TARGET_MS=1500\./);
+    // A try each second while the wait lasts (at 0, 1 and 1.5 s), then the preflight's own request: no more.
+    expect(down.requests()).toBeGreaterThanOrEqual(2);
+    expect(down.requests()).toBeLessThanOrEqual(4);
+  } finally {
+    await down.close();
+  }
+  const failing = await preflightAgainstAnswer(500, 'text/html', '<h1>Internal Server Error</h1>');
+  expect(failing, 'a 500 is no gateway waiting for its server').not.toContain('RSF_WAIT_FOR_TARGET_MS');
 });
 
 test('a target that accepts connections and never answers: one clear error, after one time-out', async () => {

@@ -95,6 +95,14 @@ export const TARGET_SETTINGS = {
     'Time-out of one request, in milliseconds (100 to 120000). A test whose request times out is inconclusive; ' +
       'an operation that times out twice in a row is not sent again.',
   ),
+  waitForTargetMs: S(
+    'RSF_WAIT_FOR_TARGET_MS',
+    '0',
+    bounded(0, 600000),
+    'How long the preflight waits for a target that is not up yet, in milliseconds (0 to 600000): it asks again ' +
+      'each second while the connection is refused, reset or times out, or a gateway answers 502, 503 or 504. For ' +
+      'a server started just before the run, or one that sleeps until a request wakes it. 0: no wait.',
+  ),
   maxRequestsPerSecond: S(
     'RSF_MAX_REQUESTS_PER_SECOND',
     '',
