@@ -48,7 +48,10 @@ export interface Exchange {
   request: { method: string; url: string; headers: Record<string, string>; body?: string };
   status: number;
   contentType: string;
-  /** The body read, as UTF-8 (invalid bytes become U+FFFD): for judging. Excerpts are made from rawBody. */
+  /**
+   * The body read, decoded as fetch() and browsers decode UTF-8: invalid bytes become U+FFFD, and a leading byte order
+   * mark is dropped. For judging; excerpts are made from rawBody.
+   */
   text: string;
   /** The parsed body; for a body larger than the cap, a text saying so (it was not read whole). */
   body: ParsedBody;
@@ -110,6 +113,9 @@ export function tooLargeMessage(limitBytes: number): string {
   return `response larger than ${limit} (RSF_MAX_RESPONSE_BYTES): only its first ${limit} were read`;
 }
 
+/** WHATWG's UTF-8 decode, which fetch() uses: a leading BOM is not part of the text (the spec says nothing of it). */
+const UTF8 = new TextDecoder('utf-8');
+
 /** An answer as the checks see it. */
 export function exchangeOf(
   operation: Operation,
@@ -120,7 +126,7 @@ export function exchangeOf(
   limitBytes: number,
 ): Exchange {
   const contentType = headerValue(response, 'content-type') ?? '';
-  const text = response.body.toString('utf8');
+  const text = UTF8.decode(response.body);
   const { announcedBytes } = response;
   const truncated = response.truncated
     ? { limitBytes, ...(announcedBytes !== undefined && { announcedBytes }) }

@@ -803,6 +803,24 @@ test.describe('retries and the breaker', () => {
     expect(successProblem(exchange, config)?.message).toContain(`response larger than ${CAP} bytes`);
     expect(rejectionProblem(exchange, config)?.message).toContain(`a response larger than ${CAP} bytes`);
   });
+
+  test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const answer = (body: string, contentType = 'application/json') => ({
+      status: 200,
+      headers: { 'content-type': contentType },
+      body: Buffer.concat([bom, Buffer.from(body)]),
+      sizeBytes: bom.length + body.length,
+      truncated: false,
+      durationMs: 1,
+    });
+    const request = { method: 'GET', url: 'http://127.0.0.1/v1/prices', headers: {} };
+    const prices = exchangeOf(OPERATIONS.listPrices, 'valid', request, answer('[]'), [], CAP);
+    expect(prices.body).toEqual({ kind: 'json', value: [] });
+    expect(bodyExcerpt(prices), 'the excerpt shows the bytes sent').toBe('\\u{feff}[]');
+    const text = exchangeOf(OPERATIONS.updateCartItems, 'valid', request, answer('ok', 'text/plain'), [], CAP);
+    expect(text.body).toEqual({ kind: 'text', value: 'ok' });
+  });
 });
 
 test('a run killed before its teardown leaves folders that a later run removes, never those of a live process', () => {
