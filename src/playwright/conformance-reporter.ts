@@ -10,7 +10,8 @@
 //
 // Exit code: 0 for PASS, 1 for FAIL, 2 for ERROR (verdict.ts says which is which). Playwright itself exits only
 // 0, 1 or 130, and merge-reports 0 whatever the verdict, so onExit ends the process with the verdict's code after
-// printing the verdict line. An interrupted run (Ctrl-C) keeps Playwright's own code.
+// printing the verdict line. An interrupted run (Ctrl-C, SIGTERM) keeps Playwright's own code, 130, and its verdict
+// is ERROR.
 // Put this reporter last in the list: it prints the verdict line in onExit, and nothing should follow it.
 //
 // Everything comes from the tests, their last results, annotations, attachments and config.metadata, so it works
@@ -186,6 +187,13 @@ function appendStepSummary(file: string | undefined, markdown: string): void {
   }
 }
 
+/** Ctrl-C (or SIGTERM from a cancelled CI job): what was left unjudged is no pass. */
+function interruptedMessage(tests: readonly TestRecord[]): string {
+  const unfinished = tests.filter((t) => t.status === 'not run' || t.status === 'interrupted').length;
+  const when = tests.length === 0 ? 'before any test ran' : `with ${unfinished} of ${tests.length} tests unfinished`;
+  return `the run was interrupted (Ctrl-C, or a signal) ${when}`;
+}
+
 export default class ConformanceReporter implements Reporter {
   private config?: FullConfig;
   private suite?: Suite;
@@ -234,6 +242,7 @@ export default class ConformanceReporter implements Reporter {
     if (result.status === 'timedout') runErrors.push('the run was stopped by its global time-out (globalTimeout)');
 
     const tests = (this.suite?.allTests() ?? []).map(testRecordOf);
+    if (result.status === 'interrupted') runErrors.push(interruptedMessage(tests));
     const base: Omit<ReportInput, 'tests'> = {
       catalogue,
       metadata: this.config?.metadata ?? {},

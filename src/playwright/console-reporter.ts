@@ -25,7 +25,7 @@ const MARKS: Record<TestResult['status'], string> = {
   passed: '✓',
   failed: '✘',
   timedOut: '✘',
-  interrupted: '✘',
+  interrupted: '⊘',
   skipped: '-',
 };
 
@@ -34,7 +34,7 @@ export default class ConsoleReporter implements Reporter {
   private count = 0;
   private total = 0;
   private readonly failures: { test: TestCase; result: TestResult }[] = [];
-  private readonly counts = { passed: 0, failed: 0, skipped: 0 };
+  private readonly counts = { passed: 0, failed: 0, interrupted: 0, skipped: 0 };
   /** Gateway blips the tests' requests got and sent again. */
   private transient = 0;
 
@@ -50,7 +50,8 @@ export default class ConsoleReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.count++;
-    const status = result.status === 'timedOut' || result.status === 'interrupted' ? 'failed' : result.status;
+    // Interrupted (Ctrl-C) is no failure: counted apart, as Playwright's list reporter counts it, with no evidence.
+    const status = result.status === 'timedOut' ? 'failed' : result.status;
     this.counts[status]++;
     if (status === 'failed') this.failures.push({ test, result });
     for (const a of result.annotations)
@@ -88,6 +89,7 @@ export default class ConsoleReporter implements Reporter {
     if (this.count === 0) return;
     const lines = [
       this.counts.failed > 0 ? `${this.counts.failed} failed` : '',
+      this.counts.interrupted > 0 ? `${this.counts.interrupted} interrupted` : '',
       this.total > this.count ? `${this.total - this.count} did not run` : '',
       this.counts.skipped > 0 ? `${this.counts.skipped} skipped` : '',
       this.counts.passed > 0 ? `${this.counts.passed} passed (${(result.duration / 1000).toFixed(1)}s)` : '',

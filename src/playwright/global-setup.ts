@@ -83,6 +83,12 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   removeAbandonedRunFolders();
   // The circuit breaker and the throttle, shared by every worker of this run (src/http/run-state.ts).
   const runState = createRunStateDir();
+  // A setup interrupted by Ctrl-C (during the preflight, say) never returns its teardown: the folder goes as the
+  // runner exits, whichever way it does.
+  process.once('exit', runState.remove);
+  // SIGTERM (a cancelled CI job, `timeout`) stops the run as Ctrl-C does, once: the reporters still run, so the
+  // reports say ERROR (interrupted) instead of an earlier run's verdict standing, and nothing is left behind.
+  process.once('SIGTERM', () => process.kill(process.pid, 'SIGINT'));
   if (config.recording) {
     // A replay sends nothing: no reference to start, no preflight (its answers are not in the recording).
     try {

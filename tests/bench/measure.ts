@@ -33,8 +33,10 @@ export async function timedRun(
 ): Promise<TimedRun> {
   const started = performance.now();
   let verdictAt: number | undefined;
-  const run = await runInGroup(command, args, env, timeoutMs, (stdout) => {
-    if (verdictAt === undefined && VERDICT.test(stdout)) verdictAt = performance.now();
+  const run = await runInGroup(command, args, env, timeoutMs, {
+    onStdout: (stdout) => {
+      if (verdictAt === undefined && VERDICT.test(stdout)) verdictAt = performance.now();
+    },
   });
   const exitedAt = performance.now();
   const match = VERDICT.exec(run.output);

@@ -52,16 +52,23 @@ export interface GroupRun extends ChildRun {
   output: string;
 }
 
+export interface GroupRunOptions {
+  /** Sees stdout as it comes (the bench times the verdict line by it). */
+  onStdout?: (stdoutSoFar: string) => void;
+  /** Sends `signal` to the whole group once `when` resolves, as a terminal's Ctrl-C or a cancelled CI job does. */
+  interrupt?: { signal: NodeJS.Signals; when: Promise<unknown> };
+}
+
 /**
  * Runs `command args` from the repository root in a process group of its own, with `childEnv(extraEnv)`; the whole
- * group is killed after timeoutMs. `onStdout` sees stdout as it comes (the bench times the verdict line by it).
+ * group is killed after timeoutMs.
  */
 export function runInGroup(
   command: string,
   args: string[],
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
-  onStdout?: (stdoutSoFar: string) => void,
+  { onStdout, interrupt }: GroupRunOptions = {},
 ): Promise<GroupRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, {
@@ -90,6 +97,9 @@ export function runInGroup(
       killed = true;
       killGroup(child);
     }, timeoutMs);
+    void interrupt?.when.then(() => {
+      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, interrupt.signal);
+    });
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(e);
@@ -124,9 +134,10 @@ export async function runPlaywright(
   args: string[],
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
+  options: GroupRunOptions = {},
 ): Promise<ChildRun> {
   const [runArgs, env] = conformanceDefaults(args, extraEnv);
-  const { pid, code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...runArgs], env, timeoutMs);
+  const { pid, code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...runArgs], env, timeoutMs, options);
   return { ...(pid !== undefined && { pid }), code, stdout, stderr };
 }
 
@@ -150,6 +161,7 @@ export async function runSuiteIn(
   env: Record<string, string | undefined>,
   args: string[],
   timeoutMs: number,
+  options: GroupRunOptions = {},
 ): Promise<SuiteRun> {
   const out = scratchDir(prefix);
   writeFileSync(join(out, 'no-waivers.json'), '[]');
@@ -158,6 +170,7 @@ export async function runSuiteIn(
     ['test', '--output', join(out, 'results'), ...args],
     { RSF_REPORTS_DIR: reportsDir, RSF_WAIVERS_FILE: join(out, 'no-waivers.json'), ...env },
     timeoutMs,
+    options,
   );
   return { ...run, out, reportsDir, output: `${run.stdout}\n${run.stderr}`, verdict: lastLine(run.stdout) };
 }
