@@ -10,6 +10,7 @@ import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { version } from '../../package.json';
 import type { Config } from '../../src/config/config';
 import { loadConfig } from '../../src/config/config';
 import { transportOptions } from '../../src/config/target';
@@ -517,6 +518,24 @@ test.describe('the client', () => {
       expect(process.memoryUsage().rss - rssBefore, 'memory stays flat: far below the inflated size').toBeLessThan(
         64 * MiB,
       );
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('names itself in User-Agent, which firewalls refuse requests without', async () => {
+    const seen: (string | undefined)[] = [];
+    const target = await startHostileTarget({
+      misbehave: (req, res) => {
+        seen.push(req.headers['user-agent']);
+        res.writeHead(req.headers['user-agent'] ? 200 : 403, { 'content-type': 'application/json' });
+        res.end('[]');
+        return true;
+      },
+    });
+    try {
+      expect((await wire(`${target.url}/v1/prices`)).status).toBe(200);
+      expect(seen).toEqual([`reseller-storefront-conformance/${version}`]);
     } finally {
       await target.close();
     }
