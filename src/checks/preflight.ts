@@ -317,6 +317,11 @@ async function checkPrices(
         `  RSF_TARGET_URL must be the base URL that /v1 follows (§9), with its path prefix if the API has one.` +
         (endsInAnotherVersion(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : ''),
     );
+  if ((status === 401 || status === 403) && /^\s*</.test(body))
+    fail(
+      `HTTP ${status} with markup (${contentType}), not JSON: a firewall or proxy in front of the API refused the ` +
+        `request, or the API refused RSF_BEARER_TOKEN. Body: ${body}`,
+    );
   if (status === 401 || status === 403)
     fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
   // Before the markup: a server's error page says the target is failing, not that it is another site.

@@ -213,6 +213,13 @@ test('a target that refuses the token', async () => {
   expect(message).not.toContain('the-token-we-were-given');
 });
 
+test('a firewall that refuses the request with a web page: named as a possible cause, with the page', async () => {
+  const page = '<html><head><title>403 Forbidden</title></head><body>Request blocked.</body></html>';
+  const message = await preflightAgainstAnswer(403, 'text/html', page);
+  expect(message).toMatch(/HTTP 403 with markup \(text\/html\), not JSON: a firewall or proxy in front of the API/);
+  expect(message).toContain('Request blocked.');
+});
+
 test('a target that refuses the token is asked once: the reads of the settings would only repeat it', async () => {
   let requests = 0;
   const refusing = createHttpServer((_, res) => {
