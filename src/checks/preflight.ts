@@ -157,15 +157,15 @@ function writeChecks(config: DataConfig): ResourceRead[] {
 function outgoing(
   method: string,
   url: string,
-  config: Pick<TargetConfig, 'bearerToken'>,
+  config: Pick<TargetConfig, 'bearerToken' | 'extraHeaders'>,
   body?: Record<string, unknown>,
 ): OutgoingRequest {
-  const headers = { Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` };
+  const headers = { ...config.extraHeaders, Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` };
   if (body === undefined) return { method, url, headers };
   return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-function getRequest(url: string, config: Pick<TargetConfig, 'bearerToken'>): OutgoingRequest {
+function getRequest(url: string, config: Pick<TargetConfig, 'bearerToken' | 'extraHeaders'>): OutgoingRequest {
   return outgoing('GET', url, config);
 }
 

@@ -73,15 +73,18 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
+/** The secrets a setting's value holds: the value, or each value of an object (RSF_EXTRA_HEADERS). */
+export function secretValues(value: unknown): string[] {
+  // An unset secret (RSF_BEARER_TOKEN_COMMAND by default) hides nothing: '' would match between every character.
+  const values = typeof value === 'object' && value !== null ? Object.values(value) : [value];
+  return values.map(String).filter((v) => v !== '');
+}
+
 /** The secret settings of a config, with the variable that holds each. */
 export function secretSettings(config: Config): { name: string; value: string }[] {
-  return (
-    (Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][])
-      .filter(([, s]) => s.secret)
-      .map(([key, s]) => ({ name: s.name, value: String(config[key]) }))
-      // An unset secret (RSF_BEARER_TOKEN_COMMAND by default) hides nothing: '' would match between every character.
-      .filter((s) => s.value !== '')
-  );
+  return (Object.entries(SETTINGS) as [keyof Settings, Setting<unknown>][])
+    .filter(([, s]) => s.secret)
+    .flatMap(([key, s]) => secretValues(config[key]).map((value) => ({ name: s.name, value })));
 }
 
 /** The secret values of a config, for redaction. */

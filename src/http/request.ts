@@ -4,10 +4,12 @@ import { type Operation, fillPath, operationLabel } from '../model/operations';
 import type { Credentials, OutgoingRequest, SendOptions } from './exchange';
 import { lastCharacterChanged, otherCase } from './near-miss-tokens';
 
-/** The tokens requests are sent with: the valid one, and one the target must refuse. */
+/** The tokens requests are sent with (the valid one, and one the target must refuse), and what every one carries. */
 export interface Tokens {
   bearerToken: string;
   invalidBearerToken: string;
+  /** RSF_EXTRA_HEADERS: an API gateway's key, say. */
+  extraHeaders?: Readonly<Record<string, string>>;
 }
 
 export function authorizationHeader(credentials: Credentials, tokens: Tokens): string | undefined {
@@ -47,7 +49,7 @@ export function outgoingRequest(
 ): OutgoingRequest {
   const path = fillPath(operation.path, options.params ?? {});
   const url = `${apiBase}${path}${options.query ? `?${options.query}` : ''}`;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...tokens.extraHeaders, Accept: 'application/json' };
   const authorization = authorizationHeader(credentialsOf(operation, options), tokens);
   if (authorization !== undefined) headers.Authorization = authorization;
   let body: string | undefined;

@@ -1,7 +1,8 @@
 // Tells redaction (src/http/redact.ts, which reads no configuration) what this process must hide: the secret
 // settings of its configuration, read at the first redaction, and the near misses of the Bearer token that the
 // credential probes send (near-miss-tokens.ts), nearly the secret. Importing this module is enough.
-import { type Config, SETTINGS, loadConfig, secretsOf } from '../config/config';
+import { type Config, SETTINGS, loadConfig, secretValues, secretsOf } from '../config/config';
+import type { Setting } from '../config/settings/setting';
 import { nearMissTokens } from '../http/near-miss-tokens';
 import { hideSecretsOf, registerSecret } from '../http/redact';
 
@@ -20,9 +21,13 @@ export function registerBearerToken(token: string): void {
 
 /** Also hides secret settings found in the environment (a merge or reporter may run without a loadable config). */
 export function registerEnvSecrets(env: NodeJS.ProcessEnv = process.env): void {
-  for (const setting of Object.values(SETTINGS) as { name: string; secret?: boolean }[]) {
-    const value = setting.secret ? env[setting.name]?.trim() : undefined;
-    if (value) registerSecret(value);
+  for (const setting of Object.values(SETTINGS) as Setting<unknown>[]) {
+    const raw = setting.secret ? env[setting.name]?.trim() : undefined;
+    if (!raw) continue;
+    registerSecret(raw);
+    try {
+      for (const value of secretValues(setting.parse(raw))) registerSecret(value);
+    } catch {} // a value the settings refuse is hidden whole, as given
   }
   for (const nearMiss of nearMissTokens(env[SETTINGS.bearerToken.name]?.trim() ?? '')) registerSecret(nearMiss);
 }

@@ -11,6 +11,8 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { apiBase, displayTarget, normalizeTargetUrl, transportOptions } from '../../src/config/target';
 import { Transport } from '../../src/http/transport';
 import { validBodies } from '../../src/model/bodies';
+import { OPERATIONS } from '../../src/model/operations';
+import { outgoingRequest } from '../../src/http/request';
 import { ApiClient } from '../../src/playwright/api-client';
 import { referenceForThisFile } from './support/file-reference';
 
@@ -113,6 +115,32 @@ test('a near-miss token differs from the token in its last character only, or in
     }),
     { numRuns: 500 },
   );
+});
+
+test('RSF_EXTRA_HEADERS: every request carries them, their values are secrets, and a bad one is refused unseen', () => {
+  const key = 'k3y-of-the-gateway';
+  const config = loadConfig({ RSF_EXTRA_HEADERS: JSON.stringify({ 'x-api-key': key, 'User-Agent': 'ci-runner' }) });
+  const request = outgoingRequest(OPERATIONS.listPrices, {}, config, 'https://api.example/v1');
+  expect(request.headers).toMatchObject({ 'x-api-key': key, 'User-Agent': 'ci-runner', Accept: 'application/json' });
+  const unauthenticated = outgoingRequest(OPERATIONS.listPrices, { credentials: 'none' }, config, 'https://x/v1');
+  expect(unauthenticated.headers, 'a gateway sees its key on the refusal probes too').toHaveProperty('x-api-key', key);
+  expect(secretsOf(config)).toContain(key);
+  expect(loadConfig().extraHeaders).toEqual({});
+
+  const refused = {
+    'x-api-key': /not valid JSON/,
+    '["x-api-key", "k3y"]': /expected a JSON object/,
+    '{"Authorization": "Basic k3y"}': /Authorization is a header the suite sets itself/,
+    '{"content-type": "k3y"}': /content-type is a header the suite sets itself/,
+    '{"x api key": "k3y"}': /a header name has a character HTTP does not allow/,
+    '{"x-api-key": 12345}': /the value of x-api-key must be a string on one line/,
+    '{"x-api-key": "k3y\\r\\nx-other: 1"}': /the value of x-api-key must be a string on one line/,
+    '{"X-Key": "k3y", "x-key": "k3y"}': /x-key is given twice/,
+  };
+  for (const [raw, message] of Object.entries(refused)) {
+    expect(() => loadConfig({ RSF_EXTRA_HEADERS: raw }), raw).toThrow(message);
+    expect(() => loadConfig({ RSF_EXTRA_HEADERS: raw }), raw).not.toThrow(/k3y/);
+  }
 });
 
 test('the target URL may be given with or without /v1 and trailing slashes', () => {

@@ -220,6 +220,38 @@ test('a firewall that refuses the request with a web page: named as a possible c
   expect(message).toContain('Request blocked.');
 });
 
+test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every request', async () => {
+  const reference = await startReferenceServer();
+  const keys: (string | string[] | undefined)[] = [];
+  const gatewayOnly = createHttpServer((req, res) => {
+    keys.push(req.headers['x-api-key']);
+    if (req.headers['x-api-key'] !== 'k3y-of-the-gateway') {
+      res.writeHead(403, { 'content-type': 'application/json' });
+      return res.end('{"message":"Forbidden"}');
+    }
+    const forwarded = httpRequest(`${reference.url}${req.url}`, { method: req.method, headers: req.headers }, (a) => {
+      res.writeHead(a.statusCode ?? 502, a.headers);
+      a.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  const url = await listening(gatewayOnly);
+  try {
+    expect(await preflightMessage({ RSF_TARGET_URL: url })).toMatch(/HTTP 403: the target refused RSF_BEARER_TOKEN/);
+    keys.length = 0;
+    const withKey = await preflightWaiting({
+      RSF_TARGET_URL: url,
+      RSF_EXTRA_HEADERS: JSON.stringify({ 'x-api-key': 'k3y-of-the-gateway' }),
+    });
+    expect(withKey.failed).toBeUndefined();
+    expect(keys.length, 'the price list, then the settings read').toBeGreaterThan(1);
+    expect(new Set(keys)).toEqual(new Set(['k3y-of-the-gateway']));
+  } finally {
+    gatewayOnly.close();
+    await reference.close();
+  }
+});
+
 test('a target that refuses the token is asked once: the reads of the settings would only repeat it', async () => {
   let requests = 0;
   const refusing = createHttpServer((_, res) => {

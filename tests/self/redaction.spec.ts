@@ -51,8 +51,14 @@ test('no form of a secret appears in any report, result, archive or console outp
   test.setTimeout(10 * 60_000);
 
   const secrets = fakeSecrets();
+  // An API gateway's key, which every request carries (the reference ignores it).
+  const apiKey = `ZZSECRETAPIKEYZZ-${secrets.bearer.slice(-12)}`;
   const bearers = [secrets.bearer, ...nearMissTokens(secrets.bearer)];
-  const forms = [...bearers.flatMap((t) => secretForms(t, ['Bearer ', 'Bearer%20'])), ...secretForms(secrets.channel)];
+  const forms = [
+    ...bearers.flatMap((t) => secretForms(t, ['Bearer ', 'Bearer%20'])),
+    ...secretForms(secrets.channel),
+    ...secretForms(apiKey),
+  ];
   const runs = await Promise.all(
     ['clean', 'fault'].map(async (name) => {
       const dir = testInfo.outputPath(name);
@@ -62,6 +68,7 @@ test('no form of a secret appears in any report, result, archive or console outp
         [],
         {
           RSF_REFERENCE_FAULT: name === 'fault' ? fault : undefined,
+          RSF_EXTRA_HEADERS: JSON.stringify({ 'X-Api-Key': apiKey }),
           // Every property still sends the secrets; more runs of each would only send them more often.
           RSF_FC_NUM_RUNS: '5',
         },
@@ -96,6 +103,13 @@ test('no form of a secret appears in any report, result, archive or console outp
     expect(
       artifacts.some((a) => a.name.includes('playwright-results') && a.text.includes('/messageChannel/[REDACTED]/')),
       `${name}: operation 15's request in Playwright's json report`,
+    ).toBe(true);
+    // Redacted, not dropped: the recording shows the key's header on the requests it went with.
+    expect(
+      artifacts.some(
+        (a) => a.name.endsWith('exchanges.har') && a.text.includes('"name":"X-Api-Key","value":"[REDACTED]"'),
+      ),
+      `${name}: the gateway's key header in the recording`,
     ).toBe(true);
     const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
     expect(leaks, `${name} run`).toEqual([]);

@@ -48,6 +48,47 @@ const accessToken = (raw: string): string => {
   return secretText(raw);
 };
 
+/** Headers the suite sets itself, by the spec (§5.1) or by HTTP: RSF_EXTRA_HEADERS may not replace them. */
+const OWN_HEADERS = [
+  'accept',
+  'accept-encoding',
+  'authorization',
+  'connection',
+  'content-length',
+  'content-type',
+  'host',
+  'proxy-authorization',
+  'transfer-encoding',
+];
+/** A header name as HTTP allows it (RFC 9110, token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** RSF_EXTRA_HEADERS: a JSON object of header names and values. A value is never shown: it may be a key. */
+const extraHeaders = (raw: string): Record<string, string> => {
+  if (raw === '') return {};
+  const example = 'a JSON object such as {"x-api-key": "…"}';
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new ConfigProblem(`not valid JSON: expected ${example}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigProblem(`expected ${example}`);
+  const seen = new Set<string>();
+  for (const [name, headerValue] of Object.entries(value)) {
+    if (!HEADER_NAME.test(name))
+      throw new ConfigProblem("a header name has a character HTTP does not allow (letters, digits, !#$%&'*+.^_`|~-)");
+    const lowerCase = name.toLowerCase();
+    if (OWN_HEADERS.includes(lowerCase)) throw new ConfigProblem(`${name} is a header the suite sets itself`);
+    if (seen.has(lowerCase)) throw new ConfigProblem(`${name} is given twice (header names ignore letter case)`);
+    seen.add(lowerCase);
+    if (typeof headerValue !== 'string' || /[\0\r\n]/.test(headerValue))
+      throw new ConfigProblem(`the value of ${name} must be a string on one line`);
+  }
+  return value as Record<string, string>;
+};
+
 export const TARGET_SETTINGS = {
   targetUrl: S(
     'RSF_TARGET_URL',
@@ -79,6 +120,15 @@ export const TARGET_SETTINGS = {
     '',
     secretText,
     'A token the target must refuse. Empty: a random one per run.',
+    true,
+  ),
+  extraHeaders: S(
+    'RSF_EXTRA_HEADERS',
+    '',
+    extraHeaders,
+    'Headers sent with every request, as a JSON object: {"x-api-key": "…"} for an API gateway in front of the ' +
+      'target. Their values are secrets, redacted everywhere like the tokens. Authorization, Content-Type, Accept ' +
+      "and HTTP's own headers are the suite's to set; User-Agent may be replaced.",
     true,
   ),
   allowWrites: S(
