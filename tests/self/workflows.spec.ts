@@ -164,6 +164,7 @@ test('conformance.yml: a shard matrix whose blobs are merged, reported, uploaded
   // Each shard's blob under its own name, as the README's sharding section says, and uploaded.
   expect(run?.env?.PLAYWRIGHT_BLOB_OUTPUT_FILE).toBe(`all-blobs/shard-${gh('matrix.shard')}.zip`);
   expect(run?.env?.RSF_BEARER_TOKEN).toBe(gh('secrets.RSF_BEARER_TOKEN'));
+  expect(run?.env?.RSF_EXTRA_HEADERS, "an API gateway's key is a secret too").toBe(gh('secrets.RSF_EXTRA_HEADERS'));
   expect(uses(shard, 'actions/upload-artifact')[0]?.with).toMatchObject({
     name: `blob-report-${gh('matrix.shard')}`,
     path: 'all-blobs',
