@@ -10,6 +10,7 @@ import { REFERENCE_SETTINGS, type ReferenceConfig } from './settings/reference';
 import { REPORTING_SETTINGS, type ReportingConfig, exitPolicy } from './settings/reporting';
 import { ConfigError, ConfigProblem, type Setting } from './settings/setting';
 import { proxySettings } from './proxy-env';
+import { clientCertificate } from './client-certificate';
 import { REPLAY_SCHEME, TARGET_SETTINGS, type TargetConfig } from './settings/target';
 
 export { ConfigError } from './settings/setting';
@@ -57,9 +58,11 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
   const proxy = proxySettings(env, problems);
+  const certificate = problems.length === 0 ? clientCertificate(values as Config, problems) : undefined;
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as Config;
   if (proxy) config.proxy = proxy;
+  if (certificate) config.clientCertificate = certificate;
   config.embedded = config.targetUrl === '';
   config.recording = config.targetUrl.startsWith(REPLAY_SCHEME) ? config.targetUrl.slice(REPLAY_SCHEME.length) : '';
   config.writesEnabled = config.embedded || config.allowWrites;

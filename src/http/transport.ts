@@ -8,7 +8,7 @@ import { Limiter, paced } from './limiter';
 import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
 import { type BreakerTrip, type RunState, runState } from './run-state';
-import { type WireOptions, wire } from './wire';
+import { type ClientCertificate, type WireOptions, wire } from './wire';
 
 /** What the transport needs to know, and nothing more: the fixtures make it from the configuration. */
 export interface TransportOptions extends RetryOptions {
@@ -24,11 +24,19 @@ export interface TransportOptions extends RetryOptions {
   inProcess?: boolean;
   /** The environment's forward proxies (proxy.ts). */
   proxy?: ProxySettings;
+  /** For an https target that asks for one (RSF_TLS_CLIENT_CERT). */
+  clientCertificate?: ClientCertificate;
 }
 
-/** The wire's part of the transport's options: the deadline, the body cap, the proxies. */
-export function wireOptions({ requestTimeoutMs, maxResponseBytes, proxy }: TransportOptions): WireOptions {
-  return { timeoutMs: requestTimeoutMs, maxBodyBytes: maxResponseBytes, ...(proxy && { proxy }) };
+/** The wire's part of the transport's options: the deadline, the body cap, the proxies, the client certificate. */
+export function wireOptions(options: TransportOptions): WireOptions {
+  const { requestTimeoutMs, maxResponseBytes, proxy, clientCertificate } = options;
+  return {
+    timeoutMs: requestTimeoutMs,
+    maxBodyBytes: maxResponseBytes,
+    ...(proxy && { proxy }),
+    ...(clientCertificate && { clientCertificate }),
+  };
 }
 
 /** Shared by every test of a worker: it paces, retries, and keeps the run's circuit breaker. */

@@ -19,6 +19,13 @@ export interface WireRequest extends WireOptions {
   body?: string;
 }
 
+/** A certificate and its key, in PEM, for an https target that asks the client for one (mutual TLS). */
+export interface ClientCertificate {
+  cert: Buffer;
+  key: Buffer;
+  passphrase?: string;
+}
+
 export interface WireOptions {
   /** For the whole exchange: connecting, sending, the headers and the body. */
   timeoutMs: number;
@@ -26,6 +33,8 @@ export interface WireOptions {
   maxBodyBytes: number;
   /** The environment's forward proxies (proxy.ts); none: every target is reached directly. */
   proxy?: ProxySettings;
+  /** Presented to an https target that asks for one. */
+  clientCertificate?: ClientCertificate;
 }
 
 export type { WireResponse };
@@ -88,6 +97,14 @@ const UNTRUSTED_CERTIFICATE = [
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ];
 
+/** TLS alerts of a target that asks for a client certificate (mutual TLS) and got none it accepts. */
+const CLIENT_CERTIFICATE_REFUSED = [
+  'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
+  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
+  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+];
+
 class DeadlineExceeded extends Error {}
 
 /** A reused keep-alive connection that the server had just closed: the request never reached it. */
@@ -111,6 +128,14 @@ function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind;
   if (UNTRUSTED_CERTIFICATE.includes(code)) {
     const remedy = "if a private CA signed it, give that CA's PEM file in NODE_EXTRA_CA_CERTS";
     return { kind: 'other', message: `the TLS certificate is not trusted on this machine (${code}); ${remedy}` };
+  }
+  if (CLIENT_CERTIFICATE_REFUSED.includes(code)) {
+    const remedy =
+      'give one in RSF_TLS_CLIENT_CERT and RSF_TLS_CLIENT_KEY, or check that it is the one the target expects';
+    return {
+      kind: 'other',
+      message: `the target refused the TLS connection without a client certificate it accepts (${code}); ${remedy}`,
+    };
   }
   if (code === 'ERR_PROXY_TUNNEL') return { kind: 'other', message: firstLine };
   if (code.startsWith('HPE_')) return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
@@ -192,7 +217,7 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
           if (read.truncated) request?.destroy();
         }, fail);
       };
-      request = openRequest(url, wire.method, headers, route, wire.timeoutMs, onResponse);
+      request = openRequest(url, wire, headers, route, onResponse);
     } catch (e) {
       settle(() => reject(e));
       return;
@@ -205,17 +230,20 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
 /** The request on the wire: direct, through a proxy's CONNECT tunnel (https), or asked of the proxy (http). */
 function openRequest(
   url: URL,
-  method: string,
+  { method, timeoutMs, clientCertificate }: WireRequest,
   headers: Record<string, string>,
   route: ProxyRoute | undefined,
-  timeoutMs: number,
   onResponse: (response: IncomingMessage) => void,
 ): ClientRequest {
   const secure = url.protocol === 'https:';
-  if (!route && secure) return httpsRequest(url, { method, headers, agent: httpsAgent }, onResponse);
+  // Per request, not per agent: an agent keeps apart the connections of different certificates (its getName).
+  const tls = clientCertificate ?? {};
+  if (!route && secure) return httpsRequest(url, { method, headers, agent: httpsAgent, ...tls }, onResponse);
   if (!route) return httpRequest(url, { method, headers, agent: httpAgent }, onResponse);
-  if (secure)
-    return httpsRequest(url, { method, headers, agent: tunnelAgent(route, timeoutMs, agentOptions) }, onResponse);
+  if (secure) {
+    const agent = tunnelAgent(route, timeoutMs, agentOptions);
+    return httpsRequest(url, { method, headers, agent, ...tls }, onResponse);
+  }
   // An http target: the whole URL, asked of the proxy (RFC 9112 §3.2.2), with the target's host in Host.
   const proxied = {
     ...headers,

@@ -1,6 +1,8 @@
 // Self-test of the configuration: defaults load, bad values are named, docs match the code.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
 import { lastCharacterChanged, nearMissTokens, otherCase } from '../../src/http/near-miss-tokens';
@@ -15,6 +17,8 @@ import { OPERATIONS } from '../../src/model/operations';
 import { outgoingRequest } from '../../src/http/request';
 import { ApiClient } from '../../src/playwright/api-client';
 import { referenceForThisFile } from './support/file-reference';
+import { scratchDir } from './support/scratch';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './support/self-signed';
 
 test('the defaults load and target the embedded reference with writes on', () => {
   const config = loadConfig({});
@@ -141,6 +145,42 @@ test('RSF_EXTRA_HEADERS: every request carries them, their values are secrets, a
     expect(() => loadConfig({ RSF_EXTRA_HEADERS: raw }), raw).toThrow(message);
     expect(() => loadConfig({ RSF_EXTRA_HEADERS: raw }), raw).not.toThrow(/k3y/);
   }
+});
+
+test('a client certificate is checked at start: both files, a certificate, its own key, the passphrase', () => {
+  const dir = scratchDir('client-certificate');
+  const encrypted = join(dir, 'encrypted.key.pem');
+  const passphrase = 'open-5esame';
+  const key = createPrivateKey(readFileSync(SELF_SIGNED_KEY));
+  writeFileSync(encrypted, key.export({ format: 'pem', type: 'pkcs8', cipher: 'aes-256-cbc', passphrase }));
+  const another = join(dir, 'another.key.pem');
+  writeFileSync(
+    another,
+    generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }),
+  );
+  const load = (env: Record<string, string>) => () => loadConfig(env);
+
+  const config = loadConfig({ RSF_TLS_CLIENT_CERT: SELF_SIGNED_CERT, RSF_TLS_CLIENT_KEY: SELF_SIGNED_KEY });
+  expect(transportOptions(config).clientCertificate?.cert).toEqual(readFileSync(SELF_SIGNED_CERT));
+  expect(loadConfig().clientCertificate).toBeUndefined();
+  const opened = { RSF_TLS_CLIENT_CERT: SELF_SIGNED_CERT, RSF_TLS_CLIENT_KEY: encrypted };
+  expect(loadConfig({ ...opened, RSF_TLS_CLIENT_KEY_PASSPHRASE: passphrase }).clientCertificate?.passphrase).toBe(
+    passphrase,
+  );
+
+  expect(load({ RSF_TLS_CLIENT_CERT: SELF_SIGNED_CERT })).toThrow(/go together: set both, or neither/);
+  expect(load({ RSF_TLS_CLIENT_CERT: join(dir, 'none.pem'), RSF_TLS_CLIENT_KEY: SELF_SIGNED_KEY })).toThrow(
+    /RSF_TLS_CLIENT_CERT: .*none\.pem cannot be read \(ENOENT\)/,
+  );
+  expect(load({ RSF_TLS_CLIENT_CERT: SELF_SIGNED_KEY, RSF_TLS_CLIENT_KEY: SELF_SIGNED_KEY })).toThrow(
+    /is not a PEM certificate/,
+  );
+  expect(load({ RSF_TLS_CLIENT_CERT: SELF_SIGNED_CERT, RSF_TLS_CLIENT_KEY: another })).toThrow(
+    /another\.key\.pem is not the key of the certificate in RSF_TLS_CLIENT_CERT/,
+  );
+  expect(load(opened)).toThrow(/an encrypted key needs RSF_TLS_CLIENT_KEY_PASSPHRASE/);
+  expect(load({ ...opened, RSF_TLS_CLIENT_KEY_PASSPHRASE: 'wrong-passphrase' })).toThrow(/or the passphrase is wrong/);
+  expect(load({ ...opened, RSF_TLS_CLIENT_KEY_PASSPHRASE: 'wrong-passphrase' })).not.toThrow(/wrong-passphrase/);
 });
 
 test('the target URL may be given with or without /v1 and trailing slashes', () => {

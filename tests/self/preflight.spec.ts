@@ -14,7 +14,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { lastLine, readReport, runPlaywright } from './support/child-run';
 import { preflightMessage } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
-import { selfSignedServer } from './support/self-signed';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -175,6 +175,45 @@ test('a target whose TLS certificate this machine does not trust: the message na
   staging.close();
   expect(message).toMatch(/gave no HTTP answer: the TLS certificate is not trusted on this machine/);
   expect(message).toMatch(/\(DEPTH_ZERO_SELF_SIGNED_CERT\); if a private CA signed it, .* in NODE_EXTRA_CA_CERTS/);
+});
+
+test('a target that asks for a client certificate: named at the preflight; with one, the run passes', async () => {
+  const reference = await startReferenceServer();
+  const mutual = selfSignedServer(
+    (req, res) => {
+      const forwarded = httpRequest(`${reference.url}${req.url}`, { method: req.method, headers: req.headers }, (a) => {
+        res.writeHead(a.statusCode ?? 502, a.headers);
+        a.pipe(res);
+      });
+      req.pipe(forwarded);
+    },
+    { requireClientCertificate: true },
+  );
+  await new Promise<void>((resolve) => mutual.listen(0, '127.0.0.1', resolve));
+  const target = { RSF_TARGET_URL: `https://127.0.0.1:${(mutual.address() as AddressInfo).port}` };
+  const trusted = { ...target, NODE_EXTRA_CA_CERTS: SELF_SIGNED_CERT };
+  const certificate = { RSF_TLS_CLIENT_CERT: SELF_SIGNED_CERT, RSF_TLS_CLIENT_KEY: SELF_SIGNED_KEY };
+  const out = scratchDir('client-certificate');
+  try {
+    const [without, withCertificate] = await Promise.all([
+      suiteAgainst(trusted),
+      runPlaywright(
+        ['test', 'tests/conformance/prices.spec.ts', '--output', join(out, 'results')],
+        { ...trusted, ...certificate, RSF_REPORTS_DIR: join(out, 'reports') },
+        60_000,
+      ),
+    ]);
+    const refused = /refused the TLS connection without a client certificate it accepts \(ERR_SSL_TLSV13_ALERT_CER/;
+    expectOneClearError(
+      without,
+      new RegExp(`${refused.source}.*; give one in RSF_TLS_CLIENT_CERT and RSF_TLS_CLIENT_KEY`),
+    );
+    expect(withCertificate.code, withCertificate.stdout + withCertificate.stderr).toBe(0);
+    expect(lastLine(withCertificate.stdout)).toMatch(/^Conformance: PASS/);
+  } finally {
+    mutual.close();
+    await reference.close();
+  }
 });
 
 /** The preflight's message against a server that gives every request the same answer. */

@@ -1,5 +1,6 @@
 // Target and transport: where requests go, with which tokens, and how they are paced, capped and retried.
 import type { ProxySettings } from '../../http/proxy';
+import type { ClientCertificate } from '../../http/wire';
 import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText, text } from './setting';
 
 /** RSF_TARGET_URL=har:PATH replays a recording instead of sending (README, "Evidence bundles"). */
@@ -131,6 +132,26 @@ export const TARGET_SETTINGS = {
       "and HTTP's own headers are the suite's to set; User-Agent may be replaced.",
     true,
   ),
+  tlsClientCert: S(
+    'RSF_TLS_CLIENT_CERT',
+    '',
+    text,
+    'PEM file of the client certificate (and its chain) for an https target that asks for one (mutual TLS), with ' +
+      'RSF_TLS_CLIENT_KEY. Both are read and checked at start.',
+  ),
+  tlsClientKey: S(
+    'RSF_TLS_CLIENT_KEY',
+    '',
+    text,
+    "PEM file of the client certificate's private key (RSF_TLS_CLIENT_CERT); its content is never shown.",
+  ),
+  tlsClientKeyPassphrase: S(
+    'RSF_TLS_CLIENT_KEY_PASSPHRASE',
+    '',
+    secretText,
+    'Passphrase of RSF_TLS_CLIENT_KEY, when the key is encrypted.',
+    true,
+  ),
   allowWrites: S(
     'RSF_ALLOW_WRITES',
     'false',
@@ -195,4 +216,6 @@ export type TargetConfig = Omit<Parsed<typeof TARGET_SETTINGS>, 'maxRequestsPerS
   writesEnabled: boolean;
   /** The environment's forward proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), when one is set. */
   proxy?: ProxySettings;
+  /** RSF_TLS_CLIENT_CERT and RSF_TLS_CLIENT_KEY, read, when set. */
+  clientCertificate?: ClientCertificate;
 };
