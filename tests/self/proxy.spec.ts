@@ -12,7 +12,7 @@ import { runInGroup, runSuiteIn } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
 import { PROXY_CREDENTIALS, startForwardProxy } from './support/forward-proxy';
 import { preflightMessage } from './support/preflight-message';
-import { SELF_SIGNED_CERT, selfSignedServer } from './support/self-signed';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -92,9 +92,10 @@ test('an http target is asked of the proxy in absolute form, with the proxy cred
   }
 });
 
-test('an https target is reached through a CONNECT tunnel, its certificate checked end to end', async () => {
-  const target = selfSignedServer((_, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end('["through the tunnel"]'),
+test('an https target through a CONNECT tunnel: TLS end to end, its certificate checked, ours sent', async () => {
+  const target = selfSignedServer(
+    (_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('["through the tunnel"]'),
+    { requireClientCertificate: true },
   );
   const port = await listening(target);
   const proxy = await startForwardProxy();
@@ -108,10 +109,15 @@ test('an https target is reached through a CONNECT tunnel, its certificate check
     expect(proxy.asked).toEqual([`CONNECT ${TARGET_HOST}:${port}`]);
     expect(proxy.authorizations).toEqual([PROXY_BASIC]);
 
-    // With the certificate trusted (NODE_EXTRA_CA_CERTS, which Node reads as it starts), the answer comes through.
+    // With the certificate trusted (NODE_EXTRA_CA_CERTS, which Node reads as it starts), and the client's certificate
+    // (RSF_TLS_CLIENT_CERT) presented through the tunnel, the answer comes through.
+    const pem = (path: string) => `fs.readFileSync(${JSON.stringify(path)})`;
+    const options =
+      `{ method: 'GET', url: ${JSON.stringify(url)}, headers: {}, timeoutMs: 5000, maxBodyBytes: 1000, ` +
+      `clientCertificate: { cert: ${pem(SELF_SIGNED_CERT)}, key: ${pem(SELF_SIGNED_KEY)} }, ` +
+      `proxy: ${JSON.stringify(settings({ HTTPS_PROXY: proxy.url }))} }`;
     const script =
-      `require('./src/http/wire.ts').sendOnce({ method: 'GET', url: ${JSON.stringify(url)}, headers: {}, ` +
-      `timeoutMs: 5000, maxBodyBytes: 1000, proxy: ${JSON.stringify(settings({ HTTPS_PROXY: proxy.url }))} })` +
+      `const fs = require('node:fs'); require('./src/http/wire.ts').sendOnce(${options})` +
       '.then((a) => console.log(a.status, a.body.toString()), (e) => console.log(e.message));';
     const trusted = await runInGroup(
       process.execPath,
