@@ -2,7 +2,7 @@
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, request as httpRequest } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { lastLine, readReport, runPlaywright } from './support/child-run';
 import { preflightMessage } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
+import { forward, startHostileTarget } from './support/hostile-server';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,22 +67,16 @@ async function preflightWaiting(env: Record<string, string>) {
   return { said, failed: error?.message, breaker: state.breakerOpen() };
 }
 
-/** A gateway in front of `upstream` that answers 503 to its first `notUpFor` requests; `requests` counts them all. */
-async function gateway(upstream: string, notUpFor: number) {
-  let requests = 0;
-  const server = createHttpServer((req, res) => {
-    if (++requests <= notUpFor) {
-      res.writeHead(503, { 'content-type': 'text/html' });
-      return res.end('<h1>503 Service Temporarily Unavailable</h1>');
-    }
-    const forwarded = httpRequest(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(forwarded);
+/** A gateway in front of `upstream` (none: nothing behind it) that answers 503 to its first `notUpFor` requests. */
+function gateway(upstream: string | undefined, notUpFor: number) {
+  return startHostileTarget({
+    ...(upstream && { upstream }),
+    misbehave: (_, res, index) => {
+      if (index > notUpFor) return false;
+      res.writeHead(503, { 'content-type': 'text/html' }).end('<h1>503 Service Temporarily Unavailable</h1>');
+      return true;
+    },
   });
-  const url = await listening(server);
-  return { url, requests: () => requests, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, said once, no breaker', async () => {
@@ -91,13 +86,7 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
   const port = createTcpServer();
   const lateUrl = await listening(port);
   await new Promise((resolve) => port.close(resolve));
-  const late = createHttpServer((req, res) => {
-    const forwarded = httpRequest(`${reference.url}${req.url}`, { method: req.method, headers: req.headers }, (a) => {
-      res.writeHead(a.statusCode ?? 502, a.headers);
-      a.pipe(res);
-    });
-    req.pipe(forwarded);
-  });
+  const late = createHttpServer((req, res) => forward(reference.url, req, res));
   const starts = setTimeout(() => late.listen(Number(new URL(lateUrl).port), '127.0.0.1'), 1200);
   try {
     const [behindGateway, startedLate] = await Promise.all([
@@ -123,14 +112,14 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
 });
 
 test('a target that never comes up: RSF_WAIT_FOR_TARGET_MS bounds the tries, and the message names it', async () => {
-  const down = await gateway('http://127.0.0.1:9', Number.POSITIVE_INFINITY);
+  const down = await gateway(undefined, Number.POSITIVE_INFINITY);
   try {
     const { said, failed } = await preflightWaiting({ RSF_TARGET_URL: down.url, RSF_WAIT_FOR_TARGET_MS: '1500' });
     expect(said).toHaveLength(1);
     expect(failed).toMatch(/HTTP 503: the target is failing[\s\S]*still not up after RSF_WAIT_FOR_TARGET_MS=1500\./);
     // A try each second while the wait lasts (at 0, 1 and 1.5 s), then the preflight's own request: no more.
-    expect(down.requests()).toBeGreaterThanOrEqual(2);
-    expect(down.requests()).toBeLessThanOrEqual(4);
+    expect(down.requests).toBeGreaterThanOrEqual(2);
+    expect(down.requests).toBeLessThanOrEqual(4);
   } finally {
     await down.close();
   }
@@ -179,16 +168,7 @@ test('a target whose TLS certificate this machine does not trust: the message na
 
 test('a target that asks for a client certificate: named at the preflight; with one, the run passes', async () => {
   const reference = await startReferenceServer();
-  const mutual = selfSignedServer(
-    (req, res) => {
-      const forwarded = httpRequest(`${reference.url}${req.url}`, { method: req.method, headers: req.headers }, (a) => {
-        res.writeHead(a.statusCode ?? 502, a.headers);
-        a.pipe(res);
-      });
-      req.pipe(forwarded);
-    },
-    { requireClientCertificate: true },
-  );
+  const mutual = selfSignedServer((req, res) => forward(reference.url, req, res), { requireClientCertificate: true });
   await new Promise<void>((resolve) => mutual.listen(0, '127.0.0.1', resolve));
   const target = { RSF_TARGET_URL: `https://127.0.0.1:${(mutual.address() as AddressInfo).port}` };
   const trusted = { ...target, NODE_EXTRA_CA_CERTS: SELF_SIGNED_CERT };
@@ -262,19 +242,16 @@ test('a firewall that refuses the request with a web page: named as a possible c
 test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every request', async () => {
   const reference = await startReferenceServer();
   const keys: (string | string[] | undefined)[] = [];
-  const gatewayOnly = createHttpServer((req, res) => {
-    keys.push(req.headers['x-api-key']);
-    if (req.headers['x-api-key'] !== 'k3y-of-the-gateway') {
-      res.writeHead(403, { 'content-type': 'application/json' });
-      return res.end('{"message":"Forbidden"}');
-    }
-    const forwarded = httpRequest(`${reference.url}${req.url}`, { method: req.method, headers: req.headers }, (a) => {
-      res.writeHead(a.statusCode ?? 502, a.headers);
-      a.pipe(res);
-    });
-    req.pipe(forwarded);
+  const gatewayOnly = await startHostileTarget({
+    upstream: reference.url,
+    misbehave: (req, res) => {
+      keys.push(req.headers['x-api-key']);
+      if (req.headers['x-api-key'] === 'k3y-of-the-gateway') return false;
+      res.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"Forbidden"}');
+      return true;
+    },
   });
-  const url = await listening(gatewayOnly);
+  const { url } = gatewayOnly;
   try {
     expect(await preflightMessage({ RSF_TARGET_URL: url })).toMatch(/HTTP 403: the target refused RSF_BEARER_TOKEN/);
     keys.length = 0;
@@ -286,7 +263,7 @@ test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every req
     expect(keys.length, 'the price list, then the settings read').toBeGreaterThan(1);
     expect(new Set(keys)).toEqual(new Set(['k3y-of-the-gateway']));
   } finally {
-    gatewayOnly.close();
+    await gatewayOnly.close();
     await reference.close();
   }
 });

@@ -45,8 +45,8 @@ export interface HostileOptions {
   waitedAtLeastMs?: number;
 }
 
-/** Forwards a request to `upstream` and its answer back, byte for byte. */
-function forward(upstream: string, req: IncomingMessage, res: ServerResponse): void {
+/** Forwards a request to `upstream` and its answer back, byte for byte (a listener of any server, https too). */
+export function forward(upstream: string, req: IncomingMessage, res: ServerResponse): void {
   const outgoing = request(`${upstream}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
     answer.pipe(res);
