@@ -97,6 +97,12 @@ const UNTRUSTED_CERTIFICATE = [
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ];
 
+/**
+ * The headers of an answer, read up to this many bytes: Node's default of 16 KiB refuses what curl and browsers read
+ * (an SSO proxy's session cookies, a long Content-Security-Policy). curl's own limit is of this size.
+ */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
 /** TLS alerts of a target that asks for a client certificate (mutual TLS) and got none it accepts. */
 const CLIENT_CERTIFICATE_REFUSED = [
   'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
@@ -138,6 +144,11 @@ function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind;
     };
   }
   if (code === 'ERR_PROXY_TUNNEL') return { kind: 'other', message: firstLine };
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return {
+      kind: 'not-http',
+      message: `the answer's headers are larger than ${MAX_HEADER_BYTES / 1024} KiB (${code})`,
+    };
   if (code.startsWith('HPE_')) return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
   if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {
     return { kind: 'unreadable-body', message: `the body could not be decompressed (${code})` };
@@ -236,13 +247,15 @@ function openRequest(
   onResponse: (response: IncomingMessage) => void,
 ): ClientRequest {
   const secure = url.protocol === 'https:';
+  const maxHeaderSize = MAX_HEADER_BYTES;
   // Per request, not per agent: an agent keeps apart the connections of different certificates (its getName).
   const tls = clientCertificate ?? {};
-  if (!route && secure) return httpsRequest(url, { method, headers, agent: httpsAgent, ...tls }, onResponse);
-  if (!route) return httpRequest(url, { method, headers, agent: httpAgent }, onResponse);
+  if (!route && secure)
+    return httpsRequest(url, { method, headers, maxHeaderSize, agent: httpsAgent, ...tls }, onResponse);
+  if (!route) return httpRequest(url, { method, headers, maxHeaderSize, agent: httpAgent }, onResponse);
   if (secure) {
     const agent = tunnelAgent(route, timeoutMs, agentOptions);
-    return httpsRequest(url, { method, headers, agent, ...tls }, onResponse);
+    return httpsRequest(url, { method, headers, maxHeaderSize, agent, ...tls }, onResponse);
   }
   // An http target: the whole URL, asked of the proxy (RFC 9112 §3.2.2), with the target's host in Host.
   const proxied = {
@@ -251,7 +264,10 @@ function openRequest(
     ...(route.authorization && { 'Proxy-Authorization': route.authorization }),
   };
   const { host, port } = route;
-  return httpRequest({ host, port, path: url.href, method, headers: proxied, agent: httpAgent }, onResponse);
+  return httpRequest(
+    { host, port, path: url.href, method, headers: proxied, maxHeaderSize, agent: httpAgent },
+    onResponse,
+  );
 }
 
 interface BodyRead {

@@ -24,7 +24,7 @@ import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
 import { BREAKER_THRESHOLD, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
-import { NoAnswer, sendOnce } from '../../src/http/wire';
+import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
@@ -517,6 +517,26 @@ test.describe('the client', () => {
       expect(answer.announcedBytes, 'a compressed body announces no inflated size').toBeUndefined();
       expect(process.memoryUsage().rss - rssBefore, 'memory stays flat: far below the inflated size').toBeLessThan(
         64 * MiB,
+      );
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("reads headers as large as curl reads (an SSO proxy's cookies); larger ones are named as such", async () => {
+    const cookies = (bytes: number) => ['a', 'b'].map((name) => `${name}=${'x'.repeat(bytes / 2)}`);
+    const target = await startHostileTarget({
+      misbehave: (req, res) => {
+        const bytes = req.url?.includes('huge') ? 2 * MAX_HEADER_BYTES : 40 * 1024;
+        res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': cookies(bytes) }).end('[]');
+        return true;
+      },
+    });
+    try {
+      expect((await wire(`${target.url}/v1/prices`)).status, "40 KiB of headers, over Node's 16 KiB").toBe(200);
+      const error = await wire(`${target.url}/v1/huge`).catch((e: unknown) => e);
+      expect((error as NoAnswer).message).toBe(
+        `the answer's headers are larger than ${MAX_HEADER_BYTES / 1024} KiB (HPE_HEADER_OVERFLOW)`,
       );
     } finally {
       await target.close();
