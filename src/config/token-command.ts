@@ -15,6 +15,12 @@ export class TokenCommandError extends Error {
 function tokenOf(stdout: string): string {
   const token = stdout.trim();
   if (token === '') throw new TokenCommandError(`${TOKEN_COMMAND_SETTING} printed nothing: it must print a token.`);
+  // The whole answer of a token endpoint (a common slip: curl without jq): the token is one of its fields.
+  if (/^\{[\s\S]*\}$/.test(token))
+    throw new TokenCommandError(
+      `${TOKEN_COMMAND_SETTING} printed a JSON object, not a token: print its access token alone ` +
+        "(a token endpoint's answer piped through jq -r .access_token, say).",
+    );
   // A header value cannot hold a line break; a token has no blank either.
   if (/\s/.test(token))
     throw new TokenCommandError(`${TOKEN_COMMAND_SETTING} printed more than one word: it must print the token alone.`);

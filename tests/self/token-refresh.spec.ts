@@ -53,9 +53,15 @@ test('a token command that fails stops the run at start, naming RSF_BEARER_TOKEN
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
 });
 
-test('a token command that prints nothing is refused, naming RSF_BEARER_TOKEN_COMMAND', async () => {
+test('a token command that prints nothing, or a JSON answer, is refused, naming RSF_BEARER_TOKEN_COMMAND', async () => {
   // The run stops on it as on the failing command above, by the same path of the global setup.
   const refused = await runTokenCommand('true').catch((e: unknown) => e);
   expect(refused).toBeInstanceOf(TokenCommandError);
   expect((refused as Error).message).toMatch(/RSF_BEARER_TOKEN_COMMAND printed nothing/);
+  // A token endpoint's whole answer, the token inside it: refused without showing it, saying what to print.
+  const answer = await runTokenCommand(`printf '{"access_token":"s3cr3t-t0ken","expires_in":3600}'`).catch(
+    (e: unknown) => e,
+  );
+  expect((answer as Error).message).toMatch(/printed a JSON object, not a token: print its access token alone/);
+  expect((answer as Error).message).not.toContain('s3cr3t-t0ken');
 });
