@@ -168,11 +168,13 @@ table.reqs th.level { width: 4.5rem; }
 table.reqs th.section { width: 6.5rem; }
 table.reqs th.status { width: 7.5rem; }
 table.reqs td.tests summary { white-space: nowrap; }
+/* A path such as /carrito/calcularEnvioPara/{codigoPostalFavorito}/… is one word: break it rather than the page. */
+table.reqs td.text { overflow-wrap: anywhere; }
 ${STATUSES.map(
   (s) => `#requirements:has(#show-${slug(s)}:checked) tr.req:not([data-status="${s}"]) { display: none; }`,
 ).join('\n')}
 
-@media (max-width: 760px), print {
+@media (max-width: 900px), print {
   body { padding: 0 .6rem 2rem; }
   .banner h1 { font-size: 1.35rem; }
   .failure { padding: .6rem .7rem; }
@@ -430,7 +432,7 @@ ${r.evidence.map(evidencePre).join('\n')}</details>`;
   return `<tr class="req" id="req-${html(r.id)}" data-status="${html(r.status)}">
 <td class="id"><code>${html(r.id)}</code></td><td class="level">${r.level}</td>\
 <td class="section">${html(sectionLabel(r.section))}</td><td class="status">${badge(r.status)}</td>
-<td>${html(r.text)}${reason}${evidence}</td><td class="tests">${testsCell(r)}</td></tr>`;
+<td class="text">${html(r.text)}${reason}${evidence}</td><td class="tests">${testsCell(r)}</td></tr>`;
 }
 
 function filters(report: ConformanceReport): string {

@@ -265,6 +265,14 @@ test.describe('conformance.html', () => {
     });
   }
 
+  test('does not scroll sideways at the widths of phones, tablets, laptops and desktops', async () => {
+    // Between the two layouts' own widths above: a laptop's 1280 px scrolled sideways once (a long path in a
+    // requirement's text, and the table's fixed columns).
+    for (const width of [600, 768, 900, 1024, 1280, 1366, 1920]) {
+      await withPage({ viewport: { width, height: 800 } }, expectNoHorizontalScroll);
+    }
+  });
+
   test('the matrix prints on one A4 page', async () => {
     await withPage({ viewport: A4_CONTENT }, async (page) => {
       await page.emulateMedia({ media: 'print' });
