@@ -308,7 +308,14 @@ async function checkPrices(
   const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
   if (status >= 300 && status < 400) {
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
-    fail(`HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`);
+    // A framework that appends a slash (Django's APPEND_SLASH, say): no base URL avoids that.
+    const toSlash = new URL(location, url).href === `${url}/`;
+    fail(
+      toSlash
+        ? `HTTP ${status} redirects to ${location}: the same path with a trailing slash. The spec's paths have ` +
+            'none (intro, "All paths below are relative to {base_url}/v1"): the target must answer them as they are.'
+        : `HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`,
+    );
   }
   // A wrong path (a /v2, a missing prefix) usually shows as 404 or 405: say what was tried and what came back.
   if (status === 404 || status === 405)

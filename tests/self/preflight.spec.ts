@@ -210,6 +210,18 @@ async function preflightAgainstAnswer(status: number, contentType: string, body:
   }
 }
 
+test('a redirect to the path with a trailing slash: no base URL helps, and the message says so', async () => {
+  const server = createHttpServer((req, res) => res.writeHead(308, { location: `${req.url}/` }).end());
+  const url = await listening(server);
+  try {
+    const message = await preflightMessage({ RSF_TARGET_URL: url });
+    expect(message).toMatch(/HTTP 308 redirects to \/v1\/prices\/: the same path with a trailing slash/);
+    expect(message).not.toContain('Set RSF_TARGET_URL');
+  } finally {
+    server.close();
+  }
+});
+
 test('a target that answers a web page', async () => {
   const message = await preflightAgainstAnswer(200, 'text/html', '<!doctype html><title>Welcome</title>');
   expect(message).toMatch(/does not look like the Reseller Storefront API/);
