@@ -66,6 +66,7 @@ interface ThrottleRecord {
 const BREAKER_FILE = 'breaker-open.json';
 const NO_ANSWERS_FILE = 'unanswered-in-a-row';
 const THROTTLE_FILE = 'throttle.json';
+const THROTTLE_NOTICED_FILE = 'throttle-noticed';
 /** Per operation, by a hash of its label: hashed once, as each request asks. */
 const operationNames = new Map<string, string>();
 /** Per operation (by a hash of its label): its unanswered requests in a row, and why it is no longer sent. */
@@ -186,6 +187,17 @@ export class RunState {
       writeFileSync(this.path(operationFile(operation, 'stopped')), why, { flag: 'wx' });
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+
+  /** True for the run's first throttled answer only, over all workers: the file is made once, exclusively. */
+  firstThrottled(): boolean {
+    try {
+      writeFileSync(this.path(THROTTLE_NOTICED_FILE), '', { flag: 'wx' });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
     }
   }
 

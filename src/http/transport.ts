@@ -7,6 +7,7 @@ import type { OutgoingRequest } from './exchange';
 import { Limiter, paced } from './limiter';
 import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
+import { throttleNoticed } from './throttle-notice';
 import { type BreakerTrip, type RunState, runState } from './run-state';
 import { type ClientCertificate, type WireOptions, wire } from './wire';
 
@@ -58,8 +59,14 @@ export class Transport {
       this.pipeline = retrying(options, options.innermost);
       return;
     }
-    const send = compose(wire(wireOptions(options)), gatedByBreaker(state), paced(this.limiter, state));
-    // Outermost first: the breaker's gate, then the pace, then the bytes on the wire.
+    const toConsole = (line: string) => process.stderr.write(`${line}\n`);
+    const send = compose(
+      wire(wireOptions(options)),
+      gatedByBreaker(state),
+      paced(this.limiter, state),
+      throttleNoticed(state, toConsole),
+    );
+    // Outermost first: the breaker's gate, then the pace, the first 429's notice, then the bytes on the wire.
     this.pipeline = throttledOutCounted(state, retrying(options, send));
   }
 

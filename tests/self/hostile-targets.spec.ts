@@ -213,6 +213,8 @@ test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate
     140_000,
   );
   expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
+  // Said on the console as it starts, once for the run, whichever process met it first.
+  expect(run.output.match(/^The target throttles \(HTTP 429, Retry-After: 1\): the run slows down/gm)).toHaveLength(1);
   // The runner's burst may be turned away whole; the tests then send their own, and after the first 429s every
   // worker slows down: the tests meet the first burst of each worker's pool of property inputs and about a second's
   // worth more, not a burst every second as the pace climbs back.
@@ -666,6 +668,11 @@ class SlowDowns extends RunState {
     if (rate !== undefined) this.slowedTo.push(rate);
     return rate;
   }
+
+  /** No console notice from these in-process runs: a child run's test checks it (the rate limiter's, above). */
+  override firstThrottled(): boolean {
+    return false;
+  }
 }
 
 test.describe('retries and the breaker', () => {
@@ -682,7 +689,7 @@ test.describe('retries and the breaker', () => {
     const dir = scratchDir('state');
     try {
       const config = configFor({ RSF_TARGET_URL: target.url });
-      const transport = new Transport(transportOptions(config), `${target.url}/v1`, 2, new RunState(dir));
+      const transport = new Transport(transportOptions(config), `${target.url}/v1`, 2, new SlowDowns(dir));
       const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
       expect(delivery.kind).toBe('answer');
       expect(delivery.attempts.map((a) => [a.status, a.retryAfter])).toEqual([
