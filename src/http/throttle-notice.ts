@@ -2,6 +2,7 @@
 // their time learns why only from the report, at the end.
 import type { Interceptor } from './delivery';
 import { headerValue } from './exchange';
+import { printable } from '../model/printable';
 
 /** The run's one-time mark of its first throttled answer (run-state.ts). */
 export interface ThrottleMark {
@@ -14,7 +15,8 @@ export function throttleNoticed(mark: ThrottleMark, notify: (line: string) => vo
     const sent = await next(request);
     if (sent.kind === 'answer' && sent.response.status === 429 && mark.firstThrottled()) {
       const retryAfter = headerValue(sent.response, 'retry-after');
-      const answer = `HTTP 429${retryAfter === undefined ? '' : `, Retry-After: ${retryAfter.slice(0, 40)}`}`;
+      const shown = retryAfter === undefined ? '' : `, Retry-After: ${printable(retryAfter, { maxChars: 40 })}`;
+      const answer = `HTTP 429${shown}`;
       notify(
         `The target throttles (${answer}): the run slows down, all workers together, and speeds up again while ` +
           'it is not throttled. RSF_MAX_REQUESTS_PER_SECOND sets a pace it accepts from the start.',
