@@ -174,7 +174,12 @@ ${STATUSES.map(
   (s) => `#requirements:has(#show-${slug(s)}:checked) tr.req:not([data-status="${s}"]) { display: none; }`,
 ).join('\n')}
 
-@media (max-width: 900px), print {
+/* Just above the one-column layout: the column headers' longest word ("unknown") still fits its column whole. */
+@media (max-width: 1200px) {
+  #matrix thead th { font-size: .72rem; padding: .3rem .1rem; }
+}
+
+@media (max-width: 1000px), print {
   body { padding: 0 .6rem 2rem; }
   .banner h1 { font-size: 1.35rem; }
   .failure { padding: .6rem .7rem; }
