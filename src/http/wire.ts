@@ -7,7 +7,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
-import { firstLines } from '../model/text';
+import { DeadlineExceeded, codeOf, describeError, isOwnError } from './wire-errors';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
 import type { Send } from './delivery';
 import type { WireResponse } from './exchange';
@@ -76,84 +76,17 @@ const DECOMPRESSORS: Record<string, () => Transform> = {
   br: createBrotliDecompress,
 };
 
-/** Errors of the request we built (a header Node refuses), not of the target: they must fail loudly, not count. */
-const OWN_ERRORS = [
-  'ERR_INVALID_CHAR',
-  'ERR_INVALID_HTTP_TOKEN',
-  'ERR_HTTP_INVALID_HEADER_VALUE',
-  'ERR_UNESCAPED_CHARACTERS',
-  'ERR_INVALID_URL',
-];
-
-/**
- * OpenSSL's verdicts on a certificate chain that this machine has no authority for: a self-signed certificate, or one
- * from a private CA (usual on staging servers), which NODE_EXTRA_CA_CERTS can name.
- */
-const UNTRUSTED_CERTIFICATE = [
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-];
-
 /**
  * The headers of an answer, read up to this many bytes: Node's default of 16 KiB refuses what curl and browsers read
  * (an SSO proxy's session cookies, a long Content-Security-Policy). curl's own limit is of this size.
  */
 export const MAX_HEADER_BYTES = 256 * 1024;
 
-/** TLS alerts of a target that asks for a client certificate (mutual TLS) and got none it accepts. */
-const CLIENT_CERTIFICATE_REFUSED = [
-  'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED',
-  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
-  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
-  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
-];
-
-class DeadlineExceeded extends Error {}
-
 /** A reused keep-alive connection that the server had just closed: the request never reached it. */
 class StaleConnection extends Error {
   constructor(readonly original: unknown) {
     super('stale keep-alive connection');
   }
-}
-
-const codeOf = (error: unknown): string => String((error as NodeJS.ErrnoException)?.code ?? '');
-
-function describeError(error: unknown, timeoutMs: number): { kind: NoAnswerKind; message: string } {
-  if (error instanceof DeadlineExceeded)
-    return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
-  const code = codeOf(error);
-  const firstLine = firstLines(String((error as Error)?.message ?? error));
-  if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };
-  if (code === 'ECONNRESET' || code === 'EPIPE' || firstLine === 'socket hang up') {
-    return { kind: 'reset', message: `connection closed or reset by the target (${code || firstLine})` };
-  }
-  if (UNTRUSTED_CERTIFICATE.includes(code)) {
-    const remedy = "if a private CA signed it, give that CA's PEM file in NODE_EXTRA_CA_CERTS";
-    return { kind: 'other', message: `the TLS certificate is not trusted on this machine (${code}); ${remedy}` };
-  }
-  if (CLIENT_CERTIFICATE_REFUSED.includes(code)) {
-    const remedy =
-      'give one in RSF_TLS_CLIENT_CERT and RSF_TLS_CLIENT_KEY, or check that it is the one the target expects';
-    return {
-      kind: 'other',
-      message: `the target refused the TLS connection without a client certificate it accepts (${code}); ${remedy}`,
-    };
-  }
-  if (code === 'ERR_PROXY_TUNNEL') return { kind: 'other', message: firstLine };
-  if (code === 'HPE_HEADER_OVERFLOW')
-    return {
-      kind: 'not-http',
-      message: `the answer's headers are larger than ${MAX_HEADER_BYTES / 1024} KiB (${code})`,
-    };
-  if (code.startsWith('HPE_')) return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
-  if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {
-    return { kind: 'unreadable-body', message: `the body could not be decompressed (${code})` };
-  }
-  return { kind: 'other', message: code && !firstLine.includes(code) ? `${code}: ${firstLine}` : firstLine };
 }
 
 /**
@@ -166,9 +99,10 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
     try {
       return await exchange(wire, started);
     } catch (e) {
-      if (OWN_ERRORS.includes(codeOf(e))) throw e;
+      if (isOwnError(e)) throw e;
       if (e instanceof StaleConnection && attempt === 0) continue; // once more, on a fresh connection
-      const { kind, message } = describeError(e instanceof StaleConnection ? e.original : e, wire.timeoutMs);
+      const cause = e instanceof StaleConnection ? e.original : e;
+      const { kind, message } = describeError(cause, { timeoutMs: wire.timeoutMs, maxHeaderBytes: MAX_HEADER_BYTES });
       throw new NoAnswer(kind, message, Date.now() - started);
     }
   }
