@@ -9,8 +9,13 @@ export interface ThrottleMark {
   firstThrottled(): boolean;
 }
 
-/** Tells `notify` of the run's first 429, once over all workers. */
-export function throttleNoticed(mark: ThrottleMark, notify: (line: string) => void): Interceptor {
+/** On the console, between the tests' lines: a worker's stderr reaches it through the console reporter. */
+const toConsole = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** Tells `notify` of the run's first 429, once over all processes of the run (the runner's sending ahead too). */
+export function throttleNoticed(mark: ThrottleMark, notify = toConsole): Interceptor {
   return (next) => async (request) => {
     const sent = await next(request);
     if (sent.kind === 'answer' && sent.response.status === 429 && mark.firstThrottled()) {

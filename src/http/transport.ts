@@ -59,12 +59,11 @@ export class Transport {
       this.pipeline = retrying(options, options.innermost);
       return;
     }
-    const toConsole = (line: string) => process.stderr.write(`${line}\n`);
     const send = compose(
       wire(wireOptions(options)),
       gatedByBreaker(state),
       paced(this.limiter, state),
-      throttleNoticed(state, toConsole),
+      throttleNoticed(state),
     );
     // Outermost first: the breaker's gate, then the pace, the first 429's notice, then the bytes on the wire.
     this.pipeline = throttledOutCounted(state, retrying(options, send));

@@ -23,6 +23,7 @@ import { isThrottled, isTransient } from '../http/retry';
 import { runState } from '../http/run-state';
 import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
+import { throttleNoticed } from '../http/throttle-notice';
 import { transportOptions } from '../config/target';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
@@ -90,6 +91,7 @@ export class RunnerPrefetch {
       wire(wireOptions(transportOptions(config))),
       gatedByBreaker(state, ['refused', 'reset']),
       paced(this.limiter, state),
+      throttleNoticed(state),
     );
     this.server = createServer((req, res) => {
       const key = decodeURIComponent((req.url ?? '/').slice(1));
