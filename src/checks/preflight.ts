@@ -242,17 +242,18 @@ function notUpReason(sent: Sent): string | undefined {
  */
 async function waitForTarget(
   request: OutgoingRequest,
-  config: PreflightConfig,
+  transport: Transport,
+  waitForTargetMs: number,
   onWait: (message: string) => void,
 ): Promise<void> {
-  if (config.waitForTargetMs === 0) return;
-  const send = wire(wireOptions(transportOptions(config)));
-  const deadline = Date.now() + config.waitForTargetMs;
+  if (waitForTargetMs === 0) return;
+  const send = wire(wireOptions(transport.options));
+  const deadline = Date.now() + waitForTargetMs;
   for (let tries = 0; ; tries++) {
     const notUp = notUpReason(await send(request));
     if (notUp === undefined || Date.now() >= deadline) return;
     if (tries === 0)
-      onWait(`The target is not up yet (${notUp}): waiting up to RSF_WAIT_FOR_TARGET_MS=${config.waitForTargetMs}.`);
+      onWait(`The target is not up yet (${notUp}): waiting up to RSF_WAIT_FOR_TARGET_MS=${waitForTargetMs}.`);
     await sleep(Math.min(WAIT_STEP_MS, deadline - Date.now()));
   }
 }
@@ -288,7 +289,7 @@ async function checkPrices(
     throw new PreflightError(redact(`${HEADING}\n  GET ${url}\n  ${why}`));
   };
   const request = getRequest(url, config);
-  await waitForTarget(request, config, onWait);
+  await waitForTarget(request, transport, config.waitForTargetMs, onWait);
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') {
     const notUp = delivery.kind === 'no-answer' && NOT_UP_KINDS.includes(delivery.failure.kind);

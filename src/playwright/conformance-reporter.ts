@@ -79,16 +79,12 @@ function writeExchanges(outputDir: string, metadata: Record<string, unknown>): v
   } catch {
     replay = undefined; // an invalid configuration ran no test: the recording is empty
   }
-  try {
-    writeRecording(dir, join(outputDir, HAR_FILE), {
-      creator: { name: suiteName, version: suiteVersion },
-      seed: String(metadata.seed ?? process.env.RSF_FC_SEED ?? ''),
-      ...(typeof metadata.target === 'string' && { target: metadata.target }),
-      ...(replay && { replay }),
-    });
-  } finally {
-    removeExchanges(); // also when the recording could not be written
-  }
+  writeRecording(dir, join(outputDir, HAR_FILE), {
+    creator: { name: suiteName, version: suiteVersion },
+    seed: String(metadata.seed ?? process.env.RSF_FC_SEED ?? ''),
+    ...(typeof metadata.target === 'string' && { target: metadata.target }),
+    ...(replay && { replay }),
+  });
 }
 
 export interface ConformanceReporterOptions {
@@ -270,6 +266,7 @@ export default class ConformanceReporter implements Reporter {
         where = 'reports incomplete';
       }
     }
+    // Whether the recording was written, could not be, or was never to be (no reports folder).
     removeExchanges();
     this.line = printable(redact(verdictLine(report.summary, where)), { maxChars: 4000 });
     if (result.status === 'interrupted') return undefined;

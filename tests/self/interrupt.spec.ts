@@ -1,11 +1,9 @@
 // Ctrl-C, or SIGTERM from a cancelled CI job: the run stops as Playwright stops it (exit 130), every report says
 // ERROR (interrupted) instead of the verdict of what had run so far, and nothing is left in the temporary folder.
-import { readdirSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { readReport, runSuiteIn } from './support/child-run';
+import { foldersLeftBy, readReport, runSuiteIn } from './support/child-run';
 import { startHostileTarget } from './support/hostile-server';
 
 test.describe.configure({ mode: 'parallel' });
@@ -22,10 +20,6 @@ function once(condition: () => boolean): Promise<void> {
     }, 20);
   });
 }
-
-/** The run's folders still in the temporary folder (run-folders.ts names them after the runner's process). */
-const leftBehind = (pid: number | undefined) =>
-  readdirSync(tmpdir()).filter((name) => name.startsWith('rsf-') && name.includes(`-${pid}-`));
 
 test('Ctrl-C during the preflight: ERROR before any test ran, exit 130, nothing left behind', async () => {
   let connections = 0;
@@ -45,7 +39,7 @@ test('Ctrl-C during the preflight: ERROR before any test ran, exit 130, nothing 
       /^Conformance: ERROR — the run was interrupted \(Ctrl-C, or a signal\) before any test/,
     );
     expect(readReport(run.reportsDir).summary.verdict).toBe('ERROR');
-    expect(leftBehind(run.pid)).toEqual([]);
+    expect(foldersLeftBy(run.pid)).toEqual([]);
   } finally {
     silent.close();
   }
@@ -82,7 +76,7 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
     );
     expect(run.stdout, 'a test cut short is interrupted, not failed').not.toMatch(/^ {2}\d+ failed$/m);
     expect(readReport(run.reportsDir).summary.verdict).toBe('ERROR');
-    expect(leftBehind(run.pid)).toEqual([]);
+    expect(foldersLeftBy(run.pid)).toEqual([]);
   } finally {
     await target.close();
     await reference.close();

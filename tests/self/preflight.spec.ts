@@ -1,21 +1,18 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
-import { PreflightError, preflight } from '../../src/checks/preflight';
-import { loadConfig } from '../../src/config/config';
-import { RunState } from '../../src/http/run-state';
 import { expect, test } from '../../src/playwright/fixtures';
-import { lastLine, readReport, runPlaywright } from './support/child-run';
-import { preflightMessage } from './support/preflight-message';
+import { foldersLeftBy, lastLine, readReport, runPlaywright } from './support/child-run';
+import { preflightMessage, preflightOutcome } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 import { forward, startHostileTarget } from './support/hostile-server';
+import { referenceForThisFile } from './support/file-reference';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,6 +41,10 @@ function expectOneClearError(run: { code: number | null; stdout: string; output:
 
 test.describe.configure({ mode: 'parallel' });
 
+/** The reference the tests that need a conforming target put behind their gateway, and the token it takes. */
+const { secrets, server: reference } = referenceForThisFile();
+const token = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel };
+
 test('an unreachable target', async () => {
   const closed = createTcpServer();
   const url = await listening(closed);
@@ -53,19 +54,6 @@ test('an unreachable target', async () => {
   expect(message, 'waiting longer would not help').not.toContain('RSF_REQUEST_TIMEOUT_MS');
   expect(message, 'unless the server was still starting').toContain('set RSF_WAIT_FOR_TARGET_MS to wait for it');
 });
-
-/**
- * The preflight of `env` in this process (its breaker its own, as preflightMessage's): what it said while it waited
- * for the target, and its error's message if it failed.
- */
-async function preflightWaiting(env: Record<string, string>) {
-  const config = loadConfig({ RSF_REQUEST_TIMEOUT_MS: '800', RSF_MAX_RETRIES: '0', ...env });
-  const state = new RunState(scratchDir('preflight-state'));
-  const said: string[] = [];
-  const error = await preflight(config, undefined, undefined, state, (m) => said.push(m)).catch((e: unknown) => e);
-  if (error !== undefined && !(error instanceof PreflightError)) throw error;
-  return { said, failed: error?.message, breaker: state.breakerOpen() };
-}
 
 /** A gateway in front of `upstream` (none: nothing behind it) that answers 503 to its first `notUpFor` requests. */
 function gateway(upstream: string | undefined, notUpFor: number) {
@@ -80,18 +68,17 @@ function gateway(upstream: string | undefined, notUpFor: number) {
 }
 
 test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, said once, no breaker', async () => {
-  const reference = await startReferenceServer();
-  const starting = await gateway(reference.url, 2);
+  const starting = await gateway(reference().url, 2);
   // A server that starts listening after the run started: its port refuses connections until then.
   const port = createTcpServer();
   const lateUrl = await listening(port);
   await new Promise((resolve) => port.close(resolve));
-  const late = createHttpServer((req, res) => forward(reference.url, req, res));
+  const late = createHttpServer((req, res) => forward(reference().url, req, res));
   const starts = setTimeout(() => late.listen(Number(new URL(lateUrl).port), '127.0.0.1'), 1200);
   try {
     const [behindGateway, startedLate] = await Promise.all([
-      preflightWaiting({ RSF_TARGET_URL: starting.url, RSF_WAIT_FOR_TARGET_MS: '30000' }),
-      preflightWaiting({ RSF_TARGET_URL: lateUrl, RSF_WAIT_FOR_TARGET_MS: '30000' }),
+      preflightOutcome({ ...token, RSF_TARGET_URL: starting.url, RSF_WAIT_FOR_TARGET_MS: '30000' }),
+      preflightOutcome({ ...token, RSF_TARGET_URL: lateUrl, RSF_WAIT_FOR_TARGET_MS: '30000' }),
     ]);
     expect(behindGateway).toEqual({
       said: ['The target is not up yet (HTTP 503): waiting up to RSF_WAIT_FOR_TARGET_MS=30000.'],
@@ -107,14 +94,16 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
     });
   } finally {
     clearTimeout(starts);
-    await Promise.all([starting.close(), new Promise((resolve) => late.close(resolve)), reference.close()]);
+    await Promise.all([starting.close(), new Promise((resolve) => late.close(resolve))]);
   }
 });
 
 test('a target that never comes up: RSF_WAIT_FOR_TARGET_MS bounds the tries, and the message names it', async () => {
   const down = await gateway(undefined, Number.POSITIVE_INFINITY);
   try {
-    const { said, failed } = await preflightWaiting({ RSF_TARGET_URL: down.url, RSF_WAIT_FOR_TARGET_MS: '1500' });
+    // No retry of the preflight's own 503 either: the tries counted are the wait's.
+    const waiting = { RSF_TARGET_URL: down.url, RSF_WAIT_FOR_TARGET_MS: '1500', RSF_MAX_RETRIES: '0' };
+    const { said, failed } = await preflightOutcome(waiting);
     expect(said).toHaveLength(1);
     expect(failed).toMatch(/HTTP 503: the target is failing[\s\S]*still not up after RSF_WAIT_FOR_TARGET_MS=1500\./);
     // A try each second while the wait lasts (at 0, 1 and 1.5 s), then the preflight's own request: no more.
@@ -167,11 +156,10 @@ test('a target whose TLS certificate this machine does not trust: the message na
 });
 
 test('a target that asks for a client certificate: named at the preflight; with one, the run passes', async () => {
-  const reference = await startReferenceServer();
-  const mutual = selfSignedServer((req, res) => forward(reference.url, req, res), { requireClientCertificate: true });
+  const mutual = selfSignedServer((req, res) => forward(reference().url, req, res), { requireClientCertificate: true });
   await new Promise<void>((resolve) => mutual.listen(0, '127.0.0.1', resolve));
   const target = { RSF_TARGET_URL: `https://127.0.0.1:${(mutual.address() as AddressInfo).port}` };
-  const trusted = { ...target, NODE_EXTRA_CA_CERTS: SELF_SIGNED_CERT };
+  const trusted = { ...target, ...token, NODE_EXTRA_CA_CERTS: SELF_SIGNED_CERT };
   const certificate = { RSF_TLS_CLIENT_CERT: SELF_SIGNED_CERT, RSF_TLS_CLIENT_KEY: SELF_SIGNED_KEY };
   const out = scratchDir('client-certificate');
   try {
@@ -192,7 +180,6 @@ test('a target that asks for a client certificate: named at the preflight; with 
     expect(lastLine(withCertificate.stdout)).toMatch(/^Conformance: PASS/);
   } finally {
     mutual.close();
-    await reference.close();
   }
 });
 
@@ -234,12 +221,12 @@ test('a target that fails with a server error page: the target is failing, not a
 });
 
 test('a target that refuses the token', async () => {
-  const reference = await startReferenceServer({ bearerToken: 'another-token-entirely' });
+  const refusing = await startReferenceServer({ bearerToken: 'another-token-entirely' });
   const message = await preflightMessage({
-    RSF_TARGET_URL: reference.url,
+    RSF_TARGET_URL: refusing.url,
     RSF_BEARER_TOKEN: 'the-token-we-were-given',
   });
-  await reference.close();
+  await refusing.close();
   expect(message).toMatch(/refused RSF_BEARER_TOKEN/);
   expect(message).not.toContain('the-token-we-were-given');
 });
@@ -252,10 +239,9 @@ test('a firewall that refuses the request with a web page: named as a possible c
 });
 
 test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every request', async () => {
-  const reference = await startReferenceServer();
   const keys: (string | string[] | undefined)[] = [];
   const gatewayOnly = await startHostileTarget({
-    upstream: reference.url,
+    upstream: reference().url,
     misbehave: (req, res) => {
       keys.push(req.headers['x-api-key']);
       if (req.headers['x-api-key'] === 'k3y-of-the-gateway') return false;
@@ -265,9 +251,10 @@ test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every req
   });
   const { url } = gatewayOnly;
   try {
-    expect(await preflightMessage({ RSF_TARGET_URL: url })).toMatch(/HTTP 403: the target refused RSF_BEARER_TOKEN/);
+    expect(await preflightMessage({ ...token, RSF_TARGET_URL: url })).toMatch(/HTTP 403: the target refused RSF_B/);
     keys.length = 0;
-    const withKey = await preflightWaiting({
+    const withKey = await preflightOutcome({
+      ...token,
       RSF_TARGET_URL: url,
       RSF_EXTRA_HEADERS: JSON.stringify({ 'x-api-key': 'k3y-of-the-gateway' }),
     });
@@ -276,7 +263,6 @@ test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every req
     expect(new Set(keys)).toEqual(new Set(['k3y-of-the-gateway']));
   } finally {
     await gatewayOnly.close();
-    await reference.close();
   }
 });
 
@@ -296,12 +282,12 @@ test('a target that refuses the token is asked once: the reads of the settings w
 });
 
 test('a target that refuses the token with HTTP 200 and an error body', async () => {
-  const reference = await startReferenceServer({ bearerToken: 'another-token-entirely' });
+  const refusing = await startReferenceServer({ bearerToken: 'another-token-entirely' });
   const message = await preflightMessage({
-    RSF_TARGET_URL: `${reference.url}/_modes/deployment`,
+    RSF_TARGET_URL: `${refusing.url}/_modes/deployment`,
     RSF_BEARER_TOKEN: 'the-token-we-were-given',
   });
-  await reference.close();
+  await refusing.close();
   expect(message).toMatch(
     /HTTP 200, but not the price list of §4\.9: not authenticated[\s\S]*Does the target accept RSF_BEARER_TOKEN/,
   );
@@ -366,20 +352,19 @@ test('reports that cannot be written after the tests ran: ERROR, and the run lea
   expect(lastLine(run.stdout)).toMatch(/RSF_REPORTS_DIR: the reports could not be written to .*\(reports incomplete\)/);
   expect(run.stderr).toMatch(/^Conformance reporter: RSF_REPORTS_DIR: the reports could not be written to .*EISDIR/m);
   // The workers' exchanges, which no recording took, go as they would have (run-folders.ts names them by runner).
-  expect(readdirSync(tmpdir()).filter((name) => name.startsWith(`rsf-exchanges-${run.pid}-`))).toEqual([]);
+  expect(foldersLeftBy(run.pid)).toEqual([]);
 });
 
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
   // The deployment mode refuses with HTTP 200 and an error body: a refusal all the same (§7.3).
-  const reference = await startReferenceServer();
   const message = await preflightMessage({
-    RSF_TARGET_URL: `${reference.url}/_modes/deployment`,
+    ...token,
+    RSF_TARGET_URL: `${reference().url}/_modes/deployment`,
     RSF_MISSING_PRODUCT_ID: '1002',
     RSF_STOCK_PRODUCT_IDS: '1001,424242',
     RSF_VOUCHER_ORDER: '99999999',
     RSF_POSTSALE_ID: '1',
   });
-  await reference.close();
   expect(message).toMatch(/4 settings do not name what the target has/);
   for (const named of [
     /RSF_MISSING_PRODUCT_ID=1002: GET \S+\/item\/1002 \(operation 8, §4\.8\) found it, HTTP 200: \{/,

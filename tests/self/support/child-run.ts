@@ -1,7 +1,8 @@
 // Self-test helpers: run Playwright in a child process, the way Playwright tests its own reporters.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requirements } from '../../../src/model/catalogue';
 import { SETTINGS } from '../../../src/config/config';
@@ -45,6 +46,11 @@ export function killGroup(child: ChildProcess): void {
   } catch {
     // already gone
   }
+}
+
+/** The folders a run left in the temporary folder: run-folders.ts names them `rsf-<kind>-<runner pid>-…`. */
+export function foldersLeftBy(pid: number | undefined): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith('rsf-') && name.includes(`-${pid}-`));
 }
 
 export interface GroupRun extends ChildRun {

@@ -6,17 +6,23 @@ import { RunState } from '../../../src/http/run-state';
 import { scratchDir } from './scratch';
 
 /**
- * The message of the preflight that `env` (over the suite's defaults, with RSF_REQUEST_TIMEOUT_MS=800) makes fail.
- * Its breaker and pace are its own, so that no other test of the worker sees its unanswered requests. Throws if
- * the preflight passes or fails otherwise than with its own error.
+ * The preflight of `env` (over the suite's defaults, with RSF_REQUEST_TIMEOUT_MS=800): what it said while it waited
+ * for the target (RSF_WAIT_FOR_TARGET_MS), its error's message if it failed, and its breaker. The breaker and pace
+ * are its own, so that no other test of the worker sees its unanswered requests. Throws if it fails otherwise than
+ * with its own error.
  */
-export async function preflightMessage(env: Record<string, string>): Promise<string> {
+export async function preflightOutcome(env: Record<string, string>) {
   const config = loadConfig({ RSF_REQUEST_TIMEOUT_MS: '800', ...env });
-  try {
-    await preflight(config, undefined, undefined, new RunState(scratchDir('preflight-state')));
-  } catch (e) {
-    if (e instanceof PreflightError) return e.message;
-    throw e;
-  }
-  throw new Error('the preflight passed');
+  const state = new RunState(scratchDir('preflight-state'));
+  const said: string[] = [];
+  const error = await preflight(config, undefined, undefined, state, (m) => said.push(m)).catch((e: unknown) => e);
+  if (error !== undefined && !(error instanceof PreflightError)) throw error;
+  return { said, failed: error?.message, breaker: state.breakerOpen() };
+}
+
+/** The message of the preflight that `env` makes fail (preflightOutcome); throws if the preflight passes. */
+export async function preflightMessage(env: Record<string, string>): Promise<string> {
+  const { failed } = await preflightOutcome(env);
+  if (failed === undefined) throw new Error('the preflight passed');
+  return failed;
 }
