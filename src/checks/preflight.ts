@@ -8,7 +8,7 @@ import type { ReferenceConfig } from '../config/settings/reference';
 import type { TargetConfig } from '../config/settings/target';
 import type { Delivery, Sent } from '../http/delivery';
 import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
-import { Transport, wireOptions } from '../http/transport';
+import { Transport, type TransportOptions, wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
 import type { NoAnswerKind } from '../http/no-answer';
 import { runState } from '../http/run-state';
@@ -239,23 +239,40 @@ function notUpReason(sent: Sent): string | undefined {
 /**
  * Sends `request` again each second while the target is not up, for RSF_WAIT_FOR_TARGET_MS at most. On the bare wire:
  * a server that is still starting must not count toward the run's breaker. Tells `onWait` once, as it starts waiting.
+ * Whether the target is up: false when it was still not up at the end.
  */
 async function waitForTarget(
   request: OutgoingRequest,
-  transport: Transport,
+  options: TransportOptions,
   waitForTargetMs: number,
   onWait: (message: string) => void,
-): Promise<void> {
-  if (waitForTargetMs === 0) return;
-  const send = wire(wireOptions(transport.options));
+): Promise<boolean> {
+  if (waitForTargetMs === 0) return true;
+  const send = wire(wireOptions(options));
   const deadline = Date.now() + waitForTargetMs;
   for (let tries = 0; ; tries++) {
     const notUp = notUpReason(await send(request));
-    if (notUp === undefined || Date.now() >= deadline) return;
+    if (notUp === undefined) return true;
+    if (Date.now() >= deadline) return false;
     if (tries === 0)
       onWait(`The target is not up yet (${notUp}): waiting up to RSF_WAIT_FOR_TARGET_MS=${waitForTargetMs}.`);
     await sleep(Math.min(WAIT_STEP_MS, deadline - Date.now()));
   }
+}
+
+/**
+ * For the global setup, before RSF_BEARER_TOKEN_COMMAND runs (a command may mint its token at the target): waits as
+ * the preflight would, asking for the price list without a token, since any answer but a gateway's 502, 503 or 504
+ * says the target is up. Whether it is up; true at once without RSF_WAIT_FOR_TARGET_MS.
+ */
+export async function waitUntilUp(
+  config: PreflightConfig,
+  onWait: (message: string) => void,
+  base = apiBase(config),
+): Promise<boolean> {
+  const { Authorization: _, ...headers } = getRequest(`${base}/prices`, config).headers;
+  const request = { method: 'GET', url: `${base}/prices`, headers };
+  return waitForTarget(request, transportOptions(config), config.waitForTargetMs, onWait);
 }
 
 /** What to do about an answer that says the target is not up (nothing for any other). */
@@ -283,13 +300,14 @@ async function checkPrices(
   config: PreflightConfig,
   base: string,
   onWait: (message: string) => void,
+  waited: boolean,
 ): Promise<void> {
   const url = `${base}/prices`;
   const fail = (why: string): never => {
     throw new PreflightError(redact(`${HEADING}\n  GET ${url}\n  ${why}`));
   };
   const request = getRequest(url, config);
-  await waitForTarget(request, transport, config.waitForTargetMs, onWait);
+  if (!waited) await waitForTarget(request, transport.options, config.waitForTargetMs, onWait);
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') {
     const notUp = delivery.kind === 'no-answer' && NOT_UP_KINDS.includes(delivery.failure.kind);
@@ -395,11 +413,13 @@ export async function preflight(
   resourceBase = base,
   state = runState(),
   onWait: (message: string) => void = () => {},
+  /** waitUntilUp has waited already: the target is not waited for again. */
+  waited = false,
 ): Promise<void> {
   const transport = new Transport(transportOptions(config), base, 1, state);
   // The price list first: a wrong URL or a refused token explains every other failure, and the reads of the
   // settings' resources would only repeat it to the target (and a refused token many times over).
-  await checkPrices(transport, config, base, onWait);
+  await checkPrices(transport, config, base, onWait, waited);
   await checkResources(transport, config, resourceBase);
   // Under a rate cap, the tests' requests start a window of their own. A failed preflight ends the run: no wait.
   await transport.settle();

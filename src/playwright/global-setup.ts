@@ -5,7 +5,7 @@ import { startReferenceServer } from '../../reference/server';
 import { type Config, ConfigError, loadConfig } from '../config/config';
 import type { ReportingConfig } from '../config/settings/reporting';
 import { requirements } from '../model/catalogue';
-import { preflight } from '../checks/preflight';
+import { preflight, waitUntilUp } from '../checks/preflight';
 import { BaselineError, loadBaseline } from '../report/baseline';
 import { reportsDirProblem } from '../report/reports-dir';
 import { loadWaivers } from '../report/waivers';
@@ -109,7 +109,11 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     process.env[EMBEDDED_URL_ENV] = server.url;
     stop = () => server.close();
   }
-  if (config.bearerTokenCommand !== '') {
+  const say = (message: string) => console.log(message);
+  // A token command may mint its token at the target: it runs once the target is up. One that is still not up
+  // after RSF_WAIT_FOR_TARGET_MS is what the preflight reports, not the command's failure.
+  const waited = config.bearerTokenCommand !== '' && config.waitForTargetMs > 0;
+  if (config.bearerTokenCommand !== '' && (await waitUntilUp(config, say))) {
     // After the embedded reference started: a command may mint its token there ($RSF_EMBEDDED_URL/_tokens).
     try {
       // Not synchronously: the embedded reference answers from this very process.
@@ -127,7 +131,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   try {
     // The settings' resources are read from the reference's clean profile: a fault must fail its check, not the run.
     const resourceBase = config.embedded ? apiBase(config, '') : undefined;
-    await preflight(config, apiBase(config), resourceBase, undefined, (message) => console.log(message));
+    await preflight(config, apiBase(config), resourceBase, undefined, say, waited);
   } catch (e) {
     await stop?.();
     runState.remove();

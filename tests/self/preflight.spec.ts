@@ -13,16 +13,17 @@ import { scratchDir } from './support/scratch';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 import { forward, startHostileTarget } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
+import { mintTokenCommand } from './support/mint-token';
 
 async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function suiteAgainst(env: Record<string, string>) {
+async function suiteAgainst(env: Record<string, string>, specs: string[] = []) {
   const out = scratchDir('preflight');
   const run = await runPlaywright(
-    ['test', '--output', join(out, 'results')],
+    ['test', '--output', join(out, 'results'), ...specs],
     { RSF_REPORTS_DIR: join(out, 'reports'), RSF_REQUEST_TIMEOUT_MS: '800', ...env },
     60_000,
   );
@@ -95,6 +96,28 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
   } finally {
     clearTimeout(starts);
     await Promise.all([starting.close(), new Promise((resolve) => late.close(resolve))]);
+  }
+});
+
+test('a token command that mints at a target still starting runs once the target is up: PASS', async () => {
+  // Before the wait was moved ahead of it, the command met the gateway's 503 and the run stopped, naming the command.
+  const starting = await gateway(reference().url, 2);
+  try {
+    const run = await suiteAgainst(
+      {
+        RSF_TARGET_URL: starting.url,
+        RSF_CHANNEL_TOKEN: secrets.channel,
+        RSF_BEARER_TOKEN_COMMAND: mintTokenCommand('RSF_TARGET_URL'),
+        RSF_WAIT_FOR_TARGET_MS: '30000',
+      },
+      ['prices.spec.ts'],
+    );
+    expect(run.code, run.output).toBe(0);
+    expect(lastLine(run.stdout)).toMatch(/^Conformance: PASS — /);
+    const waits = run.output.match(/The target is not up yet \(HTTP 503\)/g) ?? [];
+    expect(waits, 'said once, before the command ran').toHaveLength(1);
+  } finally {
+    await starting.close();
   }
 });
 

@@ -1,5 +1,9 @@
-// A token command for the embedded reference: mints a token at its POST /_tokens (reference mode expiring-token).
-// The global setup runs it after starting the reference, whose URL the command reads from the environment.
-export const MINT_TOKEN_COMMAND =
-  `node -e "fetch(process.env.RSF_EMBEDDED_URL + '/_tokens', { method: 'POST' })` +
+// A token command for the reference: mints a token at its POST /_tokens (reference mode expiring-token, or any).
+// The global setup runs it after starting the embedded reference, whose URL the command reads from the environment.
+
+/** Mints at the reference whose root URL the environment variable `urlVariable` holds. */
+export const mintTokenCommand = (urlVariable: string): string =>
+  `node -e "fetch(process.env.${urlVariable} + '/_tokens', { method: 'POST' })` +
   `.then(async (r) => { if (!r.ok) process.exit(1); process.stdout.write(await r.text()); })"`;
+
+export const MINT_TOKEN_COMMAND = mintTokenCommand('RSF_EMBEDDED_URL');
