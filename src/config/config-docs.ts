@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SETTINGS } from './config';
 import { SETTING_CHECKS } from './setting-checks';
+import { PROXY_VARIABLES, PROXY_VARIABLES_DOC } from './proxy-env';
 
 const ROOT = resolve(__dirname, '../..');
 export const README_PATH = resolve(ROOT, 'README.md');
@@ -37,6 +38,7 @@ export function envExample(): string {
   for (const s of settings()) {
     lines.push(`# ${s.doc}`, `# ${s.name}=${s.secret ? '' : s.default}`, '');
   }
+  lines.push(`# ${PROXY_VARIABLES_DOC}`, ...PROXY_VARIABLES.map((name) => `# ${name}=`), '');
   return lines.join('\n');
 }
 

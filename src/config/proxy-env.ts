@@ -4,6 +4,13 @@ import type { ProxySettings } from '../http/proxy';
 
 type Env = Record<string, string | undefined>;
 
+/** The variables read, as .env.example lists them (a .env file may set them too). */
+export const PROXY_VARIABLES_DOC =
+  'The forward proxy of an https target (https_proxy, or HTTPS_PROXY), of an http one (http_proxy, or HTTP_PROXY), ' +
+  'and the hosts reached without one (no_proxy, or NO_PROXY: a comma-separated list), read as curl reads them. ' +
+  'Checked at start; a value is never shown, since it may hold credentials.';
+export const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;
+
 /** The first of `names` that is set (curl reads the lower-case name first). */
 function firstSet(env: Env, names: string[]): { variable: string; value: string } | undefined {
   for (const name of names) {
