@@ -1,16 +1,13 @@
 // Before any test: is the target there, is it this API, does it accept the token, and does every setting that can be
 // read without writing name something the target has? A wrong setting is a configuration error, never a failure of
 // the target: the run stops with one message naming the variable, its value and what the target answered.
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataConfig } from '../config/settings/data';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import type { ReferenceConfig } from '../config/settings/reference';
 import type { TargetConfig } from '../config/settings/target';
-import type { Delivery, Sent } from '../http/delivery';
+import type { Delivery } from '../http/delivery';
 import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
-import { Transport, type TransportOptions, wireOptions } from '../http/transport';
-import { wire } from '../http/wire';
-import type { NoAnswerKind } from '../http/no-answer';
+import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
 import { throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
@@ -20,6 +17,7 @@ import { printable } from '../model/printable';
 import { redact } from '../http/redact';
 import { proxyRoute } from '../http/proxy';
 import { apiBase, transportOptions } from '../config/target';
+import { NOT_UP_KINDS, NOT_UP_STATUSES, waitAdvice, waitForTarget } from './wait-for-target';
 
 /** What the preflight reads: the target, the data it can check without writing, the patterns that read answers. */
 type PreflightConfig = TargetConfig &
@@ -220,67 +218,6 @@ function transportProblem(
   if (kind === 'timeout')
     return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
   return `The target gave no HTTP answer: ${message}${check}`;
-}
-
-/** What a target that is not up yet gives: it is starting, or asleep until a request wakes it. */
-const NOT_UP_KINDS: readonly NoAnswerKind[] = ['refused', 'reset', 'timeout'];
-/** A gateway's answers while the server behind it is not up. */
-const NOT_UP_STATUSES: readonly number[] = [502, 503, 504];
-/** Between two tries while the target is not up: it is asked again soon after it is. */
-const WAIT_STEP_MS = 1000;
-
-/** Why `sent` says that the target is not up yet, or undefined when it says something else. */
-function notUpReason(sent: Sent): string | undefined {
-  if (sent.kind === 'no-answer') return NOT_UP_KINDS.includes(sent.failure.kind) ? sent.failure.message : undefined;
-  if (sent.kind === 'answer' && NOT_UP_STATUSES.includes(sent.response.status)) return `HTTP ${sent.response.status}`;
-  return undefined;
-}
-
-/**
- * Sends `request` again each second while the target is not up, for RSF_WAIT_FOR_TARGET_MS at most. On the bare wire:
- * a server that is still starting must not count toward the run's breaker. Tells `onWait` once, as it starts waiting.
- * Whether the target is up: false when it was still not up at the end.
- */
-async function waitForTarget(
-  request: OutgoingRequest,
-  options: TransportOptions,
-  waitForTargetMs: number,
-  onWait: (message: string) => void,
-): Promise<boolean> {
-  if (waitForTargetMs === 0) return true;
-  const send = wire(wireOptions(options));
-  const deadline = Date.now() + waitForTargetMs;
-  for (let tries = 0; ; tries++) {
-    const notUp = notUpReason(await send(request));
-    if (notUp === undefined) return true;
-    if (Date.now() >= deadline) return false;
-    if (tries === 0)
-      onWait(`The target is not up yet (${notUp}): waiting up to RSF_WAIT_FOR_TARGET_MS=${waitForTargetMs}.`);
-    await sleep(Math.min(WAIT_STEP_MS, deadline - Date.now()));
-  }
-}
-
-/**
- * For the global setup, before RSF_BEARER_TOKEN_COMMAND runs (a command may mint its token at the target): waits as
- * the preflight would, asking for the price list without a token, since any answer but a gateway's 502, 503 or 504
- * says the target is up. Whether it is up; true at once without RSF_WAIT_FOR_TARGET_MS.
- */
-export async function waitUntilUp(
-  config: PreflightConfig,
-  onWait: (message: string) => void,
-  base = apiBase(config),
-): Promise<boolean> {
-  const { Authorization: _, ...headers } = getRequest(`${base}/prices`, config).headers;
-  const request = { method: 'GET', url: `${base}/prices`, headers };
-  return waitForTarget(request, transportOptions(config), config.waitForTargetMs, onWait);
-}
-
-/** What to do about an answer that says the target is not up (nothing for any other). */
-function waitAdvice(notUp: boolean, config: Pick<TargetConfig, 'waitForTargetMs'>): string {
-  if (!notUp) return '';
-  return config.waitForTargetMs > 0
-    ? `\n  It was still not up after RSF_WAIT_FOR_TARGET_MS=${config.waitForTargetMs}.`
-    : '\n  If the server was still starting, or wakes on its first request, set RSF_WAIT_FOR_TARGET_MS to wait for it.';
 }
 
 /** RSF_TARGET_URL as the user set it (it carries no secret: credentials and queries are refused when loaded). */
