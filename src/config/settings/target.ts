@@ -172,7 +172,8 @@ export const TARGET_SETTINGS = {
     bounded(0, 600000),
     'How long the preflight waits for a target that is not up yet, in milliseconds (0 to 600000): it asks again ' +
       'each second while the connection is refused, reset or times out, or a gateway answers 502, 503 or 504. For ' +
-      'a server started just before the run, or one that sleeps until a request wakes it. 0: no wait.',
+      'a server started just before the run, or one that sleeps until a request wakes it. With ' +
+      'RSF_BEARER_TOKEN_COMMAND, the wait comes first, then the command. 0: no wait.',
   ),
   maxRequestsPerSecond: S(
     'RSF_MAX_REQUESTS_PER_SECOND',
