@@ -6,12 +6,20 @@ import type { RecognitionConfig } from '../config/settings/recognition';
 import type { ReferenceConfig } from '../config/settings/reference';
 import type { TargetConfig } from '../config/settings/target';
 import type { Delivery } from '../http/delivery';
-import { type Exchange, type OutgoingRequest, exchangeOf, parseBody, plainString } from '../http/exchange';
+import {
+  type Exchange,
+  type OutgoingRequest,
+  type SendOptions,
+  exchangeOf,
+  parseBody,
+  plainString,
+} from '../http/exchange';
+import { outgoingRequest } from '../http/request';
 import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
 import { throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
-import { OPERATIONS, type OperationName, fillPath, operationLabel } from '../model/operations';
+import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
 import { printable } from '../model/printable';
 import { redact } from '../http/redact';
@@ -152,19 +160,18 @@ function writeChecks(config: DataConfig): ResourceRead[] {
   ];
 }
 
-function outgoing(
-  method: string,
-  url: string,
-  config: Pick<TargetConfig, 'bearerToken' | 'extraHeaders'>,
-  body?: Record<string, unknown>,
-): OutgoingRequest {
-  const headers = { ...config.extraHeaders, Accept: 'application/json', Authorization: `Bearer ${config.bearerToken}` };
-  if (body === undefined) return { method, url, headers };
-  return { method, url, headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
-}
-
-function getRequest(url: string, config: Pick<TargetConfig, 'bearerToken' | 'extraHeaders'>): OutgoingRequest {
-  return outgoing('GET', url, config);
+/**
+ * A preflight request with the valid token, built as the tests build theirs (outgoingRequest), but without the
+ * operation's label: the breaker counts a preflight failure by its request line, not in the operation's record.
+ */
+function outgoing(operation: Operation, options: SendOptions, config: PreflightConfig, base: string): OutgoingRequest {
+  const { operation: _label, ...request } = outgoingRequest(
+    operation,
+    { ...options, credentials: 'valid' },
+    config,
+    base,
+  );
+  return request;
 }
 
 /** An answer that says "no such thing": not a 2xx, or a 2xx with an error body (§7.3: errors may come with 200). */
@@ -239,11 +246,11 @@ async function checkPrices(
   onWait: (message: string) => void,
   waited: boolean,
 ): Promise<void> {
-  const url = `${base}/prices`;
+  const request = outgoing(OPERATIONS.listPrices, {}, config, base);
+  const { url } = request;
   const fail = (why: string): never => {
     throw new PreflightError(redact(`${HEADING}\n  GET ${url}\n  ${why}`));
   };
-  const request = getRequest(url, config);
   if (!waited) await waitForTarget(request, transport.options, config.waitForTargetMs, onWait);
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') {
@@ -313,8 +320,9 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
   const results = await Promise.all(
     resourceReads(config).map(async (read) => {
       const operation = OPERATIONS[read.operation];
-      const url = `${base}${fillPath(operation.path, read.params)}${read.query ? `?${read.query}` : ''}`;
-      const request = outgoing(operation.method, url, config, read.body);
+      const { params, query, body: json } = read;
+      const request = outgoing(operation, { params, query, json }, config, base);
+      const { url } = request;
       const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
       if (delivery.kind !== 'answer') {
         const problem = transportProblem(delivery, operationLabel(operation), url, config);

@@ -8,8 +8,10 @@ import { apiBase, transportOptions } from '../config/target';
 import type { Sent } from '../http/delivery';
 import type { OutgoingRequest } from '../http/exchange';
 import type { NoAnswerKind } from '../http/no-answer';
+import { outgoingRequest } from '../http/request';
 import { type TransportOptions, wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
+import { OPERATIONS } from '../model/operations';
 
 /** What a target that is not up yet gives: it is starting, or asleep until a request wakes it. */
 export const NOT_UP_KINDS: readonly NoAnswerKind[] = ['refused', 'reset', 'timeout'];
@@ -57,13 +59,8 @@ export async function waitForTarget(
 export async function waitUntilUp(
   config: TargetConfig & Pick<ReferenceConfig, 'referenceMode' | 'referenceFault' | 'referenceLatencyMs'>,
   onWait: (message: string) => void,
-  base = apiBase(config),
 ): Promise<boolean> {
-  const request = {
-    method: 'GET',
-    url: `${base}/prices`,
-    headers: { ...config.extraHeaders, Accept: 'application/json' },
-  };
+  const request = outgoingRequest(OPERATIONS.listPrices, { credentials: 'none' }, config, apiBase(config));
   return waitForTarget(request, transportOptions(config), config.waitForTargetMs, onWait);
 }
 
