@@ -164,7 +164,8 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
   ],
   writeSafety: [
     async ({ config }, use, testInfo) => {
-      testInfo.skip(skippedAsWrite(config.writesEnabled, testInfo.tags), WRITES_OFF);
+      // Only when it skips: testInfo.skip captures a source-mapped stack for its location, even when it does not.
+      if (skippedAsWrite(config.writesEnabled, testInfo.tags)) testInfo.skip(true, WRITES_OFF);
       await use();
     },
     { auto: true, box: 'self' },
