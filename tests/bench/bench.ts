@@ -36,16 +36,49 @@ const README_END = '<!-- bench:end -->';
 const FAULT = 'error-json-as-text-plain';
 const MIN_FAILED_TESTS = 80;
 
-const { values: options } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '3' },
-    latency: { type: 'string', default: '150' },
-    'skip-npm-test': { type: 'boolean', default: false },
-    readme: { type: 'boolean', default: false },
-  },
-});
-const RUNS = Math.max(1, Number(options.runs) || 3);
-const LATENCY_MS = Math.max(1, Number(options.latency) || 150);
+const USAGE = `Usage: npm run bench [-- [--runs N] [--latency MS] [--skip-npm-test] [--readme]]
+  --runs N         samples of each measure; the table gives their medians (default 3)
+  --latency MS     how far away goal c's target is, in milliseconds (default 150)
+  --skip-npm-test  leaves out goal d, npm test (about 2 minutes)
+  --readme         also writes the table into README.md`;
+
+/** Stops the bench before it measures anything: a mistyped option would otherwise cost minutes of runs. */
+function usageError(message: string): never {
+  console.error(`${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const OPTIONS = {
+  runs: { type: 'string', default: '3' },
+  latency: { type: 'string', default: '150' },
+  'skip-npm-test': { type: 'boolean', default: false },
+  readme: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+function parseOptions() {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
+  try {
+    parsed = parseArgs({ options: OPTIONS }).values;
+  } catch (e) {
+    usageError((e as Error).message);
+  }
+  if (parsed.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const whole = (name: 'runs' | 'latency', max: number): number => {
+    const value = parsed[name];
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+      usageError(`--${name} takes a whole number from 1 to ${max}, not "${value}"`);
+    return Number(value);
+  };
+  return { ...parsed, runs: whole('runs', 100), latency: whole('latency', 10_000) };
+}
+
+const options = parseOptions();
+const RUNS = options.runs;
+const LATENCY_MS = options.latency;
 
 interface Samples {
   samplesMs: number[];
