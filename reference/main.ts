@@ -2,6 +2,7 @@
 // tokens the suite sends (RSF_BEARER_TOKEN, RSF_CHANNEL_TOKEN), so that a user-set token works. It reads those
 // variables, and .env, itself: the reference does not import the suite's configuration.
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
 import { profilePath } from './faults';
 import { startReferenceServer } from './server';
@@ -64,6 +65,21 @@ function startLine(url: string, settings: CliSettings): string {
   return `Reference server at ${where}; Ctrl-C stops it.${latency}`;
 }
 
+const USAGE = `usage: npm run reference
+It takes no arguments: it reads these variables, from the environment or .env.
+  RSF_REFERENCE_PORT        port on 127.0.0.1 (default 4010; 0 picks a free one)
+  RSF_BEARER_TOKEN          the token it accepts (default: the suite's default)
+  RSF_CHANNEL_TOKEN         the post-sale channel token it accepts (default: the suite's default)
+  RSF_REFERENCE_MODE        a conforming mode whose URL it prints first (reference/README.md)
+  RSF_REFERENCE_FAULT       a fault whose URL it prints first (reference/README.md)
+  RSF_REFERENCE_LATENCY_MS  milliseconds each answer waits (default 0)`;
+
+/** `--help`: the usage. Anything else given is refused, rather than ignored while the server starts. */
+function readArguments(args: string[]): 'help' | 'serve' {
+  const { values } = parseArgs({ args, options: { help: { type: 'boolean', short: 'h' } }, strict: true });
+  return values.help ? 'help' : 'serve';
+}
+
 async function main(): Promise<void> {
   // As the suite's entry point does: a variable already set, even to '', wins over .env.
   dotenv.config({ path: resolve(__dirname, '../.env'), quiet: true });
@@ -86,6 +102,17 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
+  let given: 'help' | 'serve';
+  try {
+    given = readArguments(process.argv.slice(2));
+  } catch (e) {
+    console.error(`${(e as Error).message.split('\n')[0]}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (given === 'help') {
+    console.log(USAGE);
+    process.exit(0);
+  }
   main().catch((e: unknown) => {
     console.error(e instanceof Error ? e.message : e);
     process.exit(1);

@@ -13,6 +13,11 @@ const ROOT = resolve(__dirname, '../..');
 /** PEM file of an Ed25519 private key; the --signing-key flag wins over it. */
 export const SIGNING_KEY_VARIABLE = 'RSF_BUNDLE_SIGNING_KEY';
 const REPORT_FILES = ['conformance.json', 'conformance.md'] as const;
+const BUNDLE_USAGE = `usage: npm run bundle [-- [--reports DIR] [--out DIR] [--signing-key PATH]]
+  --reports DIR        the run's reports: conformance.json, conformance.md, exchanges.har
+                       (default: RSF_REPORTS_DIR, else reports)
+  --out DIR            where the archive is written (default: the reports folder)
+  --signing-key PATH   an Ed25519 private key in PEM, to sign the manifest (default ${SIGNING_KEY_VARIABLE})`;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,9 +66,18 @@ function runOf(report: Uint8Array): { run: RunFacts; configuration: Record<strin
 export function bundleMain(args: string[], env: NodeJS.ProcessEnv = process.env): number {
   const { values } = parseArgs({
     args,
-    options: { reports: { type: 'string' }, out: { type: 'string' }, 'signing-key': { type: 'string' } },
+    options: {
+      reports: { type: 'string' },
+      out: { type: 'string' },
+      'signing-key': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     strict: true,
   });
+  if (values.help) {
+    console.log(BUNDLE_USAGE);
+    return 0;
+  }
   const reportsDir = resolve(values.reports ?? resolve(ROOT, env.RSF_REPORTS_DIR?.trim() || 'reports'));
   const files: Record<string, Uint8Array> = {};
   for (const name of REPORT_FILES) {
@@ -105,6 +119,10 @@ export function bundleMain(args: string[], env: NodeJS.ProcessEnv = process.env)
   return 0;
 }
 
+/** A mistyped option or argument: the message is followed by the usage. */
+export const isUsageError = (e: unknown): boolean =>
+  String((e as NodeJS.ErrnoException)?.code ?? '').startsWith('ERR_PARSE_ARGS');
+
 /** A one-line message for what the user can mend (a bad flag, file or key); anything else is a bug, and throws. */
 export function userError(e: unknown): string | undefined {
   if (e instanceof BundleError || e instanceof HarError || e instanceof KeyError) return e.message;
@@ -122,7 +140,7 @@ if (require.main === module) {
   } catch (e) {
     const message = userError(e);
     if (message === undefined) throw e;
-    console.error(`bundle: ${message}`);
+    console.error(`bundle: ${message}${isUsageError(e) ? `\n\n${BUNDLE_USAGE}` : ''}`);
     process.exitCode = 2;
   }
 }

@@ -6,12 +6,16 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeRunFolder } from '../http/run-folders';
 import { DEFAULT_LIMITS, limitsFor } from './bundle';
-import { userError } from './cli-bundle';
+import { isUsageError, userError } from './cli-bundle';
 import { describeCheckout } from './manifest';
 import { type Regrade, type RequirementStatuses, verifyBundle } from './verify';
 
 const ROOT = resolve(__dirname, '../..');
-const USAGE = 'usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-bytes N]';
+const USAGE = `usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-bytes N]
+  BUNDLE                 a conformance bundle, as npm run bundle writes it
+  --public-key PATH      the Ed25519 public key in PEM that the manifest's signature must be of
+  --max-entry-bytes N    the largest file of the archive it unpacks (default ${DEFAULT_LIMITS.maxEntryBytes})
+Exit 0: intact; 1: re-graded differently; 2: damaged, tampered or unreadable.`;
 
 /**
  * Grades a recording again with this checkout's suite (issue 24, item 4): `playwright test` in a child process with
@@ -51,10 +55,18 @@ export function regradeWithThisCheckout(reportsDir: string): Regrade {
 export async function verifyMain(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { 'public-key': { type: 'string' }, 'max-entry-bytes': { type: 'string' } },
+    options: {
+      'public-key': { type: 'string' },
+      'max-entry-bytes': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
     allowPositionals: true,
     strict: true,
   });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
   const [bundle, ...extra] = positionals;
   if (bundle === undefined || extra.length > 0) {
     console.error(`verify: ${USAGE}`);
@@ -92,7 +104,7 @@ if (require.main === module) {
     (e: unknown) => {
       const message = userError(e);
       if (message === undefined) throw e;
-      console.error(`verify: ${message}`);
+      console.error(`verify: ${message}${isUsageError(e) ? `\n\n${USAGE}` : ''}`);
       process.exitCode = 2;
     },
   );

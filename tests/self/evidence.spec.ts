@@ -595,6 +595,21 @@ test.describe('CLIs', () => {
     expect(damaged.stdout).toBe('');
   });
 
+  test('bundle and verify print their usage on --help, and with it refuse an unknown option', async () => {
+    const [bundleHelp, verifyHelp, bundleTypo, verifyTypo] = await Promise.all([
+      cli('cli-bundle.ts', ['--help']),
+      cli('cli-verify.ts', ['-h']),
+      cli('cli-bundle.ts', ['--sign-key', 'key.pem']),
+      cli('cli-verify.ts', ['bundle.zip', '--publickey', 'pub.pem']),
+    ]);
+    expect([bundleHelp.code, verifyHelp.code]).toEqual([0, 0]);
+    expect(bundleHelp.stdout).toMatch(/^usage: npm run bundle .*--signing-key PATH/s);
+    expect(verifyHelp.stdout).toMatch(/^usage: npm run verify -- BUNDLE .*Exit 0: intact/s);
+    expect([bundleTypo.code, verifyTypo.code]).toEqual([2, 2]);
+    expect(bundleTypo.stderr).toMatch(/^bundle: Unknown option '--sign-key'.*\n\nusage: npm run bundle /s);
+    expect(verifyTypo.stderr).toMatch(/^verify: Unknown option '--publickey'.*\n\nusage: npm run verify /s);
+  });
+
   test('npm run bundle without a HAR says the bundle is integrity-only', async () => {
     const reports = join(dir, 'reports');
     mkdirSync(reports);

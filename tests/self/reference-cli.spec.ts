@@ -25,11 +25,11 @@ interface Cli {
   url: Promise<string>;
 }
 
-function startCli(env: Record<string, string> = {}): Cli {
+function startCli(env: Record<string, string> = {}, args: string[] = []): Cli {
   // As `npm run reference` starts it: one process, tsx's loader in it. The tsx command would run the server in a child
   // of its own and relay a signal to it, killing it with SIGKILL (exit 143) when it is not told within 30 ms that the
   // child got it, as on a loaded machine.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'reference/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'reference/main.ts', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...CLI_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,5 +105,27 @@ test('npm run reference checks its settings: the variable is named, a token neve
     expect(code, cli.output()).toBe(1);
     expect(cli.output()).toMatch(message);
     expect(cli.output()).not.toContain(TOKEN);
+  }
+});
+
+test('npm run reference -- --help prints the variables it reads; an argument it does not take is refused', async () => {
+  for (const [args, code, stream] of [
+    [['--help'], 0, /^usage: npm run reference\n/],
+    [['-h'], 0, /^usage: npm run reference\n/],
+    [['--port', '4011'], 2, /^Unknown option '--port'.*\n\nusage: npm run reference\n/s],
+    [['4011'], 2, /^Unexpected argument '4011'.*\n\nusage: npm run reference\n/s],
+  ] as const) {
+    const cli = startCli({}, [...args]);
+    // A server that starts anyway is the failure, at once rather than at the test's time-out.
+    const listening = cli.url.then(
+      () => 'listening',
+      () => new Promise<never>(() => {}),
+    );
+    const outcome = await Promise.race([exitCode(cli.child), listening]);
+    killGroup(cli.child);
+    expect(outcome, cli.output()).toBe(code);
+    expect(cli.output()).toMatch(stream);
+    expect(cli.output()).toContain('RSF_REFERENCE_LATENCY_MS');
+    expect(cli.output()).not.toContain('Reference server at');
   }
 });
