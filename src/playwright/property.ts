@@ -375,10 +375,11 @@ function propertyFailure<T>(
   result: CheckResult,
   failing: Exchange | undefined,
 ): CheckFailure {
-  // fast-check's report, without the stack of the failure it quotes: the evidence shows the check and the exchange.
+  // fast-check's report, without the stack of the failure it quotes (the evidence shows the check and the exchange),
+  // and without its hint to enable verbose mode, which no setting of the suite does.
   const report = (fc.defaultReportMessage(details) ?? '')
     .split('\n')
-    .filter((line) => !/^\s+at \S.*:\d+:\d+\)?$/.test(line))
+    .filter((line) => !/^\s+at \S.*:\d+:\d+\)?$/.test(line) && !/^Hint: Enable verbose mode\b/.test(line))
     .join('\n');
   const exchanges = failing ? [failing] : [];
   if (details.counterexample === null || details.counterexamplePath === null) {

@@ -180,6 +180,7 @@ test('a fault breaking OP4-UTILITY-MAX is caught, shrunk, and replayed to the sa
   expect(first.status, first.output.slice(-3000)).not.toBe(0);
   const failure = failureOf(first.output);
   expect(first.output).toContain('fast-check: Property failed after'); // fast-check's own report survives
+  expect(first.output, 'a hint to a setting the suite does not have').not.toContain('Enable verbose mode');
   const counterexample = JSON.parse(failure.counterexample) as Record<string, unknown>;
   expect(counterexample.utility as number).toBeGreaterThan(100);
   expect({ ...counterexample, utility: undefined }).toEqual({ ...bodies.categoryUpdate(), utility: undefined });
