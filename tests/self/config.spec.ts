@@ -199,6 +199,16 @@ test('the target URL may be given with or without /v1 and trailing slashes', () 
   );
 });
 
+test('a target URL without http:// is refused with the URL it may have meant', () => {
+  for (const [url, reason] of [
+    ['localhost:4010', 'expected an http or https URL, got "localhost:4010"'],
+    ['127.0.0.1:4010/api', 'not a URL: "127.0.0.1:4010/api"'],
+  ]) {
+    expect(() => loadConfig({ RSF_TARGET_URL: url }), url).toThrow(`${reason} (did you mean "http://${url}"?)`);
+  }
+  expect(() => loadConfig({ RSF_TARGET_URL: 'ftp://example' })).not.toThrow(/did you mean/);
+});
+
 test('a target URL refused for its credentials or query string is shown without them', () => {
   const refused = {
     'https://alice:s3cr3t@api.example/base': 'https://[REDACTED]@api.example/base',
@@ -206,6 +216,8 @@ test('a target URL refused for its credentials or query string is shown without 
     'https://api.example/base?api_key=s3cr3t': 'https://api.example/base?[REDACTED]',
     'https://api.example/base#s3cr3t': 'https://api.example/base#[REDACTED]',
     'https://alice:s3 cr3t@api.example/base': 'https://[REDACTED]@api.example/base',
+    // Without a scheme: refused for that, and the credentials still not shown.
+    'alice:s3cr3t@api.example/base': '[REDACTED]@api.example/base',
   };
   for (const [url, shown] of Object.entries(refused)) {
     expect(() => loadConfig({ RSF_TARGET_URL: url }), url).toThrow(`(RSF_TARGET_URL=${shown})`);

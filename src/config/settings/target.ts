@@ -8,11 +8,11 @@ export const REPLAY_SCHEME = 'har:';
 
 /**
  * A URL as a message may show it: credentials, a query string and a fragment hidden, as any of them may hold a key.
- * It works on the text, so that a value that is not a URL is shown as safely.
+ * It works on the text, so that a value that is not a URL is shown as safely: `alice:pw@host`, without a scheme, too.
  */
 const shownUrl = (raw: string): string =>
   raw
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1[REDACTED]@')
+    .replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[^/?#]*@/i, '$1[REDACTED]@')
     .replace(/\?[^#]*/, '?[REDACTED]')
     .replace(/#.*$/s, '#[REDACTED]');
 
@@ -24,13 +24,15 @@ const url = (raw: string): string => {
   }
   const shown = shownUrl(raw);
   const refuse = (message: string) => new ConfigProblem(message, shown);
+  // `localhost:4010` parses as a URL of the scheme "localhost:", `127.0.0.1:4010` as none: both lack http://.
+  const hint = raw.includes('://') ? '' : ` (did you mean "http://${shown}"?)`;
   let parsed: URL;
   try {
     parsed = new URL(raw);
   } catch {
-    throw refuse(`not a URL: "${shown}"`);
+    throw refuse(`not a URL: "${shown}"${hint}`);
   }
-  if (!/^https?:$/.test(parsed.protocol)) throw refuse(`expected an http or https URL, got "${shown}"`);
+  if (!/^https?:$/.test(parsed.protocol)) throw refuse(`expected an http or https URL, got "${shown}"${hint}`);
   if (parsed.username || parsed.password) throw refuse('must not carry credentials; use RSF_BEARER_TOKEN');
   if (parsed.search || parsed.hash)
     throw refuse('must not carry a query string or fragment: operation paths are appended to it');
