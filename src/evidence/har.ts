@@ -4,6 +4,7 @@
 import type { Content, Entry, Har, Header, Log, QueryString } from 'har-format';
 import type { BreakerTrip } from '../http/run-state';
 import { printableLine } from '../model/printable';
+import { REDACTED } from '../model/text';
 
 /** The recording's file name, in reports/ and in a bundle. */
 export const HAR_FILE = 'exchanges.har';
@@ -108,9 +109,28 @@ export class HarError extends Error {
 const headerValues = (value: string | readonly string[]): readonly string[] =>
   typeof value === 'string' ? [value] : value;
 
+/** Headers by which a target sets a cookie. */
+const SET_COOKIE = new Set(['set-cookie', 'set-cookie2']);
+
+/**
+ * A cookie the target sets (an SSO gateway's session, a load balancer's) is a credential to the target, and the
+ * recording is evidence that is handed over: its name and attributes are kept, its value is not.
+ */
+export function maskedSetCookie(value: string): string {
+  const end = value.indexOf(';');
+  const pair = end === -1 ? value : value.slice(0, end);
+  const nameEnd = pair.indexOf('=');
+  // A pair without "=" is a value alone (RFC 6265 §5.2, as browsers read it).
+  const name = nameEnd === -1 ? '' : pair.slice(0, nameEnd + 1);
+  return `${name}${REDACTED}${end === -1 ? '' : value.slice(end)}`;
+}
+
 function headerList(headers: HeaderMap, redact: (text: string) => string): Header[] {
   return Object.entries(headers).flatMap(([name, value]) =>
-    headerValues(value).map((v) => ({ name, value: redact(v) })),
+    headerValues(value).map((v) => ({
+      name,
+      value: redact(SET_COOKIE.has(name.toLowerCase()) ? maskedSetCookie(v) : v),
+    })),
   );
 }
 

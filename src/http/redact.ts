@@ -1,7 +1,9 @@
 // Secrets never leave the process unredacted: every string bound for a report, message or log passes here.
 // Which values are secret is data given to it (hideSecretsOf, registerSecret): this layer reads no configuration.
 
-export const REDACTED = '[REDACTED]';
+import { REDACTED } from '../model/text';
+
+export { REDACTED };
 
 /** Where this process's configured secrets come from, read when first needed (the configuration may be broken). */
 let source: () => readonly string[] = () => [];

@@ -1,5 +1,8 @@
 // Small text helpers shared by the checks, the property runner and the reporter.
 
+/** What every output shows in place of a hidden value: a secret, or a cookie the target set. */
+export const REDACTED = '[REDACTED]';
+
 /** Removes terminal colour codes (Playwright's messages carry them). */
 export function stripAnsi(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is what an ANSI sequence starts with

@@ -265,6 +265,21 @@ test.describe('HAR', () => {
     expect(harText()).toContain('Bearer [REDACTED]');
   });
 
+  test('keeps the name and attributes of a cookie the target sets, never its value', () => {
+    const cookies = ['SSO_SESSION=c00k1e-v4lue; Path=/; Secure; HttpOnly', 'lb=node-7', 'bare-v4lue; Max-Age=60'];
+    const har = buildHar([record({ responseHeaders: { 'content-type': 'application/json', 'Set-Cookie': cookies } })], {
+      ...harOptions,
+    });
+    const [entry] = har.log.entries;
+    expect(entry?.response.headers.filter((h) => h.name === 'Set-Cookie').map((h) => h.value)).toEqual([
+      'SSO_SESSION=[REDACTED]; Path=/; Secure; HttpOnly',
+      'lb=[REDACTED]',
+      '[REDACTED]; Max-Age=60',
+    ]);
+    expect(JSON.stringify(har)).not.toMatch(/c00k1e-v4lue|node-7|bare-v4lue/);
+    expect(entry?.response.headers).toContainEqual({ name: 'content-type', value: 'application/json' });
+  });
+
   test('reads back into the records, redacted, with the cut body saying so', () => {
     const { records, rsf, creator } = parseHar(harText());
     expect(creator).toEqual(CREATOR);

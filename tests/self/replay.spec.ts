@@ -2,6 +2,7 @@
 // token the target echoes; a replay of a faulty run (RSF_TARGET_URL=har:…) fails on the same requirements as the
 // live run, sending nothing; a request the recording lacks is inconclusive, never failed; and `npm run verify`
 // re-grades a bundle: the verdict stands (exit 0), a changed HAR is refused (exit 2, naming it).
+import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -75,9 +76,12 @@ const failing = (report: ConformanceReport) =>
 const cli = (script: string, args: string[]) =>
   runInGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/evidence', script), ...args], {}, 200_000);
 
+/** The session cookie the echoing target sets on every answer, as an SSO gateway would. */
+const SESSION_COOKIE = `sso-${randomBytes(12).toString('hex')}`;
+
 /**
  * A target that echoes its secrets: the embedded reference behind a proxy that adds the request's Authorization
- * header and URL to every JSON object it answers, and as a header, raw and in base64.
+ * header and URL to every JSON object it answers, and as a header, raw and in base64; it also sets a session cookie.
  */
 async function echoingTarget(upstream: string) {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -100,6 +104,7 @@ async function echoingTarget(upstream: string) {
           // A header carries Latin-1 only: the tokens stay whole, a path's other characters become '?'.
           'x-echo': echo.replace(/[^\x20-\x7e]/g, '?'),
           'x-echo-base64': Buffer.from(echo).toString('base64'),
+          'set-cookie': [`SSO_SESSION=${SESSION_COOKIE}; Path=/; HttpOnly`, 'lb=node-7'],
         });
         res.end(body);
       });
@@ -125,6 +130,9 @@ test('the HAR of a run against a target that echoes the tokens holds no copy of 
   expect(text.includes('/messageChannel/[REDACTED]/')).toBe(true);
   const forms = [...secretForms(secrets.bearer, ['Bearer ', 'Bearer%20']), ...secretForms(secrets.channel)];
   for (const form of forms) expect(text.split(form).length - 1, `copies of ${form}`).toBe(0);
+  // The target's session cookie: named, its value not kept.
+  expect(text).toContain('"value":"SSO_SESSION=[REDACTED]; Path=/; HttpOnly"');
+  expect(text).not.toContain(SESSION_COOKIE);
 });
 
 test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
