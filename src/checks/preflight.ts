@@ -203,7 +203,13 @@ function resourceProblem(read: ResourceRead, exchange: Exchange, config: Recogni
   return `${which}: ${request} answered ${answerOf(exchange)}. Set it to ${read.names}.`;
 }
 
-type Unanswered = Exclude<Delivery, { kind: 'answer' }>;
+type Unanswered = Exclude<Delivery, { kind: 'answer' | 'unavailable' }>;
+
+/** The preflight names a failing target by what it answered: a gateway's error is read as the answer it is. */
+function answeredByGateway(delivery: Delivery): Exclude<Delivery, { kind: 'unavailable' }> {
+  if (delivery.kind !== 'unavailable') return delivery;
+  return { kind: 'answer', response: delivery.response, attempts: delivery.attempts };
+}
 
 /**
  * Why the request to `url` had no answer to judge: throttled throughout, or none at all. Only a time-out names
@@ -252,7 +258,7 @@ async function checkPrices(
     throw new PreflightError(redact(`${HEADING}\n  GET ${url}\n  ${why}`));
   };
   if (!waited) await waitForTarget(request, transport.options, config.waitForTargetMs, onWait);
-  const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
+  const delivery = answeredByGateway(await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS));
   if (delivery.kind !== 'answer') {
     const notUp = delivery.kind === 'no-answer' && NOT_UP_KINDS.includes(delivery.failure.kind);
     return fail(transportProblem(delivery, `GET ${url}`, url, config) + waitAdvice(notUp, config));
@@ -323,7 +329,7 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       const { params, query, body: json } = read;
       const request = outgoing(operation, { params, query, json }, config, base);
       const { url } = request;
-      const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
+      const delivery = answeredByGateway(await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS));
       if (delivery.kind !== 'answer') {
         const problem = transportProblem(delivery, operationLabel(operation), url, config);
         return { unanswered: `${operation.method} ${url}\n  ${problem}` };

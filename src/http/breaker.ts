@@ -3,7 +3,7 @@
 import type { Deliver, Delivery, Interceptor } from './delivery';
 import { redact } from './redact';
 import type { Retried } from './retry';
-import { isThrottled } from './retry';
+import { isGatewayError, isThrottled } from './retry';
 import type { BreakerTrip, Unanswered } from './run-state';
 import { NoAnswer, type NoAnswerKind } from './no-answer';
 
@@ -42,7 +42,9 @@ export function gatedByBreaker(breaker: Breaker, uncounted: readonly NoAnswerKin
     if (stopped)
       return { kind: 'no-answer', failure: new NoAnswer('operation-stopped', stopped, 0), sentAt: Date.now() };
     const sent = await next(request);
-    if (sent.kind === 'answer' && !isThrottled(sent.response)) breaker.answered(operation);
+    // A gateway's error is no usable answer: the request counts once its retries end (unusableCounted).
+    if (sent.kind === 'answer' && !isThrottled(sent.response) && !isGatewayError(sent.response))
+      breaker.answered(operation);
     if (sent.kind !== 'no-answer' || uncounted.includes(sent.failure.kind)) return sent;
     const line = requestLine(request.method, request.url);
     const opened = breaker.unanswered(sent.sentAt, line, 'no-answer', operation, sent.failure.message);
@@ -50,18 +52,21 @@ export function gatedByBreaker(breaker: Breaker, uncounted: readonly NoAnswerKin
   };
 }
 
-/** A request whose every attempt was throttled adds to the count, from when its first attempt was sent. */
-export function throttledOutCounted(breaker: Breaker, deliver: Deliver<Retried>): Deliver {
+/**
+ * A request whose every attempt was throttled, or a gateway's error, adds to the count, from when its first attempt
+ * was sent: a target in maintenance stops the run as one that does not answer does, and one operation whose upstream
+ * is down stops alone.
+ */
+export function unusableCounted(breaker: Breaker, deliver: Deliver<Retried>): Deliver {
   return async (request, maxWaitMs) => {
     const delivery = await deliver(request, maxWaitMs);
-    if (delivery.kind !== 'throttled' || !('firstSentAt' in delivery)) return delivery;
-    const { firstSentAt, ...throttled } = delivery;
-    const trip = breaker.unanswered(
-      firstSentAt,
-      requestLine(request.method, request.url),
-      'throttled',
-      request.operation,
-    );
-    return { ...throttled, ...(trip && { trip }) } satisfies Delivery;
+    if (!('firstSentAt' in delivery)) return delivery;
+    const { firstSentAt, ...unusable } = delivery;
+    const line = requestLine(request.method, request.url);
+    const trip =
+      unusable.kind === 'throttled'
+        ? breaker.unanswered(firstSentAt, line, 'throttled', request.operation)
+        : breaker.unanswered(firstSentAt, line, 'no-answer', request.operation, `HTTP ${unusable.response.status}`);
+    return { ...unusable, ...(trip && { trip }) } satisfies Delivery;
   };
 }

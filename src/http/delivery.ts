@@ -33,6 +33,18 @@ export type Delivery =
       gaveUp: 'retries' | 'time';
       trip?: BreakerTrip;
     }
+  /**
+   * Every attempt was a gateway's error (502, 503 without Retry-After, 504), to the last retry or the end of the wait,
+   * or one that could not safely be sent again: the target, or what stands in front of it, was not there to answer.
+   * Not the API's answer, so not judged; `trip` as for no-answer.
+   */
+  | {
+      kind: 'unavailable';
+      response: WireResponse;
+      attempts: ThrottledAttempt[];
+      gaveUp: 'retries' | 'time' | 'unsafe';
+      trip?: BreakerTrip;
+    }
   /** No HTTP answer; `trip` is set when the breaker is open (this request may have opened it). */
   | { kind: 'no-answer'; failure: NoAnswer; attempts: ThrottledAttempt[]; trip?: BreakerTrip }
   /** The breaker was open: not sent. */

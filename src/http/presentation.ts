@@ -56,6 +56,20 @@ export function throttledMessage(label: string, delivery: Extract<Delivery, { ki
   );
 }
 
+/** The message of a request whose every attempt a gateway answered with an error (retry.ts, isGatewayError). */
+export function unavailableMessage(label: string, delivery: Extract<Delivery, { kind: 'unavailable' }>): string {
+  const why = {
+    retries: `RSF_MAX_RETRIES=${delivery.attempts.length} retries were spent`,
+    time: "waiting longer would pass the test's time-out",
+    unsafe: 'a request that may have been carried out is not sent again',
+  }[delivery.gaveUp];
+  const statuses = throttleSummary(delivery.attempts, delivery.response);
+  return redact(
+    `every attempt of ${label} was answered by a gateway's error (${statuses}); ${why}. The target, or what ` +
+      "stands in front of it, was unavailable: not the API's answer, so not judged.",
+  );
+}
+
 /** The message of a request that got no answer; only a time-out names the setting that a larger value may mend. */
 export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: number): string {
   const setting = failure.kind === 'timeout' ? ` (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})` : '';

@@ -1,5 +1,6 @@
 // Throttled requests (429, or 503 with Retry-After) are sent again, after the wait the target asked for; gateway
-// blips (502, 503 without Retry-After, 504: a load balancer's passing trouble) are sent again where that is safe.
+// blips (502, 503 without Retry-After, 504: a load balancer's passing trouble) are sent again where that is safe. A
+// gateway's error that lasts (a maintenance page, an upstream that is down) is not the API's answer: it is not judged.
 import { headerValue, type ThrottledAttempt, type WireResponse } from './exchange';
 import type { Deliver, Delivery, Send } from './delivery';
 
@@ -15,6 +16,15 @@ export function isThrottled(response: WireResponse): boolean {
   return response.status === 429 || (response.status === 503 && headerValue(response, 'retry-after') !== undefined);
 }
 
+/**
+ * 502, 503 without Retry-After, or 504: what a gateway or an unavailable server answers in place of the API
+ * (RFC 9110 §15.6.3 to §15.6.5). The spec documents none of them for any operation.
+ */
+export function isGatewayError(response: WireResponse): boolean {
+  if (response.status === 503) return headerValue(response, 'retry-after') === undefined;
+  return response.status === 502 || response.status === 504;
+}
+
 /** Methods that may be sent again after a 502 or 504: safe or idempotent (RFC 9110 §9.2.1, §9.2.2). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
@@ -24,8 +34,7 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
  * PATCH before the gateway gave up (that answer is judged as it came).
  */
 export function isTransient(response: WireResponse, method: string): boolean {
-  if (response.status === 503) return headerValue(response, 'retry-after') === undefined;
-  return (response.status === 502 || response.status === 504) && IDEMPOTENT.has(method.toUpperCase());
+  return isGatewayError(response) && (response.status === 503 || IDEMPOTENT.has(method.toUpperCase()));
 }
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or invalid. */
@@ -59,13 +68,17 @@ export interface RetryOptions {
   retryMaxWaitMs: number;
 }
 
-/** A delivery whose every attempt was throttled also says when the first was sent: the breaker counts from there. */
-export type Retried = Delivery | (Extract<Delivery, { kind: 'throttled' }> & { firstSentAt: number });
+/** A delivery whose every attempt was throttled or unavailable also says when the first was sent: the breaker counts
+ * from there. */
+export type Retried =
+  | Delivery
+  | (Extract<Delivery, { kind: 'throttled' }> & { firstSentAt: number })
+  | (Extract<Delivery, { kind: 'unavailable' }> & { firstSentAt: number });
 
 /**
  * Sends a request with `send`, again after each throttled answer or gateway blip (up to maxRetries in all, waiting no
  * more than `maxWaitMs`). An attempt not sent, or not answered, ends it. A blip still there when the retries or the
- * time run out is the answer: it is judged as it came.
+ * time run out, or a 502 or 504 to a request that may not be sent again, makes the request unavailable: not judged.
  */
 export function retrying(options: RetryOptions, send: Send): Deliver<Retried> {
   const maxRetries = Math.floor(options.maxRetries);
@@ -81,15 +94,16 @@ export function retrying(options: RetryOptions, send: Send): Deliver<Retried> {
       firstSentAt ??= sent.sentAt;
       const { response } = sent;
       const transient = isTransient(response, request.method);
-      if (!transient && !isThrottled(response)) return { kind: 'answer', response, attempts };
-      if (transient && retry >= maxRetries) return { kind: 'answer', response, attempts };
-      if (retry >= maxRetries) return { kind: 'throttled', response, attempts, gaveUp: 'retries', firstSentAt };
+      if (!transient && !isThrottled(response)) {
+        // The upstream may have carried out a POST or PATCH before its gateway gave up: not sent again.
+        if (isGatewayError(response)) return { kind: 'unavailable', response, attempts, gaveUp: 'unsafe', firstSentAt };
+        return { kind: 'answer', response, attempts };
+      }
+      const unusable = transient ? ('unavailable' as const) : ('throttled' as const);
+      if (retry >= maxRetries) return { kind: unusable, response, attempts, gaveUp: 'retries', firstSentAt };
       const retryAfter = headerValue(response, 'retry-after');
       const wait = retryWaitMs(retryAfter, retry, options.retryMaxWaitMs);
-      if (waited + wait > maxWaitMs) {
-        if (transient) return { kind: 'answer', response, attempts };
-        return { kind: 'throttled', response, attempts, gaveUp: 'time', firstSentAt };
-      }
+      if (waited + wait > maxWaitMs) return { kind: unusable, response, attempts, gaveUp: 'time', firstSentAt };
       attempts.push({
         status: response.status,
         ...(retryAfter !== undefined && { retryAfter }),

@@ -182,7 +182,8 @@ export class RunState {
     const inARow = readFileSync(file, 'utf8').length;
     if (inARow < OPERATION_THRESHOLD) return;
     const last = detail === undefined ? '' : ` (the last: ${detail})`;
-    const why = `not sent, because its last ${inARow} requests got no answer${last}; the rest of the run goes on`;
+    const rest = 'the rest of the run goes on';
+    const why = `not sent, because its last ${inARow} requests got no usable answer${last}; ${rest}`;
     try {
       writeFileSync(this.path(operationFile(operation, 'stopped')), why, { flag: 'wx' });
     } catch (e) {

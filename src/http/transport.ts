@@ -1,7 +1,7 @@
 // Every request of the suite goes through one pipeline, composed here once: the wire (deadline, capped body), the
 // limiter (pace, throttle), the breaker's gate (and each operation's), retries of throttled answers and gateway blips,
 // and the breaker's count of those that never got through. Each layer has its file; this one only puts them in order.
-import { throttledOutCounted, gatedByBreaker } from './breaker';
+import { gatedByBreaker, unusableCounted } from './breaker';
 import { type Deliver, type Delivery, type Send, compose } from './delivery';
 import type { OutgoingRequest } from './exchange';
 import { Limiter, paced } from './limiter';
@@ -66,7 +66,7 @@ export class Transport {
       throttleNoticed(state),
     );
     // Outermost first: the breaker's gate, then the pace, the first 429's notice, then the bytes on the wire.
-    this.pipeline = throttledOutCounted(state, retrying(options, send));
+    this.pipeline = unusableCounted(state, retrying(options, send));
   }
 
   /**

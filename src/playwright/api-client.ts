@@ -4,7 +4,13 @@ import { type TestInfo, test } from '@playwright/test';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
 import { type Credentials, type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
-import { breakerMessage, noAnswerMessage, throttledMessage, tooLargeUnjudgedMessage } from '../http/presentation';
+import {
+  breakerMessage,
+  noAnswerMessage,
+  throttledMessage,
+  unavailableMessage,
+  tooLargeUnjudgedMessage,
+} from '../http/presentation';
 import { redact } from '../http/redact';
 import { credentialsOf, outgoingRequest } from '../http/request';
 import type { Transport } from '../http/transport';
@@ -174,6 +180,8 @@ export class ApiClient {
         return this.stop(stopAsInconclusive, noAnswerMessage(label, delivery.failure, this.config.requestTimeoutMs));
       case 'throttled':
         return this.stop(stopAsInconclusive, throttledMessage(label, delivery));
+      case 'unavailable':
+        return this.stop(stopAsInconclusive, unavailableMessage(label, delivery));
       case 'answer': {
         const { response, attempts } = delivery;
         const exchange = exchangeOf(operation, credentials, request, response, attempts, this.config.maxResponseBytes);

@@ -246,6 +246,25 @@ test('a target that throttles for ever after the preflight: the run stops sendin
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
+test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requests, none failed', async () => {
+  test.setTimeout(90_000);
+  const page = '<html><body><h1>Down for maintenance</h1><p>Back soon.</p></body></html>';
+  const maintenance = answerFor(/./, page, { 'content-type': 'text/html' }, 503);
+  const { run, target } = await hostileRun(
+    { after: MID_RUN, misbehave: maintenance },
+    { RSF_MAX_RETRIES: '1', RSF_RETRY_MAX_WAIT_MS: '50' },
+    ['--grep-invert', '@property'],
+    80_000,
+  );
+  expect(run.output).toMatch(/stopped answering at/);
+  // A request is sent at most 3 times: ahead once, then by its test with RSF_MAX_RETRIES=1.
+  expect(target.requestsSinceTurn, 'requests sent once the target was down').toBeLessThanOrEqual(breakerBound(run, 3));
+  expect(run.output, 'an outage is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
+  expect(reasons).toMatch(/was answered by a gateway's error \(\d × HTTP 503\)/);
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
 test('a target that resets connections mid-run: ERROR, after a few requests', async () => {
   test.setTimeout(90_000);
   const { run, target } = await hostileRun(
@@ -368,7 +387,7 @@ test.describe('one operation slower than RSF_REQUEST_TIMEOUT_MS, everything else
     // Time-outs waited: once it stopped, operation 7 was not sent again; those out at once (sent ahead) time out
     // together.
     const report = JSON.stringify(run.report);
-    const stopped = report.match(/not sent, because its last \d+ requests got no answer/g) ?? [];
+    const stopped = report.match(/not sent, because its last \d+ requests got no usable answer/g) ?? [];
     expect(stopped.length, 'tests of operation 7 not sent').toBeGreaterThan(0);
     expect(slow.received(), 'requests of operation 7 that reached the target').toBeLessThan(
       OPERATION_THRESHOLD + 8 + 1,
@@ -763,8 +782,8 @@ test.describe('retries and the breaker', () => {
     expect(retryWaitMs(undefined, 20, 30_000, () => 0.999)).toBeLessThan(30_000);
   });
 
-  test('a blip is sent again up to RSF_MAX_RETRIES, then judged; a POST is not resent after 502 or 504', async () => {
-    // 503 on /v1/prices, 502 elsewhere, always: the last answer is the one judged.
+  test('a blip is sent again up to RSF_MAX_RETRIES, then not judged; a POST not resent after 502 or 504', async () => {
+    // 503 on /v1/prices, 502 elsewhere, always: the target is unavailable, and no answer of it is judged.
     const target = await startHostileTarget({
       misbehave: (req, res) => {
         const status = /prices/.test(req.url ?? '') ? 503 : 502;
@@ -784,15 +803,18 @@ test.describe('retries and the breaker', () => {
         transport.deliver({ method, url: `${target.url}/v1/${path}`, headers: {} });
       const transient = { status: 502, waitedMs: expect.any(Number), transient: true };
       const get = await send('GET', 'item/1');
-      expect(get).toMatchObject({ kind: 'answer', attempts: [transient, transient] });
-      expect(get.kind === 'answer' && get.response.status).toBe(502);
+      expect(get).toMatchObject({ kind: 'unavailable', gaveUp: 'retries', attempts: [transient, transient] });
+      expect(get.kind === 'unavailable' && get.response.status).toBe(502);
       expect(target.requests, 'sent once, then RSF_MAX_RETRIES times').toBe(3);
-      // The upstream may have processed a POST before its gateway gave up: its 502 is judged as it came.
-      expect(await send('POST', 'carrito')).toMatchObject({ kind: 'answer', attempts: [] });
+      // The upstream may have processed a POST before its gateway gave up: not sent again, and not judged either.
+      expect(await send('POST', 'carrito')).toMatchObject({ kind: 'unavailable', gaveUp: 'unsafe', attempts: [] });
       expect(target.requests).toBe(4);
       // A 503 without Retry-After says it was not processed (RFC 9110 §15.6.4): any method is sent again.
       const post503 = await send('POST', 'prices');
-      expect(post503).toMatchObject({ kind: 'answer', attempts: [{ status: 503, transient: true }, { status: 503 }] });
+      expect(post503).toMatchObject({
+        kind: 'unavailable',
+        attempts: [{ status: 503, transient: true }, { status: 503 }],
+      });
       expect(target.requests).toBe(7);
     } finally {
       await target.close();
