@@ -10,6 +10,7 @@ import {
   type Exchange,
   type OutgoingRequest,
   type SendOptions,
+  blockedInFront,
   exchangeOf,
   parseBody,
   plainString,
@@ -17,7 +18,7 @@ import {
 import { outgoingRequest } from '../http/request';
 import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
-import { throttledMessage } from '../http/presentation';
+import { blockedMessage, throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
@@ -342,6 +343,9 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
         delivery.attempts,
         config.maxResponseBytes,
       );
+      // A firewall's page is no answer about the setting.
+      if (blockedInFront(exchange))
+        return { unanswered: `${operation.method} ${url}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
       return { wrongSetting: resourceProblem(read, exchange, config) };
     }),
   );

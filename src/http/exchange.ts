@@ -69,6 +69,14 @@ export interface Exchange {
   attempts: ThrottledAttempt[];
 }
 
+/**
+ * HTTP 403 with a web page, where the API answers JSON or plain strings: what a firewall in front of it sends when
+ * one of its rules (against markup or quotes in a request, say) refuses a request. No answer of the API's to judge.
+ */
+export function blockedInFront(exchange: Exchange): boolean {
+  return exchange.status === 403 && (/^\s*</.test(exchange.text) || /^text\/html\b/i.test(exchange.contentType));
+}
+
 export function headerValue(response: WireResponse, name: string): string | undefined {
   const value = response.headers[name];
   return Array.isArray(value) ? value[0] : value;

@@ -70,6 +70,18 @@ export function unavailableMessage(label: string, delivery: Extract<Delivery, { 
   );
 }
 
+/** The message of a request with the valid token that was refused with a web page (exchange.ts, blockedInFront). */
+export function blockedMessage(label: string, exchange: Exchange): string {
+  const page = printable(exchange.rawBody, { maxChars: 200, transform: redact });
+  const type = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
+  return redact(
+    `${label} answered HTTP 403 with a web page (${type}), not JSON: a firewall in front of the API refused the ` +
+      'request (a rule against markup or quotes in it, say), or the API answered with a page. Not judged: let the ' +
+      "suite's requests through (their User-Agent names the suite), or test the API without the firewall. " +
+      `Page: ${page}`,
+  );
+}
+
 /** The message of a request that got no answer; only a time-out names the setting that a larger value may mend. */
 export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: number): string {
   const setting = failure.kind === 'timeout' ? ` (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})` : '';

@@ -3,8 +3,16 @@
 import { type TestInfo, test } from '@playwright/test';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
-import { type Credentials, type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
 import {
+  type Credentials,
+  type Exchange,
+  type OutgoingRequest,
+  type SendOptions,
+  blockedInFront,
+  exchangeOf,
+} from '../http/exchange';
+import {
+  blockedMessage,
   breakerMessage,
   noAnswerMessage,
   throttledMessage,
@@ -202,6 +210,8 @@ export class ApiClient {
         }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);
+        // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
+        if (blockedInFront(exchange)) return this.stop(stopAsInconclusive, blockedMessage(label, exchange));
         const depth = wentOut ? waitedFor + 1 : waitedFor;
         this.completedDepth = Math.max(this.completedDepth, depth);
         this.chainLength = Math.max(this.chainLength, depth);

@@ -265,6 +265,25 @@ test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requ
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
+test("a firewall that refuses an operation's requests with a 403 page: not judged, ERROR, none failed", async () => {
+  test.setTimeout(90_000);
+  const page = '<html><head><title>403 Forbidden</title></head><body><h1>Request blocked</h1></body></html>';
+  const firewall = answerFor(/^\/v1\/client/, page, { 'content-type': 'text/html' }, 403);
+  const { run } = await hostileRun(
+    { after: 0, misbehave: firewall },
+    { RSF_ALLOW_WRITES: 'true' },
+    ['client.spec.ts'],
+    80_000,
+  );
+  expect(run.output, "a firewall's page is never a failure").not.toMatch(/^\s*\d+ failed/m);
+  const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
+  expect(reasons).toMatch(/answered HTTP 403 with a web page \(text\/html\), not JSON: a firewall in front of the API/);
+  const operation1 = run.report?.requirements.filter((r) => r.id.startsWith('OP1-') && r.tests.length > 0) ?? [];
+  expect(operation1.length).toBeGreaterThan(0);
+  for (const row of operation1) expect(row.status, row.id).toBe('inconclusive');
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
 test('a target that resets connections mid-run: ERROR, after a few requests', async () => {
   test.setTimeout(90_000);
   const { run, target } = await hostileRun(
