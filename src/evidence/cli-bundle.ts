@@ -127,7 +127,7 @@ export const isUsageError = (e: unknown): boolean =>
 export function userError(e: unknown): string | undefined {
   if (e instanceof BundleError || e instanceof HarError || e instanceof KeyError) return e.message;
   const code = (e as NodeJS.ErrnoException)?.code;
-  if (typeof code === 'string' && (code.startsWith('ERR_PARSE_ARGS') || /^E[A-Z]+$/.test(code)))
+  if (isUsageError(e) || (typeof code === 'string' && /^E[A-Z]+$/.test(code)))
     return (e as Error).message.split('\n')[0];
   return undefined;
 }

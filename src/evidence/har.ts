@@ -116,7 +116,7 @@ const SET_COOKIE = new Set(['set-cookie', 'set-cookie2']);
  * A cookie the target sets (an SSO gateway's session, a load balancer's) is a credential to the target, and the
  * recording is evidence that is handed over: its name and attributes are kept, its value is not.
  */
-export function maskedSetCookie(value: string): string {
+function maskedSetCookie(value: string): string {
   const end = value.indexOf(';');
   const pair = end === -1 ? value : value.slice(0, end);
   const nameEnd = pair.indexOf('=');

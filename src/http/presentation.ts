@@ -70,7 +70,7 @@ export function unavailableMessage(label: string, delivery: Extract<Delivery, { 
   );
 }
 
-/** The message of a request with the valid token that was refused with a web page (exchange.ts, blockedInFront). */
+/** The message of a request refused with a 403 web page, a firewall's (exchange.ts, blockedInFront). */
 export function blockedMessage(label: string, exchange: Exchange): string {
   const page = printable(exchange.rawBody, { maxChars: 200, transform: redact });
   const type = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';

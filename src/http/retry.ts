@@ -31,9 +31,9 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 /**
  * A gateway blip worth sending again: a 503 without Retry-After for any method (the server did not process it, RFC
  * 9110 §15.6.4); a 502 or 504 only for a safe or idempotent method, since the upstream may have processed a POST or
- * PATCH before the gateway gave up (that answer is judged as it came).
+ * PATCH before the gateway gave up (that request is left unavailable, not sent again).
  */
-export function isTransient(response: WireResponse, method: string): boolean {
+function isTransient(response: WireResponse, method: string): boolean {
   return isGatewayError(response) && (response.status === 503 || IDEMPOTENT.has(method.toUpperCase()));
 }
 
@@ -68,8 +68,10 @@ export interface RetryOptions {
   retryMaxWaitMs: number;
 }
 
-/** A delivery whose every attempt was throttled or unavailable also says when the first was sent: the breaker counts
- * from there. */
+/**
+ * A delivery whose every attempt was throttled or a gateway's error also says when the first was sent: the breaker
+ * counts from there.
+ */
 export type Retried =
   | Delivery
   | (Extract<Delivery, { kind: 'throttled' }> & { firstSentAt: number })

@@ -1,5 +1,6 @@
 // The client a test sends its requests with: one Playwright step per request, and a test whose request could not
-// be judged (throttled, unanswered, breaker open) ends here as skipped. The requests travel in src/http.
+// be judged (throttled, unanswered, a gateway's error or a firewall's page, breaker open) ends here as skipped. The
+// requests travel in src/http.
 import { type TestInfo, test } from '@playwright/test';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
@@ -145,7 +146,8 @@ export class ApiClient {
 
   /**
    * Sends `operation` and returns the answer, whatever its status. A test whose request could not be judged ends
-   * here as skipped: inconclusive (every attempt throttled, or no answer) or not run (the breaker is open).
+   * here as skipped: inconclusive (every attempt throttled or a gateway's error, no answer, or a firewall's page) or
+   * not run (the breaker is open).
    * `notAhead`: sent now, whatever answer was sent ahead for it (callAfterOwnRequests).
    */
   async send(operation: Operation, options: SendOptions = {}, renewals = 0, notAhead = false): Promise<Exchange> {

@@ -19,7 +19,7 @@ import { type Send, type Sent, compose } from '../http/delivery';
 import type { OutgoingRequest, WireResponse } from '../http/exchange';
 import { Limiter, paced } from '../http/limiter';
 import { requestFingerprint } from '../http/request';
-import { isThrottled, isTransient } from '../http/retry';
+import { isGatewayError, isThrottled } from '../http/retry';
 import { runState } from '../http/run-state';
 import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
@@ -187,9 +187,9 @@ export class RunnerPrefetch {
   private settled(item: Queued, sent: Sent | undefined): void {
     this.inFlight--;
     const progress = this.progress.get(item.key);
-    // A gateway blip is not usable either: the test sends that request again, retried as usual.
-    const usable =
-      sent?.kind === 'answer' && !isThrottled(sent.response) && !isTransient(sent.response, item.request.method);
+    // A gateway's error is not usable either, a 502 to a write too: the test sends that request itself, and its
+    // transport retries or leaves it unjudged as for any other (retry.ts).
+    const usable = sent?.kind === 'answer' && !isThrottled(sent.response) && !isGatewayError(sent.response);
     if (usable && progress) {
       const { body, ...rest } = sent.response;
       progress.answers[requestFingerprint(item.request)] = { ...rest, body: body.toString('base64') };

@@ -34,14 +34,17 @@ async function recordingTarget(latencyMs: number, turnAway?: TurnAway) {
   let inFlight = 0;
   let mostInFlight = 0;
   let all = 0;
-  const turnedAway = { throttled: 0, reset: 0 };
+  const turnedAway = { throttled: 0, reset: 0, gateway: 0 };
   const target = await startHostileTarget({
     upstream: reference().url,
     latencyMs,
     misbehave: (req, res, count) => {
       if (turnAway && all >= turnAway.above && count <= 150) {
-        // Every other one each way: a throttling and a resetting burst in one run.
-        if (turnedAway.reset < turnedAway.throttled) {
+        // By turns: a throttling, a resetting burst, and a gateway's 502 to a write, in one run.
+        if (req.method !== 'GET' && turnedAway.gateway < turnedAway.reset) {
+          turnedAway.gateway++;
+          res.writeHead(502, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>');
+        } else if (turnedAway.reset < turnedAway.throttled) {
           turnedAway.reset++;
           req.socket.destroy();
         } else {
@@ -69,7 +72,7 @@ async function recordingTarget(latencyMs: number, turnAway?: TurnAway) {
 
 /**
  * A target turns away a request that finds `above` requests in flight, among the first 150 (a burst): by turns, with
- * a 429 and by resetting the connection.
+ * a 429, by resetting the connection, and a write with a gateway's 502.
  */
 interface TurnAway {
   above: number;
@@ -143,6 +146,8 @@ test.describe('requests sent ahead, compared with each test sending its own', ()
     expect(turned.run.code, turned.run.stdout.slice(-2000)).toBe(0);
     expect(turned.turnedAway.throttled, 'requests of the burst throttled').toBeGreaterThan(0);
     expect(turned.turnedAway.reset, 'requests of the burst reset').toBeGreaterThan(0);
+    // A 502 to a write is no answer to judge: its test sends it itself, as after a reset.
+    expect(turned.turnedAway.gateway, 'writes of the burst answered 502').toBeGreaterThan(0);
     // What was answered is what a run without sending ahead sent; the requests turned away were sent again.
     expect(turned.seen).toEqual(alone.seen);
     expect(statuses(turned.report)).toEqual(statuses(alone.report));

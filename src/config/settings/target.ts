@@ -1,5 +1,6 @@
 // Target and transport: where requests go, with which tokens, and how they are paced, capped and retried.
 import type { ProxySettings } from '../../http/proxy';
+import { REDACTED } from '../../model/text';
 import type { ClientCertificate } from '../../http/wire';
 import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText, text } from './setting';
 
@@ -12,9 +13,9 @@ export const REPLAY_SCHEME = 'har:';
  */
 const shownUrl = (raw: string): string =>
   raw
-    .replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[^/?#]*@/i, '$1[REDACTED]@')
-    .replace(/\?[^#]*/, '?[REDACTED]')
-    .replace(/#.*$/s, '#[REDACTED]');
+    .replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?)[^/?#]*@/i, `$1${REDACTED}@`)
+    .replace(/\?[^#]*/, `?${REDACTED}`)
+    .replace(/#.*$/s, `#${REDACTED}`);
 
 const url = (raw: string): string => {
   if (raw === '') return '';
