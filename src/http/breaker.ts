@@ -1,6 +1,7 @@
 // The run's circuit breaker (its state: run-state.ts) around the pipeline: no attempt while it is open, and every
 // request counted: a usable answer closes the count; none, or throttled ones to the end, add to it.
 import type { Deliver, Delivery, Interceptor } from './delivery';
+import { unusableDetail } from './presentation';
 import { redact } from './redact';
 import type { Retried } from './retry';
 import { isGatewayError, isThrottled } from './retry';
@@ -66,7 +67,13 @@ export function unusableCounted(breaker: Breaker, deliver: Deliver<Retried>): De
     const trip =
       unusable.kind === 'throttled'
         ? breaker.unanswered(firstSentAt, line, 'throttled', request.operation)
-        : breaker.unanswered(firstSentAt, line, 'no-answer', request.operation, `HTTP ${unusable.response.status}`);
+        : breaker.unanswered(
+            firstSentAt,
+            line,
+            'no-answer',
+            request.operation,
+            unusableDetail(unusable.response.status),
+          );
     return { ...unusable, ...(trip && { trip }) } satisfies Delivery;
   };
 }

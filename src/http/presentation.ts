@@ -64,10 +64,25 @@ export function unavailableMessage(label: string, delivery: Extract<Delivery, { 
     unsafe: 'a request that may have been carried out is not sent again',
   }[delivery.gaveUp];
   const statuses = throttleSummary(delivery.attempts, delivery.response);
+  const answered = `every attempt of ${label} was answered by a gateway's error (${statuses})`;
+  // A 503 that lasts may be a rate limiter's refusal, not an outage: said early, since a verdict line cuts the rest.
+  if (delivery.response.status === 503)
+    return redact(`${answered}: the target was unavailable, or ${RATE_LIMITER_503}; ${why}. Not judged.`);
   return redact(
-    `every attempt of ${label} was answered by a gateway's error (${statuses}); ${why}. The target, or what ` +
-      "stands in front of it, was unavailable: not the API's answer, so not judged.",
+    `${answered}; ${why}. The target, or what stands in front of it, was unavailable: not the API's answer, so not ` +
+      'judged.',
   );
+}
+
+/**
+ * A rate limiter in front of a staging server answers 503 (nginx's limit_req and limit_conn do by default, without
+ * Retry-After), and only a slower pace gets the run through it.
+ */
+const RATE_LIMITER_503 = "a rate limiter refused (nginx's limit_req answers 503; lower RSF_MAX_REQUESTS_PER_SECOND)";
+
+/** How the breaker names an unusable request's last answer: a 503 with the rate limiter's hint. */
+export function unusableDetail(status: number): string {
+  return status === 503 ? `HTTP 503: unavailable, or ${RATE_LIMITER_503}` : `HTTP ${status}`;
 }
 
 /** The message of a request refused with a 403 web page, a firewall's (exchange.ts, blockedInFront). */

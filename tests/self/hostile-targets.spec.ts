@@ -262,6 +262,11 @@ test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requ
   expect(run.output, 'an outage is never a failure').not.toMatch(/^\s*\d+ failed/m);
   const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
   expect(reasons).toMatch(/was answered by a gateway's error \(\d × HTTP 503\)/);
+  // A 503 that lasts may be a rate limiter's (nginx's limit_req answers so): the setting that gets a run through it.
+  expect(reasons).toContain(
+    ": the target was unavailable, or a rate limiter refused (nginx's limit_req answers 503; lower " +
+      'RSF_MAX_REQUESTS_PER_SECOND)',
+  );
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
