@@ -15,9 +15,9 @@ export { EXIT_CODES } from './verdict';
  * passed / failed (MUST) / warning (SHOULD, INFO) / skipped / untested / waived, plus
  * `not-observable`: an untested requirement that no HTTP exchange can show broken (catalogue `observable: false`).
  * It is kept apart from `untested` so that "untested" stays a to-do list.
- * `inconclusive` (every attempt throttled or a gateway's error, or a request got no answer) and `not run` (the run's
- * circuit breaker was open) are requirements the run could not judge, through no fault of the target's: neither
- * passed nor skipped.
+ * `inconclusive` (every attempt throttled or a gateway's error, no answer, an answer over the size cap, or a
+ * firewall's page) and `not run` (the run's circuit breaker was open) are requirements the run could not judge,
+ * through no fault of the target's: neither passed nor skipped.
  */
 export type Status =
   | 'passed'
@@ -170,7 +170,7 @@ export interface Summary {
     flaky: number;
     /** Skipped by choice (e.g. writes off), not for want of an answer. */
     skipped: number;
-    /** Every attempt was throttled or a gateway's error, or a request got no answer. */
+    /** Every attempt throttled or a gateway's error, no answer, an answer over the size cap, or a firewall's 403. */
     inconclusive: number;
     /** Never judged: the circuit breaker was open, or the run ended before them. */
     notRun: number;
