@@ -1,7 +1,8 @@
 // The pace of a worker's requests: the rate cap and the run's throttle (both over all workers), the rate the target
 // accepted (for the throttle to halve), and how many requests may be out at once.
 import type { Interceptor } from './delivery';
-import { isThrottled, sleep } from './retry';
+import type { WireResponse } from './exchange';
+import { isGatewayError, sleep } from './retry';
 import { MAX_SOCKETS_PER_HOST } from './wire';
 
 /** The window over which a worker measures the rate the target accepted, to tell the throttle how fast to go. */
@@ -19,6 +20,16 @@ export const FIRST_WINDOW = 4;
 export const MAX_WINDOW = MAX_SOCKETS_PER_HOST;
 /** The answers whose durations say how far away the target is. */
 const LATENCY_SAMPLES = 8;
+/**
+ * A 503 says the server is overloaded, or down (RFC 9110 §15.6.4); a rate limiter in front of it may answer so, as
+ * nginx's limit_req does by default, without Retry-After. It slows the run down as a 429 does only when it is common
+ * among a worker's last OVERLOAD_WINDOW answers (OVERLOAD_COUNT of them), and some of those were served: a load
+ * balancer's rare blip is no overload, and a target in maintenance serves nothing, which a slower pace would only
+ * take longer to find out. Served answers anywhere in the window, not only since the 503s began: two workers paced
+ * alike can lock in step with a limiter's refill, one of them served every time and the other never.
+ */
+const OVERLOAD_WINDOW = 20;
+const OVERLOAD_COUNT = 3;
 
 /**
  * How many requests a process may have out at once, from how long its latest answers took (the target's latency,
@@ -53,6 +64,11 @@ export interface LimiterOptions {
    * nothing to overlap, however long a loaded machine makes its answers take.
    */
   inProcess?: boolean;
+  /**
+   * The runner's burst, sent all at once: a 503 to it says nothing of the pace the tests may keep, since a limit on
+   * connections (nginx's limit_conn) refuses a burst that it would serve one by one. A 429 slows the run down still.
+   */
+  burst?: boolean;
 }
 
 /** One per worker: it paces the worker's requests, and measures what the target accepts and how far it is. */
@@ -64,6 +80,8 @@ export class Limiter {
   private lastSendAt: number | undefined;
   /** How long this worker's latest unthrottled answers took, oldest first. */
   private readonly answerTimes: number[] = [];
+  /** This worker's last answers, oldest first: true for a 503, false for one served (not throttled). */
+  private readonly lastAnswers: boolean[] = [];
 
   constructor(
     private readonly options: LimiterOptions,
@@ -115,9 +133,23 @@ export class Limiter {
 
   /** A request was answered, unthrottled, at `at` after `durationMs`. */
   answered(at: number, durationMs: number): void {
+    this.lastAnswer(false);
     this.recentAnswers.push(at);
     while ((this.recentAnswers[0] ?? at) < at - RATE_WINDOW_MS) this.recentAnswers.shift();
     this.observedLatency(durationMs);
+  }
+
+  /** A 503 came: whether such answers are common enough among this worker's last ones to slow the run down for. */
+  overloaded(): boolean {
+    if (this.options.burst) return false;
+    this.lastAnswer(true);
+    const refused = this.lastAnswers.filter(Boolean).length;
+    return refused >= OVERLOAD_COUNT && refused < this.lastAnswers.length;
+  }
+
+  private lastAnswer(was503: boolean): void {
+    this.lastAnswers.push(was503);
+    if (this.lastAnswers.length > OVERLOAD_WINDOW) this.lastAnswers.shift();
   }
 
   /** An answer took `durationMs`: what it says of the target's distance (an answer another process got counts too). */
@@ -134,6 +166,17 @@ export class Limiter {
   }
 
   /**
+   * How many of `wanted` requests to a quick target this worker may have out at once: all of them without a pace;
+   * under one, as many as it lets out during a quick answer's time, and one more. More would only wait for their
+   * slots, and a request sent again after a 429 or 503 would wait behind them all.
+   */
+  nearWindow(wanted: number): number {
+    const rate = this.runRate();
+    if (rate === undefined) return wanted;
+    return Math.min(wanted, 1 + Math.ceil(((rate / this.workers) * OVERLAP_MIN_LATENCY_MS) / 1000));
+  }
+
+  /**
    * The rate the target accepted lately over the whole run, from this worker's share (the workers share the load
    * evenly): half of it is a pace the target can take.
    */
@@ -144,14 +187,29 @@ export class Limiter {
   }
 }
 
-/** Each attempt waits for its slot; an unthrottled answer is measured, a 429 slows the whole run down. */
-export function paced(limiter: Limiter, throttle: RunThrottle): Interceptor {
+/**
+ * Each attempt waits for its slot; an answer is measured, and a 429, or 503s without Retry-After often enough
+ * (Limiter.overloaded), slow the whole run down: `slowingDown` hears of each such answer (the console's notice).
+ */
+export function paced(
+  limiter: Limiter,
+  throttle: RunThrottle,
+  slowingDown: (response: WireResponse) => void = () => {},
+): Interceptor {
   return (next) => async (request) => {
     await limiter.pace();
     const sent = await next(request);
     if (sent.kind !== 'answer') return sent;
-    if (!isThrottled(sent.response)) limiter.answered(Date.now(), sent.response.durationMs);
-    else if (sent.response.status === 429) throttle.slowDown(limiter.acceptedRunRate(Date.now()));
+    const { response } = sent;
+    const now = Date.now();
+    // A 503 tells nothing of the rate the target accepts, nor of its distance (a limiter answers at once); with
+    // Retry-After, its retry waits as asked.
+    const slowsDown =
+      response.status === 429 || (isGatewayError(response) && response.status === 503 && limiter.overloaded());
+    if (slowsDown) {
+      throttle.slowDown(limiter.acceptedRunRate(now));
+      slowingDown(response);
+    } else if (response.status !== 503) limiter.answered(now, response.durationMs);
     return sent;
   };
 }

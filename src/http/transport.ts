@@ -7,7 +7,7 @@ import type { OutgoingRequest } from './exchange';
 import { Limiter, paced } from './limiter';
 import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
-import { throttleNoticed } from './throttle-notice';
+import { throttleNotice } from './throttle-notice';
 import { type BreakerTrip, type RunState, runState } from './run-state';
 import { type ClientCertificate, type WireOptions, wire } from './wire';
 
@@ -62,10 +62,9 @@ export class Transport {
     const send = compose(
       wire(wireOptions(options)),
       gatedByBreaker(state),
-      paced(this.limiter, state),
-      throttleNoticed(state),
+      paced(this.limiter, state, throttleNotice(state)),
     );
-    // Outermost first: the breaker's gate, then the pace, the first 429's notice, then the bytes on the wire.
+    // Outermost first: the breaker's gate, then the pace (and the notice of the run's first slow-down), then the wire.
     this.pipeline = unusableCounted(state, retrying(options, send));
   }
 
@@ -105,5 +104,10 @@ export class Transport {
   /** How many requests this process may have out at once (limiter.ts, concurrencyWindow); 0 while answers are quick. */
   inFlightWindow(): number {
     return this.limiter.inFlightWindow();
+  }
+
+  /** How many of `wanted` requests this process may have out at once against a quick target (limiter.ts). */
+  nearWindow(wanted: number): number {
+    return this.limiter.nearWindow(wanted);
   }
 }

@@ -108,10 +108,10 @@ export class ApiClient {
 
   /**
    * How many requests of this test may be out at once: the transport's window against a target whose answers take a
-   * while, or `whenNear` against one that answers quickly.
+   * while, or up to `whenNear` against one that answers quickly (Limiter.nearWindow).
    */
   inFlightWindow(whenNear: number): number {
-    return this.transport.inFlightWindow() || whenNear;
+    return this.transport.inFlightWindow() || this.transport.nearWindow(whenNear);
   }
 
   /**

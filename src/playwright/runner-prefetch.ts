@@ -23,7 +23,7 @@ import { isGatewayError, isThrottled } from '../http/retry';
 import { runState } from '../http/run-state';
 import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
-import { throttleNoticed } from '../http/throttle-notice';
+import { throttleNotice } from '../http/throttle-notice';
 import { transportOptions } from '../config/target';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
@@ -86,12 +86,11 @@ export class RunnerPrefetch {
     private readonly apiBase: string,
   ) {
     const state = runState();
-    this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1 }, state);
+    this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1, burst: true }, state);
     this.send = compose(
       wire(wireOptions(transportOptions(config))),
       gatedByBreaker(state, ['refused', 'reset']),
-      paced(this.limiter, state),
-      throttleNoticed(state),
+      paced(this.limiter, state, throttleNotice(state)),
     );
     this.server = createServer((req, res) => {
       const key = decodeURIComponent((req.url ?? '/').slice(1));

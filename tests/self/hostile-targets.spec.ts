@@ -20,6 +20,7 @@ import { Transport } from '../../src/http/transport';
 import { bodyExcerpt } from '../../src/http/presentation';
 import { exchangeOf } from '../../src/http/exchange';
 import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
+import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
@@ -221,6 +222,23 @@ test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate
   expect(run.report?.summary.requestsRetried, 'requests the tests sent again after a 429').toBeLessThanOrEqual(
     run.workers * PREFETCH_CONCURRENCY + limit,
   );
+  expectOutcome(run, 'PASS', { lines: linesFor(run) });
+});
+
+test('a rate limiter as nginx has it (503, no Retry-After), otherwise conforming: PASS, no rate cap set', async () => {
+  test.setTimeout(150_000);
+  const limiter = rateLimiter(30, { as: 'nginx' });
+  const { run } = await hostileRun(
+    { misbehave: limiter },
+    { RSF_MAX_REQUESTS_PER_SECOND: '0', RSF_FC_NUM_RUNS: '10' },
+    [],
+    140_000,
+  );
+  expect(limiter.refused(), 'the target did refuse requests').toBeGreaterThan(0);
+  // It cannot be told from an overloaded server, and the notice says both.
+  expect(
+    run.output.match(/^The target refuses some requests as overloaded, or a rate limiter does \(HTTP 503\): the run/gm),
+  ).toHaveLength(1);
   expectOutcome(run, 'PASS', { lines: linesFor(run) });
 });
 
@@ -750,50 +768,86 @@ test.describe('retries and the breaker', () => {
     }
   });
 
-  test('two workers hammering a rate limiter converge on its rate instead of piling up 429s', async () => {
-    const limit = 20;
-    const limiter = rateLimiter(limit);
-    const target = await startHostileTarget({
-      misbehave: firstOf(limiter, answerFor(/./, '[]', { 'content-type': 'application/json' })),
+  // A 503 without Retry-After slows the run down only at the third among a worker's last answers, and its retry comes
+  // back after a back-off of a fraction of a second, not after Retry-After's second: more refusals, on more requests.
+  // Without the slow-down, some of those requests meet a refusal at every attempt and get no usable answer.
+  const limit = 20;
+  for (const { as, refusal, perWorker, maxRefused } of [
+    { as: '429', refusal: '429s', perWorker: 30, maxRefused: limit },
+    { as: 'nginx', refusal: "503s without Retry-After (nginx's limit_req)", perWorker: 60, maxRefused: 3 * limit },
+  ] as const) {
+    test(`two workers hammering a rate limiter converge on its rate instead of piling up ${refusal}`, async () => {
+      const limiter = rateLimiter(limit, { as });
+      const target = await startHostileTarget({
+        misbehave: firstOf(limiter, answerFor(/./, '[]', { 'content-type': 'application/json' })),
+      });
+      const dir = scratchDir('state');
+      try {
+        const config = configFor({ RSF_TARGET_URL: target.url });
+        const states = [new SlowDowns(dir), new SlowDowns(dir)];
+        const deliveries = await Promise.all(
+          states.map(async (state) => {
+            const transport = new Transport(transportOptions(config), `${target.url}/v1`, 2, state);
+            const kinds: string[] = [];
+            // Eight requests at a time, as a property test's pool sends them.
+            const loop = async () => {
+              while (kinds.length < perWorker) {
+                kinds.push('sent');
+                const url = `${target.url}/v1/prices`;
+                const delivery = await transport.deliver({ method: 'GET', url, headers: {} });
+                kinds[kinds.indexOf('sent')] = delivery.kind;
+              }
+            };
+            await Promise.all(Array.from({ length: 8 }, loop));
+            return kinds;
+          }),
+        );
+        expect(
+          deliveries.flat().filter((kind) => kind !== 'answer'),
+          'every request answered in the end',
+        ).toEqual([]);
+        // The first burst meets a refusal in each of the 16 loops. Without the shared throttle, each second after it
+        // would again; with it, the pace falls below the limit and stays there.
+        expect(limiter.refused(), `refusals for ${2 * perWorker} requests`).toBeLessThanOrEqual(maxRefused);
+        // Not much slower than the limit itself: the run halved its pace (from what the target accepted) at most twice.
+        const slowedTo = states.flatMap((state) => state.slowedTo);
+        expect(slowedTo.length, 'the run slowed down').toBeGreaterThan(0);
+        expect(
+          slowedTo.length,
+          `times the run halved its pace (to ${slowedTo.join(', ')} per second)`,
+        ).toBeLessThanOrEqual(2);
+      } finally {
+        await target.close();
+      }
     });
-    const dir = scratchDir('state');
-    try {
-      const config = configFor({ RSF_TARGET_URL: target.url });
-      const perWorker = 30;
-      const states = [new SlowDowns(dir), new SlowDowns(dir)];
-      const deliveries = await Promise.all(
-        states.map(async (state) => {
-          const transport = new Transport(transportOptions(config), `${target.url}/v1`, 2, state);
-          const kinds: string[] = [];
-          // Eight requests at a time, as a property test's pool sends them.
-          const loop = async () => {
-            while (kinds.length < perWorker) {
-              kinds.push('sent');
-              const delivery = await transport.deliver({ method: 'GET', url: `${target.url}/v1/prices`, headers: {} });
-              kinds[kinds.indexOf('sent')] = delivery.kind;
-            }
-          };
-          await Promise.all(Array.from({ length: 8 }, loop));
-          return kinds;
-        }),
-      );
-      expect(
-        deliveries.flat().filter((kind) => kind !== 'answer'),
-        'every request answered in the end',
-      ).toEqual([]);
-      // The first burst meets a 429 in each of the 16 loops. Without the shared throttle, each second after it would
-      // again (30 in all); with it, the pace falls below the limit and stays there.
-      expect(limiter.refused(), `429s for ${2 * perWorker} requests`).toBeLessThanOrEqual(limit);
-      // Not much slower than the limit itself: the run halved its pace (from what the target accepted) at most twice.
-      const slowedTo = states.flatMap((state) => state.slowedTo);
-      expect(slowedTo.length, 'the run slowed down').toBeGreaterThan(0);
-      expect(
-        slowedTo.length,
-        `times the run halved its pace (to ${slowedTo.join(', ')} per second)`,
-      ).toBeLessThanOrEqual(2);
-    } finally {
-      await target.close();
+  }
+
+  test('a 503 slows the run down when common among answers served: not a blip, a target down, a burst', async () => {
+    /** How many times a worker's pace asks the run to slow down, given its answers' statuses in order. */
+    async function slowDownsFor(statuses: readonly number[], options: { burst?: boolean } = {}): Promise<number> {
+      let slowDowns = 0;
+      const throttle: RunThrottle = { throttledRate: () => undefined, slowDown: () => slowDowns++ };
+      const limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1, ...options }, throttle);
+      const answers = statuses.map((status) => ({
+        kind: 'answer' as const,
+        response: { status, headers: {}, body: Buffer.alloc(0), sizeBytes: 0, truncated: false, durationMs: 1 },
+        sentAt: Date.now(),
+      }));
+      const send = paced(limiter, throttle)(async () => answers.shift() ?? assert.fail('no answer left'));
+      for (const _ of statuses) await send({ method: 'GET', url: 'http://127.0.0.1:9/v1/prices', headers: {} });
+      return slowDowns;
     }
+    const served = (count: number): number[] => Array.from({ length: count }, () => 200);
+    // nginx's limit_req at twice its rate: every other request refused, the rest served.
+    const limitReq = [...served(10), 503, 200, 503, 200, 503, 200, 503];
+    expect(await slowDownsFor(limitReq), 'a rate limiter').toBeGreaterThan(0);
+    // The same answers to the runner's burst: a limit on connections refuses a burst it would serve one by one.
+    expect(await slowDownsFor(limitReq, { burst: true }), "the runner's burst").toBe(0);
+    // A load balancer's blip, every 17th answer (the reference's flaky mode): sent again, no slow-down.
+    const blips = Array.from({ length: 200 }, (_, i) => (i % 17 === 16 ? 503 : 200));
+    expect(await slowDownsFor(blips), 'blips').toBe(0);
+    // Nothing served: a slower pace would serve nothing either, and only make the breaker take longer to open.
+    expect(await slowDownsFor(Array.from({ length: 20 }, () => 503)), 'a target that serves nothing').toBe(0);
   });
 
   test('Retry-After in seconds or as an HTTP date, capped; without it, a back-off with full jitter', () => {

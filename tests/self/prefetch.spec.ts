@@ -4,7 +4,8 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
-import { FIRST_WINDOW, MAX_WINDOW, concurrencyWindow } from '../../src/http/limiter';
+import { FIRST_WINDOW, Limiter, MAX_WINDOW, type RunThrottle, concurrencyWindow } from '../../src/http/limiter';
+import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import { DECLARED_ANNOTATION, type DeclaredRequest, declareRequests } from '../../src/playwright/declarations';
 import { RunnerPrefetch } from '../../src/playwright/runner-prefetch';
 import { makeRunFolder } from '../../src/http/run-folders';
@@ -174,6 +175,17 @@ test('the window follows the measured latency, not the host name', () => {
   expect(concurrencyWindow([2, 3, 1], undefined), 'quick answers: nothing to overlap').toBe(0);
   expect(concurrencyWindow([150, 140, 160], undefined)).toBe(MAX_WINDOW);
   expect(concurrencyWindow([150, 150, 150], 20), "Little's law: 20 per second × 0.15 s").toBe(3);
+});
+
+test('under a pace, a test has out to a quick target no more requests than the pace lets through', () => {
+  const unthrottled: RunThrottle = { throttledRate: () => undefined, slowDown: () => undefined };
+  const capped = (perSecond: number) => new Limiter({ maxRequestsPerSecond: perSecond, workers: 2 }, unthrottled);
+  expect(capped(0).nearWindow(PREFETCH_CONCURRENCY), 'no pace').toBe(PREFETCH_CONCURRENCY);
+  // More would wait for their slots, and a request sent again after a 503 behind them all.
+  expect(capped(10).nearWindow(PREFETCH_CONCURRENCY), '5 a second for each worker').toBe(2);
+  expect(capped(2000).nearWindow(PREFETCH_CONCURRENCY), '1000 a second, answers within 20 ms').toBe(21);
+  const throttled = new Limiter({ maxRequestsPerSecond: 0, workers: 1 }, { ...unthrottled, throttledRate: () => 4 });
+  expect(throttled.nearWindow(PREFETCH_CONCURRENCY), "the run's throttle paces too").toBe(2);
 });
 
 test('no two conformance tests declare requests under one key', async () => {

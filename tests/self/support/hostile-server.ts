@@ -172,11 +172,21 @@ export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
   return (req, res, index) => behaviours.some((behave) => behave(req, res, index));
 }
 
+/** nginx's page for a 503, as its limit_req and limit_conn send it by default. */
+export const NGINX_503_PAGE =
+  '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n' +
+  '<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n' +
+  '</body>\r\n</html>\r\n';
+
 /**
  * A rate limiter in front of a conforming target: above `perSecond` admitted requests in the last second, it answers
- * 429 with Retry-After: 1 (and records how many it refused).
+ * 429 with Retry-After: 1, or (`as: 'nginx'`) as nginx's limit_req does by default, 503 and a page without
+ * Retry-After. It records how many it refused.
  */
-export function rateLimiter(perSecond: number): Misbehaviour & { refused: () => number } {
+export function rateLimiter(
+  perSecond: number,
+  { as = '429' }: { as?: '429' | 'nginx' } = {},
+): Misbehaviour & { refused: () => number } {
   const admitted: number[] = [];
   let refused = 0;
   const behave: Misbehaviour = (_req, res) => {
@@ -187,6 +197,11 @@ export function rateLimiter(perSecond: number): Misbehaviour & { refused: () => 
       return false;
     }
     refused++;
+    if (as === 'nginx') {
+      res.writeHead(503, { 'content-type': 'text/html', 'content-length': String(NGINX_503_PAGE.length) });
+      res.end(NGINX_503_PAGE);
+      return true;
+    }
     const body = JSON.stringify({ error_message: 'too many requests' });
     res.writeHead(429, {
       'retry-after': '1',
