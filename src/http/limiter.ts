@@ -23,13 +23,15 @@ const LATENCY_SAMPLES = 8;
 /**
  * A 503 says the server is overloaded, or down (RFC 9110 §15.6.4); a rate limiter in front of it may answer so, as
  * nginx's limit_req does by default, without Retry-After. It slows the run down as a 429 does only when it is common
- * among a worker's last OVERLOAD_WINDOW answers (OVERLOAD_COUNT of them), and some of those were served: a load
- * balancer's rare blip is no overload, and a target in maintenance serves nothing, which a slower pace would only
- * take longer to find out. Served answers anywhere in the window, not only since the 503s began: two workers paced
- * alike can lock in step with a limiter's refill, one of them served every time and the other never.
+ * among a worker's last OVERLOAD_WINDOW answers (OVERLOAD_COUNT of them, a fifth: below that, the six attempts of
+ * RSF_MAX_RETRIES' default are all refused less than once in 15,000), and some of those were served. A load
+ * balancer's blips (the reference's flaky mode: every 17th request) are no overload, and a target in maintenance
+ * serves nothing, which a slower pace would only take longer to find out. Served answers anywhere in the window, not
+ * only since the 503s began: two workers paced alike can lock in step with a limiter's refill, one of them served
+ * every time and the other never.
  */
 const OVERLOAD_WINDOW = 20;
-const OVERLOAD_COUNT = 3;
+const OVERLOAD_COUNT = 4;
 
 /**
  * How many requests a process may have out at once, from how long its latest answers took (the target's latency,

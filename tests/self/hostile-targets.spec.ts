@@ -768,7 +768,7 @@ test.describe('retries and the breaker', () => {
     }
   });
 
-  // A 503 without Retry-After slows the run down only at the third among a worker's last answers, and its retry comes
+  // A 503 without Retry-After slows the run down only at the fourth among a worker's last answers, and its retry comes
   // back after a back-off of a fraction of a second, not after Retry-After's second: more refusals, on more requests.
   // Without the slow-down, some of those requests meet a refusal at every attempt and get no usable answer.
   const limit = 20;
