@@ -15,8 +15,9 @@ export const EVIDENCE_ATTACHMENT_PREFIX = 'evidence ';
 /**
  * Annotation types of a test that ended without a judgement, through no fault of the target's conformance; the
  * description is one sentence saying why. The test itself is skipped (so Playwright keeps its worker), and the
- * requirements it had not judged yet become `inconclusive` (every attempt throttled, or no answer to one request)
- * or `not run` (the run's circuit breaker was open: the target had stopped answering).
+ * requirements it had not judged yet become `inconclusive` (every attempt throttled or a gateway's error, no answer,
+ * an answer over the size cap, or a firewall's page) or `not run` (the run's circuit breaker was open: the target had
+ * stopped answering).
  */
 export const INCONCLUSIVE_ANNOTATION = 'conformance-inconclusive';
 export const NOT_RUN_ANNOTATION = 'conformance-not-run';

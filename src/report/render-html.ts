@@ -28,7 +28,11 @@ interface StatusLook {
 
 const LOOKS: Record<string, StatusLook> = {
   failed: { symbol: '✗', label: 'failed', meaning: 'a MUST requirement was broken' },
-  inconclusive: { symbol: '~', label: 'inconclusive', meaning: 'could not be judged: throttled, or no answer' },
+  inconclusive: {
+    symbol: '~',
+    label: 'inconclusive',
+    meaning: "could not be judged: throttled, a gateway's error, no answer, too large, or a firewall's page",
+  },
   warning: { symbol: '!', label: 'warning', meaning: 'a SHOULD or INFO requirement was not met' },
   'not run': { symbol: '·', label: 'not run', meaning: 'not run: the target had stopped answering' },
   waived: { symbol: '⊘', label: 'waived', meaning: 'failed, but waived by the waivers file' },
