@@ -769,12 +769,13 @@ test.describe('retries and the breaker', () => {
   });
 
   // A 503 without Retry-After slows the run down only at the fourth among a worker's last answers, and its retry comes
-  // back after a back-off of a fraction of a second, not after Retry-After's second: more refusals, on more requests.
-  // Without the slow-down, some of those requests meet a refusal at every attempt and get no usable answer.
+  // back after a back-off of a fraction of a second, not after Retry-After's second: more refusals, on more requests,
+  // and the rate the target accepted is measured among them (one slow-down more may be needed). Without the slow-down,
+  // some of those requests meet a refusal at every attempt and get no usable answer.
   const limit = 20;
-  for (const { as, refusal, perWorker, maxRefused } of [
-    { as: '429', refusal: '429s', perWorker: 30, maxRefused: limit },
-    { as: 'nginx', refusal: "503s without Retry-After (nginx's limit_req)", perWorker: 60, maxRefused: 3 * limit },
+  for (const { as, refusal, perWorker, maxRefused, maxSlowDowns } of [
+    { as: '429', refusal: '429s', perWorker: 30, maxRefused: limit, maxSlowDowns: 2 },
+    { as: 'nginx', refusal: "503s (nginx's limit_req)", perWorker: 60, maxRefused: 3 * limit, maxSlowDowns: 3 },
   ] as const) {
     test(`two workers hammering a rate limiter converge on its rate instead of piling up ${refusal}`, async () => {
       const limiter = rateLimiter(limit, { as });
@@ -809,13 +810,13 @@ test.describe('retries and the breaker', () => {
         // The first burst meets a refusal in each of the 16 loops. Without the shared throttle, each second after it
         // would again; with it, the pace falls below the limit and stays there.
         expect(limiter.refused(), `refusals for ${2 * perWorker} requests`).toBeLessThanOrEqual(maxRefused);
-        // Not much slower than the limit itself: the run halved its pace (from what the target accepted) at most twice.
+        // Not much slower than the limit itself: the run halved its pace (from what the target accepted) a few times.
         const slowedTo = states.flatMap((state) => state.slowedTo);
         expect(slowedTo.length, 'the run slowed down').toBeGreaterThan(0);
         expect(
           slowedTo.length,
           `times the run halved its pace (to ${slowedTo.join(', ')} per second)`,
-        ).toBeLessThanOrEqual(2);
+        ).toBeLessThanOrEqual(maxSlowDowns);
       } finally {
         await target.close();
       }

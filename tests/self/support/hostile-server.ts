@@ -173,7 +173,7 @@ export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
 }
 
 /** nginx's page for a 503, as its limit_req and limit_conn send it by default. */
-export const NGINX_503_PAGE =
+const NGINX_503_PAGE =
   '<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n' +
   '<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n' +
   '</body>\r\n</html>\r\n';
