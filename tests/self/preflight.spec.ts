@@ -84,8 +84,9 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
   const starts = setTimeout(() => late.listen(Number(new URL(lateUrl).port), '127.0.0.1'), 1200);
   try {
     const [behindGateway, startedLate] = await Promise.all([
-      preflightOutcome({ ...token, RSF_TARGET_URL: starting.url, RSF_WAIT_FOR_TARGET_MS: '30000' }),
-      preflightOutcome({ ...token, RSF_TARGET_URL: lateUrl, RSF_WAIT_FOR_TARGET_MS: '30000' }),
+      // Both must pass once the target is up: the default time-out, not 800 ms, on a loaded machine.
+      preflightOutcome({ ...token, ...CONFORMING, RSF_TARGET_URL: starting.url, RSF_WAIT_FOR_TARGET_MS: '30000' }),
+      preflightOutcome({ ...token, ...CONFORMING, RSF_TARGET_URL: lateUrl, RSF_WAIT_FOR_TARGET_MS: '30000' }),
     ]);
     expect(behindGateway).toEqual({
       said: ['The target is not up yet (HTTP 503): waiting up to RSF_WAIT_FOR_TARGET_MS=30000.'],
@@ -280,6 +281,7 @@ test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every req
     keys.length = 0;
     const withKey = await preflightOutcome({
       ...token,
+      ...CONFORMING,
       RSF_TARGET_URL: url,
       RSF_EXTRA_HEADERS: JSON.stringify({ 'x-api-key': 'k3y-of-the-gateway' }),
     });
