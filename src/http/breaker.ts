@@ -3,8 +3,7 @@
 import type { Deliver, Delivery, Interceptor } from './delivery';
 import { unusableDetail } from './presentation';
 import { redact } from './redact';
-import type { Retried } from './retry';
-import { isGatewayError, isThrottled } from './retry';
+import { type Retried, isUsableAnswer } from './retry';
 import type { BreakerTrip, Unanswered } from './run-state';
 import { NoAnswer, type NoAnswerKind } from './no-answer';
 
@@ -44,8 +43,7 @@ export function gatedByBreaker(breaker: Breaker, uncounted: readonly NoAnswerKin
       return { kind: 'no-answer', failure: new NoAnswer('operation-stopped', stopped, 0), sentAt: Date.now() };
     const sent = await next(request);
     // A gateway's error is no usable answer: the request counts once its retries end (unusableCounted).
-    if (sent.kind === 'answer' && !isThrottled(sent.response) && !isGatewayError(sent.response))
-      breaker.answered(operation);
+    if (sent.kind === 'answer' && isUsableAnswer(sent.response)) breaker.answered(operation);
     if (sent.kind !== 'no-answer' || uncounted.includes(sent.failure.kind)) return sent;
     const line = requestLine(request.method, request.url);
     const opened = breaker.unanswered(sent.sentAt, line, 'no-answer', operation, sent.failure.message);

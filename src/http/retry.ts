@@ -25,6 +25,11 @@ export function isGatewayError(response: WireResponse): boolean {
   return response.status === 502 || response.status === 504;
 }
 
+/** Neither throttled nor a gateway's error: the API's own answer, to judge (and to close the breaker's count). */
+export function isUsableAnswer(response: WireResponse): boolean {
+  return !isThrottled(response) && !isGatewayError(response);
+}
+
 /** Methods that may be sent again after a 502 or 504: safe or idempotent (RFC 9110 §9.2.1, §9.2.2). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 

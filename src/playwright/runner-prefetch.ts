@@ -19,7 +19,7 @@ import { type Send, type Sent, compose } from '../http/delivery';
 import type { OutgoingRequest, WireResponse } from '../http/exchange';
 import { Limiter, paced } from '../http/limiter';
 import { requestFingerprint } from '../http/request';
-import { isGatewayError, isThrottled } from '../http/retry';
+import { isUsableAnswer } from '../http/retry';
 import { runState } from '../http/run-state';
 import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
@@ -188,7 +188,7 @@ export class RunnerPrefetch {
     const progress = this.progress.get(item.key);
     // A gateway's error is not usable either, a 502 to a write too: the test sends that request itself, and its
     // transport retries or leaves it unjudged as for any other (retry.ts).
-    const usable = sent?.kind === 'answer' && !isThrottled(sent.response) && !isGatewayError(sent.response);
+    const usable = sent?.kind === 'answer' && isUsableAnswer(sent.response);
     if (usable && progress) {
       const { body, ...rest } = sent.response;
       progress.answers[requestFingerprint(item.request)] = { ...rest, body: body.toString('base64') };
