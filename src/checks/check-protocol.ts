@@ -1,5 +1,6 @@
 // How a test tells the conformance reporter what it checked. Both sides import this module only.
 import type { ExchangeRecord } from '../http/presentation';
+import type { SlowDown } from '../http/slow-downs';
 
 // Exchange records are made where exchanges are shown (src/http/presentation.ts); evidence carries them.
 export type { AttemptRecord, ExchangeRecord } from '../http/presentation';
@@ -32,6 +33,22 @@ export const CREDENTIALS_ANNOTATION = 'credentials';
 export const RETRIES_ANNOTATION = 'requests-retried';
 /** Annotation type carrying how many transient gateway answers (502, 503, 504) a test's requests got and retried. */
 export const TRANSIENT_ANNOTATION = 'transient-answers-retried';
+/**
+ * Annotation type of one halving of the run's pace during a test (slow-downs.ts), e.g. `HTTP 429: 5.2 requests a
+ * second over the run`: the reports say how often the target slowed the run down, and how far.
+ */
+export const SLOWED_DOWN_ANNOTATION = 'run-slowed-down';
+
+/** A slow-down as its annotation's description. */
+export function slowDownDescription({ status, ratePerSecond }: SlowDown): string {
+  return `HTTP ${status}: ${ratePerSecond} requests a second over the run`;
+}
+
+/** The slow-down an annotation's description says; undefined for text not written by slowDownDescription. */
+export function slowDownOf(description: string): SlowDown | undefined {
+  const match = /^HTTP (\d{3}): (\d+(?:\.\d+)?) requests a second/.exec(description);
+  return match ? { status: Number(match[1]), ratePerSecond: Number(match[2]) } : undefined;
+}
 
 /**
  * passed / failed, or untested: the check ran but saw no applicable sample (e.g. no product carried the logged-in

@@ -52,8 +52,11 @@ export function concurrencyWindow(answerTimesMs: readonly number[], ratePerSecon
 export interface RunThrottle {
   /** Requests per second over the run, or undefined when not throttled. */
   throttledRate(): number | undefined;
-  /** A 429 after the target accepted about `acceptedRate` requests per second over the run. */
-  slowDown(acceptedRate: number): unknown;
+  /**
+   * A 429 after the target accepted about `acceptedRate` requests per second over the run: the run's new rate, or
+   * undefined when it had just slowed down (the answer was to a request sent before that).
+   */
+  slowDown(acceptedRate: number): number | undefined;
 }
 
 export interface LimiterOptions {
@@ -191,12 +194,13 @@ export class Limiter {
 
 /**
  * Each attempt waits for its slot; an answer is measured, and a 429, or 503s without Retry-After often enough
- * (Limiter.overloaded), slow the whole run down: `slowingDown` hears of each such answer (the console's notice).
+ * (Limiter.overloaded), slow the whole run down: `slowingDown` hears of each such answer, with the run's new rate
+ * (undefined when it had just slowed down), for the console's notice and the reports.
  */
 export function paced(
   limiter: Limiter,
   throttle: RunThrottle,
-  slowingDown: (response: WireResponse) => void = () => {},
+  slowingDown: (response: WireResponse, ratePerSecond: number | undefined) => void = () => {},
 ): Interceptor {
   return (next) => async (request) => {
     await limiter.pace();
@@ -209,8 +213,7 @@ export function paced(
     const slowsDown =
       response.status === 429 || (isGatewayError(response) && response.status === 503 && limiter.overloaded());
     if (slowsDown) {
-      throttle.slowDown(limiter.acceptedRunRate(now));
-      slowingDown(response);
+      slowingDown(response, throttle.slowDown(limiter.acceptedRunRate(now)));
     } else if (response.status !== 503) limiter.answered(now, response.durationMs);
     return sent;
   };

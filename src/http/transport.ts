@@ -3,12 +3,13 @@
 // and the breaker's count of those that never got through. Each layer has its file; this one only puts them in order.
 import { gatedByBreaker, unusableCounted } from './breaker';
 import { type Deliver, type Delivery, type Send, compose } from './delivery';
-import type { OutgoingRequest } from './exchange';
+import type { OutgoingRequest, WireResponse } from './exchange';
 import { Limiter, paced } from './limiter';
 import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
 import { throttleNotice } from './throttle-notice';
 import { type BreakerTrip, type RunState, runState } from './run-state';
+import { SlowDownLog } from './slow-downs';
 import { type ClientCertificate, type WireOptions, wire } from './wire';
 
 /** What the transport needs to know, and nothing more: the fixtures make it from the configuration. */
@@ -44,6 +45,8 @@ export function wireOptions(options: TransportOptions): WireOptions {
 export class Transport {
   private readonly limiter: Limiter;
   private readonly pipeline: Deliver;
+  /** This worker's halvings of the run's pace, until the tests take them into their annotations. */
+  readonly slowDowns = new SlowDownLog();
 
   constructor(
     readonly options: TransportOptions,
@@ -59,11 +62,12 @@ export class Transport {
       this.pipeline = retrying(options, options.innermost);
       return;
     }
-    const send = compose(
-      wire(wireOptions(options)),
-      gatedByBreaker(state),
-      paced(this.limiter, state, throttleNotice(state)),
-    );
+    const notice = throttleNotice(state);
+    const slowingDown = (response: WireResponse, ratePerSecond: number | undefined) => {
+      notice(response);
+      this.slowDowns.heard(response, ratePerSecond);
+    };
+    const send = compose(wire(wireOptions(options)), gatedByBreaker(state), paced(this.limiter, state, slowingDown));
     // Outermost first: the breaker's gate, then the pace (and the notice of the run's first slow-down), then the wire.
     this.pipeline = unusableCounted(state, retrying(options, send));
   }

@@ -11,6 +11,8 @@ import {
   REQUESTS_ANNOTATION,
   RETRIES_ANNOTATION,
   TRANSIENT_ANNOTATION,
+  SLOWED_DOWN_ANNOTATION,
+  slowDownOf,
   SEED_ANNOTATION,
   parseCheckAnnotation,
 } from '../checks/check-protocol';
@@ -78,6 +80,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const requests = total(of(REQUESTS_ANNOTATION));
   const retries = total(of(RETRIES_ANNOTATION));
   const transient = total(of(TRANSIENT_ANNOTATION));
+  const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
   const status: TestRunStatus = result?.status ?? 'not run';
   const unjudged = unjudgedOf(status, of);
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
@@ -101,6 +104,7 @@ export function testRecordOf(test: TestCase): TestRecord {
     ...(requests !== undefined && { requestsSent: requests }),
     ...(retries !== undefined && { retries }),
     ...(transient !== undefined && { transientRetried: transient }),
+    ...(slowDowns.length > 0 && { slowDowns }),
     ...(credentials && { credentials }),
   };
 }

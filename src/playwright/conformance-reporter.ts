@@ -46,6 +46,7 @@ import { runNonceOfThisRun } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
 import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
+import { takeRunnerSlowDowns } from './runner-prefetch';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
@@ -249,6 +250,7 @@ export default class ConformanceReporter implements Reporter {
       errors: runErrors,
       startTime: result.startTime,
       durationMs: result.duration,
+      runnerSlowDowns: takeRunnerSlowDowns(),
     };
     let report = redactValue(buildReport({ ...base, tests }));
     const html = join(outputDir, 'conformance.html');

@@ -8,6 +8,8 @@ import {
   REQUESTS_ANNOTATION,
   RETRIES_ANNOTATION,
   TRANSIENT_ANNOTATION,
+  SLOWED_DOWN_ANNOTATION,
+  slowDownDescription,
 } from '../checks/check-protocol';
 import { type Config, loadConfig } from '../config/config';
 import { Conformance } from './conformance';
@@ -147,6 +149,9 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
         ...(api.transient > 0 ? [[TRANSIENT_ANNOTATION, api.transient] as [string, number]] : []),
       ];
       for (const [type, count] of counts) testInfo.annotations.push({ type, description: String(count) });
+      // The worker's slow-downs since the last test: a request sent ahead for a later test may have caused one.
+      for (const slowDown of transport.slowDowns.take())
+        testInfo.annotations.push({ type: SLOWED_DOWN_ANNOTATION, description: slowDownDescription(slowDown) });
     },
     { box: 'self' },
   ],

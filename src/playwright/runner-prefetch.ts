@@ -24,6 +24,7 @@ import { runState } from '../http/run-state';
 import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
 import { throttleNotice } from '../http/throttle-notice';
+import { type SlowDown, SlowDownLog } from '../http/slow-downs';
 import { transportOptions } from '../config/target';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
@@ -40,7 +41,7 @@ import {
 
 const SOCKET = 'prefetch.sock';
 /** The runner sends for every worker: twice the requests one worker may have out (limiter.ts, MAX_WINDOW). */
-const RUNNER_WINDOWS = 2;
+export const RUNNER_WINDOWS = 2;
 
 type Recorded = Omit<WireResponse, 'body'> & { body: string };
 
@@ -70,6 +71,17 @@ function inOrderOfNeed(files: readonly PlannedTest[][]): PlannedTest[] {
   return ordered;
 }
 
+/**
+ * The runner's halvings of the run's pace: the plan reporter owns the sending, and the conformance reporter, in the
+ * same process, reports them with the tests' own (a sharded run's merge has only the tests').
+ */
+const runnerSlowDowns = new SlowDownLog();
+
+/** For the conformance reporter, at the end: the slow-downs the runner's sending ahead caused. */
+export function takeRunnerSlowDowns(): SlowDown[] {
+  return runnerSlowDowns.take();
+}
+
 /** One per run, in the runner: sends the planned tests' declared requests and serves their answers. */
 export class RunnerPrefetch {
   private readonly progress = new Map<string, Progress>();
@@ -86,11 +98,15 @@ export class RunnerPrefetch {
     private readonly apiBase: string,
   ) {
     const state = runState();
+    const notice = throttleNotice(state);
     this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1, burst: true }, state);
     this.send = compose(
       wire(wireOptions(transportOptions(config))),
       gatedByBreaker(state, ['refused', 'reset']),
-      paced(this.limiter, state, throttleNotice(state)),
+      paced(this.limiter, state, (response, ratePerSecond) => {
+        notice(response);
+        runnerSlowDowns.heard(response, ratePerSecond);
+      }),
     );
     this.server = createServer((req, res) => {
       const key = decodeURIComponent((req.url ?? '/').slice(1));

@@ -1,7 +1,7 @@
 // Plain-text pieces shared by the Markdown, HTML and JUnit renderers and the verdict line.
 import { sectionLabel } from '../model/catalogue';
 import type { BaselineComparison, ChangedRequirement } from './baseline';
-import type { ConformanceReport, EvidenceEntry, Summary } from './model';
+import type { ConformanceReport, EvidenceEntry, SlowedDown, Summary } from './model';
 import { idList } from './verdict';
 
 export const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
@@ -28,6 +28,7 @@ export function countsLine(summary: Summary): string {
   if (total('not run') > 0) parts.push(`not run ${total('not run')}`);
   if (summary.requestsRetried) parts.push(`${plural(summary.requestsRetried, 'request')} retried`);
   if (summary.transientRetried) parts.push(transientLine(summary.transientRetried));
+  if (summary.slowedDown) parts.push(`run slowed down ${plural(summary.slowedDown.times, 'time')}`);
   const problems = summary.errors.length + summary.configErrors.length;
   if (problems > 0) parts.push(plural(problems, 'error'));
   return parts.join('; ');
@@ -50,6 +51,25 @@ export function transientLine(count: number): string {
   return `${count} transient 502/503/504 ${count === 1 ? 'answer' : 'answers'} retried`;
 }
 
+/** Why the target slowed the run down, by the statuses of the answers that did. */
+const SLOWED_BY: Record<number, string> = {
+  429: 'HTTP 429: the target throttled it',
+  503: 'HTTP 503 without Retry-After: the target was overloaded, or a rate limiter refused requests',
+};
+
+/**
+ * "2 times (HTTP 429: the target throttled it), down to 2.5 requests a second over the run; …": how often the
+ * run's pace was halved, why, and the setting that starts a run at such a pace.
+ */
+export function slowedDownLine({ times, statuses, slowestRatePerSecond }: SlowedDown): string {
+  const why = statuses.map((s) => SLOWED_BY[s] ?? `HTTP ${s}`).join('; ');
+  const pace = Math.max(1, Math.floor(slowestRatePerSecond));
+  return (
+    `${plural(times, 'time')} (${why}), down to ${slowestRatePerSecond} requests a second over the run; ` +
+    `RSF_MAX_REQUESTS_PER_SECOND=${pace} starts a run at such a pace`
+  );
+}
+
 /** The run facts shown at the top of every format, in order. */
 export function runFacts(summary: Summary): [string, string][] {
   const t = summary.tests;
@@ -69,6 +89,7 @@ export function runFacts(summary: Summary): [string, string][] {
     ...(summary.transientRetried
       ? [['Transient answers retried', transientLine(summary.transientRetried)] as [string, string]]
       : []),
+    ...(summary.slowedDown ? [['Run slowed down', slowedDownLine(summary.slowedDown)] as [string, string]] : []),
     [
       'Tests',
       `${t.total} (${t.passed} passed, ${t.failed} failed, ${t.flaky} flaky, ${t.skipped} skipped, ` +

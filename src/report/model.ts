@@ -3,6 +3,7 @@
 import type { Level, Requirement } from '../model/catalogue';
 import { LEVELS, REQUIREMENT_ID } from '../model/catalogue';
 import type { CheckOutcome, Evidence } from '../checks/check-protocol';
+import type { SlowDown } from '../http/slow-downs';
 import type { FailOn } from '../config/settings/reporting';
 import { type Baseline, type BaselineComparison, type Change, changeOf, compareWithBaseline } from './baseline';
 import { type ExitCode, type Verdict, decideVerdict } from './verdict';
@@ -82,6 +83,8 @@ export interface TestRecord {
   retries?: number;
   /** Transient gateway answers (502, 503 without Retry-After, 504) the test's requests got and sent again. */
   transientRetried?: number;
+  /** The halvings of the run's pace that the test's answers caused (a 429, or a rate limiter's 503). */
+  slowDowns?: SlowDown[];
   /** The credential variant the test sends, from its `credentials` annotation (the HTML report's matrix). */
   credentials?: string;
 }
@@ -163,6 +166,8 @@ export interface Summary {
   requestsRetried: number | null;
   /** Transient gateway answers (502, 503 without Retry-After, 504) sent again; 0 when none. */
   transientRetried: number;
+  /** Set when the target slowed the run down: it throttled (429), or a rate limiter refused requests (503). */
+  slowedDown?: SlowedDown;
   tests: {
     total: number;
     passed: number;
@@ -212,6 +217,24 @@ export interface ReportInput {
   startTime: Date;
   durationMs: number;
   project?: string;
+  /** The halvings of the run's pace outside any test: the runner's sending ahead (runner-prefetch.ts). */
+  runnerSlowDowns?: readonly SlowDown[];
+}
+
+/** How often the run's pace was halved for the target's sake, for which answers, and how slow it went. */
+export interface SlowedDown {
+  times: number;
+  /** The statuses that slowed it down, in order: 429, 503, or both. */
+  statuses: number[];
+  /** The slowest pace it came to, in requests a second over all workers. */
+  slowestRatePerSecond: number;
+}
+
+function slowedDownOf(slowDowns: readonly SlowDown[]): { slowedDown?: SlowedDown } {
+  if (slowDowns.length === 0) return {};
+  const statuses = [...new Set(slowDowns.map((s) => s.status))].sort((a, b) => a - b);
+  const slowestRatePerSecond = Math.min(...slowDowns.map((s) => s.ratePerSecond));
+  return { slowedDown: { times: slowDowns.length, statuses, slowestRatePerSecond } };
 }
 
 const FAILED_RUN: ReadonlySet<TestRunStatus> = new Set(['failed', 'timedOut']);
@@ -473,6 +496,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       requestsSent: sum(input.tests.flatMap((t) => (t.requestsSent === undefined ? [] : [t.requestsSent]))),
       requestsRetried: sum(input.tests.flatMap((t) => (t.retries === undefined ? [] : [t.retries]))),
       transientRetried: input.tests.reduce((n, t) => n + (t.transientRetried ?? 0), 0),
+      ...slowedDownOf([...(input.runnerSlowDowns ?? []), ...input.tests.flatMap((t) => t.slowDowns ?? [])]),
       tests,
       ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0] }),
       configErrors,

@@ -216,6 +216,9 @@ test('a rate limiter with Retry-After that otherwise conforms: PASS with no rate
   expect(limiter.refused(), 'the target did throttle the run').toBeGreaterThan(0);
   // Said on the console as it starts, once for the run, whichever process met it first.
   expect(run.output.match(/^The target throttles \(HTTP 429, Retry-After: 1\): the run slows down/gm)).toHaveLength(1);
+  // And the reports say how often, why and to what pace (reporter-model.spec.ts: how the reports put it).
+  expect(run.report?.summary.slowedDown).toMatchObject({ times: expect.any(Number), statuses: [429] });
+  expect(run.output).toMatch(/^Conformance: PASS — .*; run slowed down \d+ times? \(/m);
   // The runner's burst may be turned away whole; the tests then send their own, and after the first 429s every
   // worker slows down: the tests meet the first burst of each worker's pool of property inputs and about a second's
   // worth more, not a burst every second as the pace climbs back.
@@ -239,6 +242,7 @@ test('a rate limiter as nginx has it (503, no Retry-After), otherwise conforming
   expect(
     run.output.match(/^The target refuses some requests as overloaded, or a rate limiter does \(HTTP 503\): the run/gm),
   ).toHaveLength(1);
+  expect(run.report?.summary.slowedDown).toMatchObject({ times: expect.any(Number), statuses: [503] });
   expectOutcome(run, 'PASS', { lines: linesFor(run) });
 });
 
@@ -763,6 +767,9 @@ test.describe('retries and the breaker', () => {
       expect(calls, 'requests the target received').toBe(3);
       // Another worker (its own RunState on the same directory) sees the slower pace.
       expect(new RunState(dir).throttledRate()).toBeDefined();
+      // Each 429 came a Retry-After after the last: each halved the pace, and the reports count both.
+      expect(transport.slowDowns.take().map((slowDown) => slowDown.status)).toEqual([429, 429]);
+      expect(transport.slowDowns.take(), 'taken once').toEqual([]);
     } finally {
       await target.close();
     }

@@ -179,6 +179,31 @@ test('a test stopped as inconclusive or not run: what it had judged counts, the 
   );
 });
 
+test('a run the target slowed down says how often, why, how slow, and the setting; the verdict is unchanged', () => {
+  const throttledTest = t(['A-MUST'], { slowDowns: [{ status: 429, ratePerSecond: 6.5 }], retries: 3 });
+  const overloadedTest = t(['B-MUST'], { slowDowns: [{ status: 503, ratePerSecond: 3.25 }] });
+  const runnerSlowDowns = [{ status: 429, ratePerSecond: 13 }];
+  const { report } = build([throttledTest, overloadedTest, t(['C-SHOULD'])], { runnerSlowDowns });
+  const s = report.summary;
+  expect(s).toMatchObject({
+    verdict: 'PASS',
+    slowedDown: { times: 3, statuses: [429, 503], slowestRatePerSecond: 3.25 },
+  });
+  expect(verdictLine(s, 'r.html')).toMatch(/; 3 requests retried; run slowed down 3 times \(r\.html\)$/);
+  const fact =
+    '3 times (HTTP 429: the target throttled it; HTTP 503 without Retry-After: the target was overloaded, or a rate ' +
+    'limiter refused requests), down to 3.25 requests a second over the run; RSF_MAX_REQUESTS_PER_SECOND=3 starts a ' +
+    'run at such a pace';
+  expect(renderMarkdown(report)).toContain(`| Run slowed down | ${fact} |`);
+  expect(renderHtml(report)).toContain('Run slowed down');
+  expect(renderJunit(report)).toContain('Run slowed down');
+
+  const unthrottled = build([t(['A-MUST'])]).report.summary;
+  expect(unthrottled.slowedDown).toBeUndefined();
+  expect(verdictLine(unthrottled, 'r.html')).not.toContain('slowed down');
+  expect(renderMarkdown(build([t(['A-MUST'])]).report)).not.toContain('Run slowed down');
+});
+
 test('an unjudged requirement beats a passing test of it, and only MUST (strict: SHOULD too) makes an ERROR', () => {
   const inconclusive = (tags: string[]) =>
     t(tags, { status: 'skipped', unjudged: { kind: 'inconclusive', reason: 'no answer within 2000 ms' } });
