@@ -142,7 +142,8 @@ test('a run whose target died mid-run replays alike: the tests it left unsent ar
   const env = { ...tokens, RSF_ALLOW_WRITES: 'true' };
   const har = join(dir, 'died', HAR_FILE);
   const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
-  expect(recorded.log._rsf.replay?.breaker?.cause).toBe('no-answer');
+  const { verdict, headline } = died.summary;
+  expect(recorded.log._rsf.replay?.breaker?.cause, `the live run: ${verdict}, ${headline}`).toBe('no-answer');
   const replayed = await conformance('died-replayed', { ...env, RSF_TARGET_URL: `har:${har}` });
   expect(died.summary.verdict).toBe('ERROR');
   expect(Object.values(statuses(died))).toContain('not run');
