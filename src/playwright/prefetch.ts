@@ -4,7 +4,8 @@
 // ahead of their tests; each test then takes its own answers, recorded exactly as if it had sent them (ApiClient).
 // Two senders share the work, as the plan says (plan-reporter.ts, at onBegin: the tests the run runs):
 // - without a rate cap, the runner sends them all as the run begins (runner-prefetch.ts), and a worker asks it for
-//   its test's answers;
+//   its test's answers; once the runner has stopped (a quick target, or trouble), only for the tests it sent a
+//   request for, and the worker sends the others' itself, as under a cap;
 // - under a cap, which the workers share, a worker sends a spec file's declared requests as the file starts (but for
 //   a file that shares its tests out one by one: each of its tests sends its own).
 import type { Prefetched } from './api-client';
@@ -59,6 +60,8 @@ export class Prefetcher {
   private readonly chains = new Map<string, Promise<void>>();
   private inFlight = 0;
   private maxWaitMs = Number.POSITIVE_INFINITY;
+  /** Once the runner said it stopped: the tests it sent a request for, the only ones it is still asked about. */
+  private runnerSentFor: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly transport: Transport,
@@ -72,24 +75,47 @@ export class Prefetcher {
   /** At the start of a test: its answers, from the runner or from its file's requests sent ahead. */
   async testStarts(test: TestIdentity, apiBaseFor: ApiBaseFor): Promise<Prefetched | undefined> {
     if (test.key === undefined) return undefined;
-    if (this.plan.runnerSends) {
-      const answers = this.runDir ? await answersFromRunner(this.runDir, test.key, test.timeout) : undefined;
-      return answers && this.taking(answers);
+    if (this.plan.runnerSends && (this.runnerSentFor === undefined || this.runnerSentFor.has(test.key))) {
+      const askSentFor = this.runnerSentFor === undefined;
+      const fromRunner = this.runDir
+        ? await answersFromRunner(this.runDir, test.key, test.timeout, askSentFor)
+        : undefined;
+      if (fromRunner?.sentFor) {
+        // The runner stopped: this worker sends the rest of its files' requests, the next test's as this one runs.
+        this.runnerSentFor = fromRunner.sentFor;
+        this.sendsOwn(test, apiBaseFor, 'after it');
+      }
+      return fromRunner && this.taking(fromRunner.sent);
     }
-    // Its file's tests are shared out among the workers: which of them this worker runs, only Playwright knows.
-    if (this.plan.sharedOut?.includes(test.file)) return undefined;
-    if (test.timeout > 0) this.maxWaitMs = Math.max(0, test.timeout - this.config.requestTimeoutMs - 2000);
-    if (!this.startedFiles.has(test.file)) this.startFile(test, apiBaseFor);
+    if (!this.sendsOwn(test, apiBaseFor)) return undefined;
     const sent = this.sent.get(test.key);
     return sent && this.taking(sent, this.chains.get(test.key));
   }
 
-  /** The first test of a file sends the declared requests of the file's planned tests (of its own project). */
-  private startFile(test: TestIdentity, apiBaseFor: ApiBaseFor): void {
+  /**
+   * Sends the declared requests of the test's file from this test on (or from the next), unless the file's were sent
+   * already; false when its tests are shared out.
+   */
+  private sendsOwn(test: TestIdentity, apiBaseFor: ApiBaseFor, from: 'it' | 'after it' = 'it'): boolean {
+    // Its file's tests are shared out among the workers: which of them this worker runs, only Playwright knows.
+    if (this.plan.sharedOut?.includes(test.file)) return false;
+    if (test.timeout > 0) this.maxWaitMs = Math.max(0, test.timeout - this.config.requestTimeoutMs - 2000);
+    if (!this.startedFiles.has(test.file)) this.startFile(test, apiBaseFor, from);
+    return true;
+  }
+
+  /**
+   * The first test of a file this worker runs sends the declared requests of the file's planned tests (of its own
+   * project) from its own on: those before it ran in a worker that ended (a worker runs a file's tests in order).
+   * After the runner stopped, not those it sent a request for.
+   */
+  private startFile(test: TestIdentity, apiBaseFor: ApiBaseFor, from: 'it' | 'after it'): void {
     this.startedFiles.add(test.file);
-    for (const planned of this.plan.files[test.file] ?? []) {
+    const ofProject = (this.plan.files[test.file] ?? []).filter((planned) => planned.project === test.project);
+    const at = ofProject.findIndex((planned) => planned.key === test.key);
+    for (const planned of ofProject.slice(at === -1 ? 0 : from === 'it' ? at : at + 1)) {
       const declaration = declarationOf(planned.key);
-      if (!planned.key || !declaration || planned.project !== test.project) continue;
+      if (!planned.key || !declaration || this.runnerSentFor?.has(planned.key)) continue;
       if (!sendsAhead(planned, this.config) || this.sent.has(planned.key)) continue;
       const apiBase = apiBaseFor(planned.tags);
       if (apiBase === undefined) continue;

@@ -9,6 +9,8 @@
 //
 // At the first sign of trouble (an answer throttled, a gateway blip or none, the breaker open, a quick target)
 // the runner stops sending, and each test sends what the runner did not answer, paced, retried and counted as usual.
+// Stopped for a quick target, it tells the workers which tests it sent a request for (RunnerReply.sentFor): a worker
+// asks it about those only, and sends the other tests' declared requests ahead itself, one test ahead (prefetch.ts).
 // A connection the runner's burst had refused or reset is not counted by the breaker (a server or proxy may do that
 // to a burst it would serve one by one); a time-out is, so that a target that dies mid-run ends the run in time.
 import { existsSync, rmSync } from 'node:fs';
@@ -39,7 +41,8 @@ import {
   sendsAhead,
 } from './declarations';
 
-const SOCKET = 'prefetch.sock';
+/** The runner's socket in the run directory, where workers ask for their tests' answers. */
+export const RUNNER_SOCKET = 'prefetch.sock';
 /** The runner sends for every worker: twice the requests one worker may have out (limiter.ts, MAX_WINDOW). */
 export const RUNNER_WINDOWS = 2;
 
@@ -48,11 +51,26 @@ type Recorded = Omit<WireResponse, 'body'> & { body: string };
 /** A test's answers, as the runner hands them to its worker: by request fingerprint, the body in base64. */
 type Answers = Record<string, Recorded>;
 
+/** What the runner hands a worker that asks for a test's answers. */
+export interface RunnerReply {
+  answers: Answers;
+  /**
+   * Once the runner has stopped sending for a quick target (nothing to overlap), to a worker that asks: the keys of
+   * the tests it sent a request for. For any other test, the worker need not ask, and sends its declared requests
+   * ahead itself. Not after trouble: then each test sends its own, paced and retried.
+   */
+  sentFor?: string[];
+}
+
+/** The query by which a worker that does not know yet whether the runner stopped for a quick target asks it. */
+export const ASK_SENT_FOR = 'sent-for';
+
 interface Progress {
   /** Its requests (and follow-ups) not yet settled. */
   pending: number;
   answers: Answers;
-  waiters: ((answers: Answers) => void)[];
+  /** Replies to workers waiting for its answers, sent when they are in or the runner stops. */
+  waiters: (() => void)[];
 }
 
 interface Queued {
@@ -90,7 +108,10 @@ export class RunnerPrefetch {
   private readonly send: Send;
   private readonly server: Server;
   private inFlight = 0;
-  private stopped = false;
+  /** Why it sent its last request: all were sent, the target is quick (nothing to overlap), or trouble. */
+  private stopped: 'done' | 'quick' | 'trouble' | undefined;
+  /** The tests this runner sent a request for: a worker asks for their answers even after it stopped. */
+  private readonly sentFor = new Set<string>();
 
   private constructor(
     private readonly config: Config,
@@ -109,14 +130,11 @@ export class RunnerPrefetch {
       }),
     );
     this.server = createServer((req, res) => {
-      const key = decodeURIComponent((req.url ?? '/').slice(1));
-      const progress = this.progress.get(key);
-      if (!progress) {
-        res.writeHead(404).end();
-        return;
-      }
-      const reply = (answers: Answers) => res.writeHead(200).end(JSON.stringify(answers));
-      if (progress.pending === 0 || this.stopped) reply(progress.answers);
+      const [path = '/', query] = (req.url ?? '/').split('?');
+      const progress = this.progress.get(decodeURIComponent(path.slice(1)));
+      // A test not planned here gets no answers, as one planned and not yet sent when the runner stopped.
+      const reply = () => res.writeHead(200).end(JSON.stringify(this.reply(progress, query === ASK_SENT_FOR)));
+      if (!progress || progress.pending === 0 || this.stopped) reply();
       else progress.waiters.push(reply);
     });
     this.server.unref();
@@ -133,7 +151,7 @@ export class RunnerPrefetch {
     runDir: string,
     files: readonly PlannedTest[][],
   ): RunnerPrefetch | undefined {
-    const socket = join(runDir, SOCKET);
+    const socket = join(runDir, RUNNER_SOCKET);
     const runner = new RunnerPrefetch(config, ctx, apiBase);
     for (const planned of inOrderOfNeed(files)) runner.plan(planned);
     if (runner.queue.length === 0) return undefined;
@@ -185,18 +203,27 @@ export class RunnerPrefetch {
     };
   }
 
+  private reply(progress: Progress | undefined, askSentFor: boolean): RunnerReply {
+    const answers = progress?.answers ?? {};
+    return this.stopped === 'quick' && askSentFor ? { answers, sentFor: [...this.sentFor] } : { answers };
+  }
+
   private pump(): void {
     // No window yet: the first answers say how far the target is; a quick one leaves nothing to overlap.
     const window = this.limiter.inFlightWindow() * RUNNER_WINDOWS;
     while (!this.stopped && this.queue.length > 0 && this.inFlight < window) {
       const item = this.queue.shift() as Queued;
       this.inFlight++;
+      this.sentFor.add(item.key);
       this.send(item.request).then(
         (sent) => this.settled(item, sent),
         () => this.settled(item, undefined),
       );
     }
-    if (!this.stopped && this.inFlight === 0 && (this.queue.length === 0 || window === 0)) this.stop();
+    if (!this.stopped && this.inFlight === 0) {
+      if (this.queue.length === 0) this.stop('done');
+      else if (window === 0) this.stop('quick');
+    }
   }
 
   private settled(item: Queued, sent: Sent | undefined): void {
@@ -209,54 +236,64 @@ export class RunnerPrefetch {
       const { body, ...rest } = sent.response;
       progress.answers[requestFingerprint(item.request)] = { ...rest, body: body.toString('base64') };
     }
-    if (!usable) this.stop();
+    if (!usable) this.stop('trouble');
     if (sent) item.onSettled?.(sent, usable);
     if (progress) {
       progress.pending--;
-      if (progress.pending === 0) for (const reply of progress.waiters.splice(0)) reply(progress.answers);
+      if (progress.pending === 0) for (const reply of progress.waiters.splice(0)) reply();
     }
     this.pump();
   }
 
   /** Sends nothing more; every test gets what was answered, and sends the rest itself. */
-  private stop(): void {
+  private stop(why: 'done' | 'quick' | 'trouble'): void {
     if (this.stopped) return;
-    this.stopped = true;
+    this.stopped = why;
     this.queue.length = 0;
-    for (const progress of this.progress.values())
-      for (const reply of progress.waiters.splice(0)) reply(progress.answers);
+    for (const progress of this.progress.values()) for (const reply of progress.waiters.splice(0)) reply();
   }
 
   close(): void {
-    this.stop();
+    this.stop('done');
     this.server.close();
   }
 }
 
+/** The runner's answers to a test, for its worker. */
+export interface FromRunner {
+  /** The deliveries of the requests it answered, by request fingerprint. */
+  sent: Map<string, Promise<Delivery>>;
+  /** Set once the runner has stopped, when asked (askSentFor): the tests it sent a request for (RunnerReply). */
+  sentFor?: ReadonlySet<string>;
+}
+
 /**
- * For a worker: the answers the runner has for the test of `key`, waiting until they are in; undefined when the
- * runner sends none for it (no socket, not planned), and the test sends its own.
+ * For a worker: the answers the runner has for the test of `key`, waiting until they are in; with `askSentFor`, also
+ * the tests the runner sent a request for, if it has stopped. Undefined when the runner sends nothing (no socket, or
+ * no answer from it): the test sends its own.
  */
 export function answersFromRunner(
   runDir: string,
   key: string,
   timeoutMs: number,
-): Promise<Map<string, Promise<Delivery>> | undefined> {
-  const socketPath = join(runDir, SOCKET);
+  askSentFor = false,
+): Promise<FromRunner | undefined> {
+  const socketPath = join(runDir, RUNNER_SOCKET);
   if (!existsSync(socketPath)) return Promise.resolve(undefined);
+  const path = `/${encodeURIComponent(key)}${askSentFor ? `?${ASK_SENT_FOR}` : ''}`;
   return new Promise((resolve) => {
-    const req = httpRequest({ socketPath, path: `/${encodeURIComponent(key)}` }, (res) => {
+    const req = httpRequest({ socketPath, path }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         if (res.statusCode !== 200) return resolve(undefined);
-        const answers = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Answers;
+        const { answers, sentFor } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RunnerReply;
         const sent = new Map<string, Promise<Delivery>>();
         for (const [fingerprint, { body, ...rest }] of Object.entries(answers)) {
           const response: WireResponse = { ...rest, body: Buffer.from(body, 'base64') };
           sent.set(fingerprint, Promise.resolve({ kind: 'answer', response, attempts: [] }));
         }
-        resolve(sent);
+        resolve({ sent, ...(sentFor && { sentFor: new Set(sentFor) }) });
       });
       res.on('error', () => resolve(undefined));
     });

@@ -2,12 +2,26 @@
 // rate cap (runner-prefetch.ts), by a worker as it starts a spec file under one. It must change when requests leave,
 // and nothing else: the same requests, each once, only for the tests the run runs, and the same verdict.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FIRST_WINDOW, Limiter, MAX_WINDOW, type RunThrottle, concurrencyWindow } from '../../src/http/limiter';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
-import { DECLARED_ANNOTATION, type DeclaredRequest, declareRequests } from '../../src/playwright/declarations';
-import { RUNNER_WINDOWS, RunnerPrefetch } from '../../src/playwright/runner-prefetch';
+import {
+  DECLARED_ANNOTATION,
+  type DeclaredRequest,
+  type PlannedTest,
+  declareRequests,
+  writePlan,
+} from '../../src/playwright/declarations';
+import {
+  ASK_SENT_FOR,
+  RUNNER_SOCKET,
+  RUNNER_WINDOWS,
+  RunnerPrefetch,
+  type RunnerReply,
+  answersFromRunner,
+} from '../../src/playwright/runner-prefetch';
 import { makeRunFolder } from '../../src/http/run-folders';
 import type { Exchange } from '../../src/http/exchange';
 import { readReport, runSuiteIn } from './support/child-run';
@@ -23,6 +37,7 @@ import { Transport } from '../../src/http/transport';
 import { validBodies } from '../../src/model/bodies';
 import { OPERATIONS } from '../../src/model/operations';
 import { ApiClient } from '../../src/playwright/api-client';
+import { Prefetcher } from '../../src/playwright/prefetch';
 
 const { secrets, server: reference } = referenceForThisFile();
 
@@ -299,6 +314,141 @@ test("the runner builds a chain's follow-up from each answer paired with its own
     ).toEqual(paths);
   } finally {
     runner?.close();
+    rmSync(runDir, { recursive: true, force: true });
+    await target.close();
+  }
+});
+
+/** Reads of products 1 to `count`, each the declared request of a test of its own, planned in one spec file. */
+function plannedReads(runDir: string, count: number, title: string) {
+  const keyOf = (id: number) => `getProduct › self-test: ${title}, read ${id}`;
+  const read = (id: number): DeclaredRequest => ({ operation: 'getProduct', options: { params: { product_id: id } } });
+  const ids = Array.from({ length: count }, (_, i) => i + 1);
+  for (const id of ids) declareRequests(keyOf(id), {}, () => [read(id)]);
+  const planned: PlannedTest[] = ids.map((id) => ({ key: keyOf(id), project: 'p', tags: [] }));
+  return { ids, keyOf, read, planned, file: join(runDir, 'reads.spec.ts') };
+}
+
+/** A target that answers every read at once, and notes the product of each. */
+async function quickTarget(answer: (id: number, times: number) => number = () => 200) {
+  const seen: number[] = [];
+  const target = await startHostileTarget({
+    misbehave: (req, res) => {
+      const id = Number(/\/item\/(\d+)/.exec(req.url ?? '')?.[1]);
+      seen.push(id);
+      const status = answer(id, seen.filter((s) => s === id).length);
+      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      return true;
+    },
+  });
+  return { target, seen };
+}
+
+test('a runner stopped for a quick target names the tests it sent for; one stopped by trouble does not', async () => {
+  // The runner sends its first window at once; a quick target leaves nothing to overlap, and it stops there. A busy
+  // machine may make the target seem far: then it sends every read, and has nothing to hand over.
+  for (const trouble of [false, true]) {
+    const { target, seen } = await quickTarget((id, times) => (trouble && id === 5 && times === 1 ? 502 : 200));
+    // In the temporary folder, not a scratchDir: the runner's socket path there must stay under 108 characters.
+    const runDir = makeRunFolder('run');
+    const { ids, keyOf, planned } = plannedReads(runDir, 12, `the runner stops${trouble ? ' for trouble' : ''}`);
+    let runner: RunnerPrefetch | undefined;
+    try {
+      const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
+      // Connections to the target kept open for the runner's first window, whose answers then come as quick as later.
+      const warm = new Transport(transportOptions(config), apiBase(config), 1);
+      const prices = () => outgoingRequest(OPERATIONS.getProduct, { params: { product_id: 1 } }, config, warm.apiBase);
+      await Promise.all(Array.from({ length: RUNNERS_FIRST_WAVE }, () => warm.deliver(prices())));
+      seen.length = 0;
+      const ctx = { bodies: validBodies(config), config };
+      runner = RunnerPrefetch.start(config, ctx, apiBase(config), runDir, [planned]);
+      // The last read's answers: when it is answered, or as soon as the runner stops.
+      const last = await answersFromRunner(runDir, keyOf(ids.length), 30_000, true);
+      const sentFor = [...(last?.sentFor ?? [])];
+      if (trouble) expect(sentFor, 'after a 502, each test sends its own').toEqual([]);
+      else if (seen.length < ids.length) expect(sentFor).toEqual(seen.map(keyOf));
+      else expect(sentFor, 'every read sent: nothing to hand over').toEqual([]);
+      if (trouble) expect(seen.length, 'the runner stopped at the 502').toBeLessThan(ids.length);
+      // Asked without the question, it answers the test alone, as before.
+      expect((await answersFromRunner(runDir, keyOf(1), 30_000))?.sentFor).toBeUndefined();
+    } finally {
+      runner?.close();
+      rmSync(runDir, { recursive: true, force: true });
+      await target.close();
+    }
+  }
+});
+
+test("once the runner stopped for a quick target, a worker sends its file's other tests ahead itself", async () => {
+  // A stand-in for the runner: it sent reads 1 to 8 (their answers are not in yet, say), and has stopped.
+  const { target, seen } = await quickTarget();
+  const runDir = makeRunFolder('run');
+  const { ids, keyOf, read, planned, file } = plannedReads(runDir, 12, 'the worker goes on');
+  const asked: string[] = [];
+  const runnerSentFor = ids.slice(0, 8).map(keyOf);
+  const runner = createServer((req, res) => {
+    asked.push(decodeURIComponent(req.url ?? ''));
+    const askSentFor = req.url?.endsWith(`?${ASK_SENT_FOR}`);
+    const reply: RunnerReply = { answers: {}, ...(askSentFor && { sentFor: runnerSentFor }) };
+    res.writeHead(200).end(JSON.stringify(reply));
+  });
+  await new Promise<void>((resolve) => runner.listen(join(runDir, RUNNER_SOCKET), resolve));
+  try {
+    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
+    const base = apiBase(config);
+    writePlan(runDir, { files: { [file]: planned }, runnerSends: true });
+    const transport = new Transport(transportOptions(config), base, 1);
+    const worker = new Prefetcher(transport, config, { bodies: validBodies(config), config }, runDir);
+    const sentItself: number[] = [];
+    for (const id of ids) {
+      const prefetched = await worker.testStarts({ file, project: 'p', key: keyOf(id), timeout: 30_000 }, () => base);
+      const request = outgoingRequest(OPERATIONS.getProduct, read(id).options, config, base);
+      const sendItself = () => {
+        sentItself.push(id);
+        return transport.deliver(request);
+      };
+      const delivery = await (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
+      expect(delivery.kind === 'answer' && delivery.response.status, `read ${id}`).toBe(200);
+    }
+    // The first test learns that the runner stopped; the runner is asked about its own reads only.
+    expect(asked).toEqual([`/${keyOf(1)}?${ASK_SENT_FOR}`, ...ids.slice(1, 8).map((id) => `/${keyOf(id)}`)]);
+    // Reads 1 to 8 had no answer from the runner, so their tests sent them; reads 9 to 12 their worker sent ahead.
+    expect(sentItself).toEqual(ids.slice(0, 8));
+    expect(
+      [...seen].sort((a, b) => a - b),
+      'each read once',
+    ).toEqual(ids);
+  } finally {
+    runner.close();
+    rmSync(runDir, { recursive: true, force: true });
+    await target.close();
+  }
+});
+
+test('a worker that starts mid-file (the first ended) sends ahead from its test on, not what ran', async () => {
+  // Under a rate cap each worker sends its files' requests; a worker replaced mid-file goes on from where it is.
+  const { target, seen } = await quickTarget();
+  const runDir = makeRunFolder('run');
+  const { ids, keyOf, read, planned, file } = plannedReads(runDir, 12, 'a worker replaced mid-file');
+  try {
+    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '2000' });
+    const base = apiBase(config);
+    writePlan(runDir, { files: { [file]: planned }, runnerSends: false });
+    const transport = new Transport(transportOptions(config), base, 1);
+    const worker = new Prefetcher(transport, config, { bodies: validBodies(config), config }, runDir);
+    const sentItself: number[] = [];
+    for (const id of ids.slice(4)) {
+      const prefetched = await worker.testStarts({ file, project: 'p', key: keyOf(id), timeout: 30_000 }, () => base);
+      const request = outgoingRequest(OPERATIONS.getProduct, read(id).options, config, base);
+      const sendItself = () => {
+        sentItself.push(id);
+        return transport.deliver(request);
+      };
+      await (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
+    }
+    expect(sentItself, 'every test took what its worker sent ahead').toEqual([]);
+    expect([...seen].sort((a, b) => a - b)).toEqual(ids.slice(4));
+  } finally {
     rmSync(runDir, { recursive: true, force: true });
     await target.close();
   }
