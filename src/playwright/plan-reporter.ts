@@ -40,20 +40,26 @@ export default class PlanReporter implements Reporter {
     const dir = runDirOfThisRun();
     if (!dir || !existsSync(dir) || config.fullyParallel) return;
     const files: Plan['files'] = {};
+    // The groups Playwright hands out to workers, in its order: a project's file, or one test of a file shared out.
+    const groups = new Map<string, PlannedTest[]>();
+    const shared = new Set(sharedOut());
     for (const test of suite.allTests()) {
+      const planned = plannedTest(test);
       const tests = files[test.location.file] ?? [];
       files[test.location.file] = tests;
-      tests.push(plannedTest(test));
+      tests.push(planned);
+      const group = shared.has(test.location.file) ? test.id : `${planned.project} › ${test.location.file}`;
+      groups.set(group, [...(groups.get(group) ?? []), planned]);
     }
     const settings = loadConfig();
     // A replay (RSF_TARGET_URL=har:…) sends nothing ahead: the runner has no recording to answer from.
     // The embedded reference without latency lives in this process: sending ahead would only take its CPU.
     const runnerSends = settings.maxRequestsPerSecond === 0 && !settings.recording && !targetInProcess(settings);
-    writePlan(dir, { files, sharedOut: sharedOut(), runnerSends });
+    writePlan(dir, { files, sharedOut: [...shared], runnerSends });
     if (!runnerSends) return;
     const base = apiBase(settings, referenceProfilePath(settings));
     const ctx = { bodies: validBodies(settings), config: settings };
-    this.runner = RunnerPrefetch.start(settings, ctx, base, dir, Object.values(files));
+    this.runner = RunnerPrefetch.start(settings, ctx, base, dir, [...groups.values()], config.workers);
   }
 
   onEnd(): void {

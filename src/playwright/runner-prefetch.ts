@@ -1,6 +1,6 @@
 // The runner's part of prefetch (prefetch.ts). Without a rate cap, the runner sends the declared requests of the
-// run's tests as the run begins, while the workers start: every spec file's first test first (each worker starts on
-// one), then the rest in order; a link's read as soon as its write is answered. A worker asks for its test's answers
+// run's tests as the run begins, while the workers start, in the order the workers will need them (inOrderOfNeed);
+// a link's read as soon as its write is answered. A worker asks for its test's answers
 // over a local socket in the run directory (answersFromRunner), and gets them when they are in: no file is polled.
 //
 // Playwright loads the spec files in the runner to list their tests, so their declarations are registered here too:
@@ -80,13 +80,23 @@ interface Queued {
   onSettled?: (sent: Sent, usable: boolean) => void;
 }
 
-/** The planned tests in the order the workers need them: each file's first test, then each file's second, … */
-function inOrderOfNeed(files: readonly PlannedTest[][]): PlannedTest[] {
-  const ordered: PlannedTest[] = [];
-  for (let i = 0; files.some((tests) => i < tests.length); i++) {
-    for (const tests of files) if (i < tests.length) ordered.push(tests[i] as PlannedTest);
+/**
+ * The planned tests in the order the workers will start them. Playwright hands each free worker the next group of
+ * tests (a project's spec file, or one test of a file shared out test by test), and a worker runs a group's tests in
+ * order: so the order is simulated with `workers` workers and every test taking as long (weighing tests by their
+ * requests made no difference against a target 150 ms away).
+ */
+export function inOrderOfNeed(groups: readonly (readonly PlannedTest[])[], workers: number): PlannedTest[] {
+  const freeAt = Array.from({ length: Math.max(1, workers) }, () => 0);
+  const starts: { at: number; test: PlannedTest }[] = [];
+  for (const group of groups) {
+    const worker = freeAt.indexOf(Math.min(...freeAt));
+    let at = freeAt[worker] ?? 0;
+    for (const test of group) starts.push({ at: at++, test });
+    freeAt[worker] = at;
   }
-  return ordered;
+  // A stable sort: tests that start at once keep the order of their groups.
+  return starts.sort((a, b) => a.at - b.at).map(({ test }) => test);
 }
 
 /**
@@ -141,19 +151,20 @@ export class RunnerPrefetch {
   }
 
   /**
-   * Starts sending the declared requests of `planned` (in spec-file order, files in run order), and serving their
-   * answers on a socket in `runDir`. Undefined when there is nothing to send.
+   * Starts sending the declared requests of the planned tests, given as the groups Playwright hands out to the run's
+   * `workers` in its order, and serving their answers on a socket in `runDir`. Undefined when there is nothing to send.
    */
   static start(
     config: Config,
     ctx: RequestContext,
     apiBase: string,
     runDir: string,
-    files: readonly PlannedTest[][],
+    groups: readonly (readonly PlannedTest[])[],
+    workers = 1,
   ): RunnerPrefetch | undefined {
     const socket = join(runDir, RUNNER_SOCKET);
     const runner = new RunnerPrefetch(config, ctx, apiBase);
-    for (const planned of inOrderOfNeed(files)) runner.plan(planned);
+    for (const planned of inOrderOfNeed(groups, workers)) runner.plan(planned);
     if (runner.queue.length === 0) return undefined;
     if (existsSync(socket)) rmSync(socket);
     runner.server.listen(socket);

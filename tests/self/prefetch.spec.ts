@@ -21,6 +21,7 @@ import {
   RunnerPrefetch,
   type RunnerReply,
   answersFromRunner,
+  inOrderOfNeed,
 } from '../../src/playwright/runner-prefetch';
 import { makeRunFolder } from '../../src/http/run-folders';
 import type { Exchange } from '../../src/http/exchange';
@@ -189,6 +190,24 @@ test.describe('requests sent ahead, compared with each test sending its own', ()
     expect(shared.seen).toEqual(alone.seen);
     expect(statuses(shared.report)).toEqual(statuses(alone.report));
   });
+});
+
+test('the runner sends in the order the workers will start the tests: free workers take the next file', () => {
+  const group = (file: string, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ key: `${file}${i + 1}`, project: 'p', tags: [] }));
+  const groups = [group('a', 3), group('b', 1), group('c', 2)];
+  const order = (workers: number) => inOrderOfNeed(groups, workers).map((t) => t.key);
+  expect(order(1), 'one worker runs the files one after the other').toEqual(['a1', 'a2', 'a3', 'b1', 'c1', 'c2']);
+  // The worker that ran b, the shorter file, takes c while the other is still on a.
+  expect(order(2)).toEqual(['a1', 'b1', 'a2', 'c1', 'a3', 'c2']);
+  expect(order(4), 'a worker for each file: the first test of each, then the second…').toEqual([
+    'a1',
+    'b1',
+    'c1',
+    'a2',
+    'c2',
+    'a3',
+  ]);
 });
 
 test('the window follows the measured latency, not the host name', () => {
