@@ -28,7 +28,7 @@ import type { Exchange } from '../../src/http/exchange';
 import { readReport, runSuiteIn } from './support/child-run';
 import { listedConformanceSuite } from './support/conformance-list';
 import { referenceForThisFile } from './support/file-reference';
-import { startHostileTarget } from './support/hostile-server';
+import { type HostileTarget, startHostileTarget } from './support/hostile-server';
 import { loadConfig } from '../../src/config/config';
 import { apiBase, transportOptions } from '../../src/config/target';
 import type { Delivery } from '../../src/http/delivery';
@@ -348,8 +348,22 @@ function plannedReads(runDir: string, count: number, title: string) {
   return { ids, keyOf, read, planned, file: join(runDir, 'reads.spec.ts') };
 }
 
-/** A target that answers every read at once, and notes the product of each. */
-async function quickTarget(answer: (id: number, times: number) => number = () => 200) {
+interface QuickReads {
+  /** A target that answers every read at once (`answer` says the status), and notes the product of each. */
+  target: HostileTarget;
+  seen: number[];
+  /** In the temporary folder, not a scratchDir: the runner's socket path there must stay under 108 characters. */
+  runDir: string;
+  /** 12 reads, each a test's declared request. */
+  reads: ReturnType<typeof plannedReads>;
+}
+
+/** Runs `body` with a quick target and 12 planned reads in a run folder of their own; removes both after. */
+async function withQuickReads(
+  title: string,
+  body: (setup: QuickReads) => Promise<void>,
+  answer: (id: number, times: number) => number = () => 200,
+): Promise<void> {
   const seen: number[] = [];
   const target = await startHostileTarget({
     misbehave: (req, res) => {
@@ -360,115 +374,116 @@ async function quickTarget(answer: (id: number, times: number) => number = () =>
       return true;
     },
   });
-  return { target, seen };
+  const runDir = makeRunFolder('run');
+  try {
+    await body({ target, seen, runDir, reads: plannedReads(runDir, 12, title) });
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
+    await target.close();
+  }
+}
+
+/**
+ * A worker's Prefetcher running the tests of `ids` in order, as the api fixture does: each takes what was sent ahead
+ * for it, or sends its read itself. Every read must be answered 200; returns the ids of the tests that sent their own.
+ */
+async function workerRuns(
+  { target, runDir, reads }: QuickReads,
+  ids: readonly number[],
+  { runnerSends, perSecond }: { runnerSends: boolean; perSecond: number },
+): Promise<number[]> {
+  const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: String(perSecond) });
+  const base = apiBase(config);
+  writePlan(runDir, { files: { [reads.file]: reads.planned }, runnerSends });
+  const transport = new Transport(transportOptions(config), base, 1);
+  const worker = new Prefetcher(transport, config, { bodies: validBodies(config), config }, runDir);
+  const sentItself: number[] = [];
+  for (const id of ids) {
+    const identity = { file: reads.file, project: 'p', key: reads.keyOf(id), timeout: 30_000 };
+    const prefetched = await worker.testStarts(identity, () => base);
+    const request = outgoingRequest(OPERATIONS.getProduct, reads.read(id).options, config, base);
+    const sendItself = () => {
+      sentItself.push(id);
+      return transport.deliver(request);
+    };
+    const delivery = await (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
+    expect(delivery.kind === 'answer' && delivery.response.status, `read ${id}`).toBe(200);
+  }
+  return sentItself;
 }
 
 test('a runner stopped for a quick target names the tests it sent for; one stopped by trouble does not', async () => {
   // The runner sends its first window at once; a quick target leaves nothing to overlap, and it stops there. A busy
   // machine may make the target seem far: then it sends every read, and has nothing to hand over.
   for (const trouble of [false, true]) {
-    const { target, seen } = await quickTarget((id, times) => (trouble && id === 5 && times === 1 ? 502 : 200));
-    // In the temporary folder, not a scratchDir: the runner's socket path there must stay under 108 characters.
-    const runDir = makeRunFolder('run');
-    const { ids, keyOf, planned } = plannedReads(runDir, 12, `the runner stops${trouble ? ' for trouble' : ''}`);
-    let runner: RunnerPrefetch | undefined;
-    try {
-      const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
-      // Connections to the target kept open for the runner's first window, whose answers then come as quick as later.
-      const warm = new Transport(transportOptions(config), apiBase(config), 1);
-      const prices = () => outgoingRequest(OPERATIONS.getProduct, { params: { product_id: 1 } }, config, warm.apiBase);
-      await Promise.all(Array.from({ length: RUNNERS_FIRST_WAVE }, () => warm.deliver(prices())));
-      seen.length = 0;
-      const ctx = { bodies: validBodies(config), config };
-      runner = RunnerPrefetch.start(config, ctx, apiBase(config), runDir, [planned]);
-      // The last read's answers: when it is answered, or as soon as the runner stops.
-      const last = await answersFromRunner(runDir, keyOf(ids.length), 30_000, true);
-      const sentFor = [...(last?.sentFor ?? [])];
-      if (trouble) expect(sentFor, 'after a 502, each test sends its own').toEqual([]);
-      else if (seen.length < ids.length) expect(sentFor).toEqual(seen.map(keyOf));
-      else expect(sentFor, 'every read sent: nothing to hand over').toEqual([]);
-      if (trouble) expect(seen.length, 'the runner stopped at the 502').toBeLessThan(ids.length);
-      // Asked without the question, it answers the test alone, as before.
-      expect((await answersFromRunner(runDir, keyOf(1), 30_000))?.sentFor).toBeUndefined();
-    } finally {
-      runner?.close();
-      rmSync(runDir, { recursive: true, force: true });
-      await target.close();
-    }
+    const turnedAway = (id: number, times: number) => (trouble && id === 5 && times === 1 ? 502 : 200);
+    const title = `the runner stops${trouble ? ' for trouble' : ''}`;
+    await withQuickReads(
+      title,
+      async ({ target, seen, runDir, reads: { ids, keyOf, planned } }) => {
+        const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
+        // Connections kept open for the runner's first window, whose answers then come as quick as later ones.
+        const warm = new Transport(transportOptions(config), apiBase(config), 1);
+        const read = () => outgoingRequest(OPERATIONS.getProduct, { params: { product_id: 1 } }, config, warm.apiBase);
+        await Promise.all(Array.from({ length: RUNNERS_FIRST_WAVE }, () => warm.deliver(read())));
+        seen.length = 0;
+        const ctx = { bodies: validBodies(config), config };
+        const runner = RunnerPrefetch.start(config, ctx, apiBase(config), runDir, [planned]);
+        try {
+          // The last read's answers: when it is answered, or as soon as the runner stops.
+          const last = await answersFromRunner(runDir, keyOf(ids.length), 30_000, true);
+          const sentFor = [...(last?.sentFor ?? [])];
+          if (trouble) expect(sentFor, 'after a 502, each test sends its own').toEqual([]);
+          else if (seen.length < ids.length) expect(sentFor).toEqual(seen.map(keyOf));
+          else expect(sentFor, 'every read sent: nothing to hand over').toEqual([]);
+          if (trouble) expect(seen.length, 'the runner stopped at the 502').toBeLessThan(ids.length);
+          // Asked without the question, it answers the test alone, as before.
+          expect((await answersFromRunner(runDir, keyOf(1), 30_000))?.sentFor).toBeUndefined();
+        } finally {
+          runner?.close();
+        }
+      },
+      turnedAway,
+    );
   }
 });
 
 test("once the runner stopped for a quick target, a worker sends its file's other tests ahead itself", async () => {
-  // A stand-in for the runner: it sent reads 1 to 8 (their answers are not in yet, say), and has stopped.
-  const { target, seen } = await quickTarget();
-  const runDir = makeRunFolder('run');
-  const { ids, keyOf, read, planned, file } = plannedReads(runDir, 12, 'the worker goes on');
-  const asked: string[] = [];
-  const runnerSentFor = ids.slice(0, 8).map(keyOf);
-  const runner = createServer((req, res) => {
-    asked.push(decodeURIComponent(req.url ?? ''));
-    const askSentFor = req.url?.endsWith(`?${ASK_SENT_FOR}`);
-    const reply: RunnerReply = { answers: {}, ...(askSentFor && { sentFor: runnerSentFor }) };
-    res.writeHead(200).end(JSON.stringify(reply));
-  });
-  await new Promise<void>((resolve) => runner.listen(join(runDir, RUNNER_SOCKET), resolve));
-  try {
-    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
-    const base = apiBase(config);
-    writePlan(runDir, { files: { [file]: planned }, runnerSends: true });
-    const transport = new Transport(transportOptions(config), base, 1);
-    const worker = new Prefetcher(transport, config, { bodies: validBodies(config), config }, runDir);
-    const sentItself: number[] = [];
-    for (const id of ids) {
-      const prefetched = await worker.testStarts({ file, project: 'p', key: keyOf(id), timeout: 30_000 }, () => base);
-      const request = outgoingRequest(OPERATIONS.getProduct, read(id).options, config, base);
-      const sendItself = () => {
-        sentItself.push(id);
-        return transport.deliver(request);
-      };
-      const delivery = await (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
-      expect(delivery.kind === 'answer' && delivery.response.status, `read ${id}`).toBe(200);
+  await withQuickReads('the worker goes on', async (setup) => {
+    const { seen, runDir, reads } = setup;
+    const { ids, keyOf } = reads;
+    // A stand-in for the runner: it sent reads 1 to 8 (their answers are not in yet, say), and has stopped.
+    const asked: string[] = [];
+    const runnerSentFor = ids.slice(0, 8).map(keyOf);
+    const runner = createServer((req, res) => {
+      asked.push(decodeURIComponent(req.url ?? ''));
+      const askSentFor = req.url?.endsWith(`?${ASK_SENT_FOR}`);
+      const reply: RunnerReply = { answers: {}, ...(askSentFor && { sentFor: runnerSentFor }) };
+      res.writeHead(200).end(JSON.stringify(reply));
+    });
+    await new Promise<void>((resolve) => runner.listen(join(runDir, RUNNER_SOCKET), resolve));
+    try {
+      const sentItself = await workerRuns(setup, ids, { runnerSends: true, perSecond: 0 });
+      // The first test learns that the runner stopped; the runner is asked about its own reads only.
+      expect(asked).toEqual([`/${keyOf(1)}?${ASK_SENT_FOR}`, ...ids.slice(1, 8).map((id) => `/${keyOf(id)}`)]);
+      // Reads 1 to 8 had no answer from the runner, so their tests sent them; reads 9 to 12 their worker sent ahead.
+      expect(sentItself).toEqual(ids.slice(0, 8));
+      expect(
+        [...seen].sort((a, b) => a - b),
+        'each read once',
+      ).toEqual(ids);
+    } finally {
+      runner.close();
     }
-    // The first test learns that the runner stopped; the runner is asked about its own reads only.
-    expect(asked).toEqual([`/${keyOf(1)}?${ASK_SENT_FOR}`, ...ids.slice(1, 8).map((id) => `/${keyOf(id)}`)]);
-    // Reads 1 to 8 had no answer from the runner, so their tests sent them; reads 9 to 12 their worker sent ahead.
-    expect(sentItself).toEqual(ids.slice(0, 8));
-    expect(
-      [...seen].sort((a, b) => a - b),
-      'each read once',
-    ).toEqual(ids);
-  } finally {
-    runner.close();
-    rmSync(runDir, { recursive: true, force: true });
-    await target.close();
-  }
+  });
 });
 
 test('a worker that starts mid-file (the first ended) sends ahead from its test on, not what ran', async () => {
   // Under a rate cap each worker sends its files' requests; a worker replaced mid-file goes on from where it is.
-  const { target, seen } = await quickTarget();
-  const runDir = makeRunFolder('run');
-  const { ids, keyOf, read, planned, file } = plannedReads(runDir, 12, 'a worker replaced mid-file');
-  try {
-    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '2000' });
-    const base = apiBase(config);
-    writePlan(runDir, { files: { [file]: planned }, runnerSends: false });
-    const transport = new Transport(transportOptions(config), base, 1);
-    const worker = new Prefetcher(transport, config, { bodies: validBodies(config), config }, runDir);
-    const sentItself: number[] = [];
-    for (const id of ids.slice(4)) {
-      const prefetched = await worker.testStarts({ file, project: 'p', key: keyOf(id), timeout: 30_000 }, () => base);
-      const request = outgoingRequest(OPERATIONS.getProduct, read(id).options, config, base);
-      const sendItself = () => {
-        sentItself.push(id);
-        return transport.deliver(request);
-      };
-      await (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
-    }
+  await withQuickReads('a worker replaced mid-file', async (setup) => {
+    const { ids } = setup.reads;
+    const sentItself = await workerRuns(setup, ids.slice(4), { runnerSends: false, perSecond: 2000 });
     expect(sentItself, 'every test took what its worker sent ahead').toEqual([]);
-    expect([...seen].sort((a, b) => a - b)).toEqual(ids.slice(4));
-  } finally {
-    rmSync(runDir, { recursive: true, force: true });
-    await target.close();
-  }
+    expect([...setup.seen].sort((a, b) => a - b)).toEqual(ids.slice(4));
+  });
 });
