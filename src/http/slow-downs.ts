@@ -21,6 +21,16 @@ export class SlowDownLog {
       this.pending.push({ status: response.status, ratePerSecond: Math.round(ratePerSecond * 100) / 100 });
   }
 
+  /** For `paced`: hears each slow-down as `notice` does (the console's), and keeps it for the reports. */
+  noting(
+    notice: (response: WireResponse) => void,
+  ): (response: WireResponse, ratePerSecond: number | undefined) => void {
+    return (response, ratePerSecond) => {
+      notice(response);
+      this.heard(response, ratePerSecond);
+    };
+  }
+
   /** The slow-downs since the last call. */
   take(): SlowDown[] {
     const taken = this.pending;

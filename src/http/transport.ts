@@ -3,7 +3,7 @@
 // and the breaker's count of those that never got through. Each layer has its file; this one only puts them in order.
 import { gatedByBreaker, unusableCounted } from './breaker';
 import { type Deliver, type Delivery, type Send, compose } from './delivery';
-import type { OutgoingRequest, WireResponse } from './exchange';
+import type { OutgoingRequest } from './exchange';
 import { Limiter, paced } from './limiter';
 import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
@@ -62,11 +62,7 @@ export class Transport {
       this.pipeline = retrying(options, options.innermost);
       return;
     }
-    const notice = throttleNotice(state);
-    const slowingDown = (response: WireResponse, ratePerSecond: number | undefined) => {
-      notice(response);
-      this.slowDowns.heard(response, ratePerSecond);
-    };
+    const slowingDown = this.slowDowns.noting(throttleNotice(state));
     const send = compose(wire(wireOptions(options)), gatedByBreaker(state), paced(this.limiter, state, slowingDown));
     // Outermost first: the breaker's gate, then the pace (and the notice of the run's first slow-down), then the wire.
     this.pipeline = unusableCounted(state, retrying(options, send));

@@ -49,7 +49,9 @@ export default class PlanReporter implements Reporter {
       files[test.location.file] = tests;
       tests.push(planned);
       const group = shared.has(test.location.file) ? test.id : `${planned.project} › ${test.location.file}`;
-      groups.set(group, [...(groups.get(group) ?? []), planned]);
+      const ofGroup = groups.get(group) ?? [];
+      groups.set(group, ofGroup);
+      ofGroup.push(planned);
     }
     const settings = loadConfig();
     // A replay (RSF_TARGET_URL=har:…) sends nothing ahead: the runner has no recording to answer from.

@@ -4,8 +4,8 @@
 // ahead of their tests; each test then takes its own answers, recorded exactly as if it had sent them (ApiClient).
 // Two senders share the work, as the plan says (plan-reporter.ts, at onBegin: the tests the run runs):
 // - without a rate cap, the runner sends them all as the run begins (runner-prefetch.ts), and a worker asks it for
-//   its test's answers; once the runner has stopped (a quick target, or trouble), only for the tests it sent a
-//   request for, and the worker sends the others' itself, as under a cap;
+//   its test's answers; once the runner has stopped for a quick target, only for the tests it sent a request for,
+//   and the worker sends the others' itself, as under a cap;
 // - under a cap, which the workers share, a worker sends a spec file's declared requests as the file starts (but for
 //   a file that shares its tests out one by one: each of its tests sends its own).
 import type { Prefetched } from './api-client';

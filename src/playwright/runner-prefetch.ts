@@ -1,16 +1,17 @@
 // The runner's part of prefetch (prefetch.ts). Without a rate cap, the runner sends the declared requests of the
 // run's tests as the run begins, while the workers start, in the order the workers will need them (inOrderOfNeed);
-// a link's read as soon as its write is answered. A worker asks for its test's answers
-// over a local socket in the run directory (answersFromRunner), and gets them when they are in: no file is polled.
+// a link's read as soon as its write is answered. A worker asks for its test's answers over a local socket in the run
+// directory (answersFromRunner), and gets them when they are in: no file is polled.
 //
 // Playwright loads the spec files in the runner to list their tests, so their declarations are registered here too:
 // that is how the runner knows what each planned test sends (README, "Playwright internals": were the files loaded
 // elsewhere, nothing would be sent ahead, and tests/self/prefetch.spec.ts would fail).
 //
-// At the first sign of trouble (an answer throttled, a gateway blip or none, the breaker open, a quick target)
-// the runner stops sending, and each test sends what the runner did not answer, paced, retried and counted as usual.
-// Stopped for a quick target, it tells the workers which tests it sent a request for (RunnerReply.sentFor): a worker
-// asks it about those only, and sends the other tests' declared requests ahead itself, one test ahead (prefetch.ts).
+// At the first sign of trouble (an answer throttled, a gateway blip or none, the breaker open) the runner stops
+// sending, and each test sends what the runner did not answer, paced, retried and counted as usual. It stops too for
+// a quick target, whose answers leave nothing to overlap: then it tells the workers which tests it sent a request for
+// (RunnerReply.sentFor), and a worker asks it about those only and sends the others' requests ahead itself, one test
+// ahead (prefetch.ts).
 // A connection the runner's burst had refused or reset is not counted by the breaker (a server or proxy may do that
 // to a burst it would serve one by one); a time-out is, so that a target that dies mid-run ends the run in time.
 import { existsSync, rmSync } from 'node:fs';
@@ -129,15 +130,11 @@ export class RunnerPrefetch {
     private readonly apiBase: string,
   ) {
     const state = runState();
-    const notice = throttleNotice(state);
     this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1, burst: true }, state);
     this.send = compose(
       wire(wireOptions(transportOptions(config))),
       gatedByBreaker(state, ['refused', 'reset']),
-      paced(this.limiter, state, (response, ratePerSecond) => {
-        notice(response);
-        runnerSlowDowns.heard(response, ratePerSecond);
-      }),
+      paced(this.limiter, state, runnerSlowDowns.noting(throttleNotice(state))),
     );
     this.server = createServer((req, res) => {
       const [path = '/', query] = (req.url ?? '/').split('?');
