@@ -378,4 +378,6 @@ export async function preflight(
   await checkResources(transport, config, resourceBase);
   // Under a rate cap, the tests' requests start a window of their own. A failed preflight ends the run: no wait.
   await transport.settle();
+  // A burst of reads throttled halves the run's pace: the first tests carry that into the reports.
+  for (const slowDown of transport.slowDowns.take()) state.handOverSlowDown(slowDown);
 }

@@ -3,17 +3,21 @@
 // and names in RSF_RUN_STATE_DIR; workers inherit the runner's environment.
 import {
   appendFileSync,
+  existsSync,
   mkdirSync,
   readFileSync,
+  readdirSync,
   renameSync,
   rmSync,
   statSync,
   truncateSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { makeRunFolder } from './run-folders';
+import type { SlowDown } from './slow-downs';
 
 export const RUN_STATE_ENV = 'RSF_RUN_STATE_DIR';
 
@@ -67,6 +71,9 @@ const BREAKER_FILE = 'breaker-open.json';
 const NO_ANSWERS_FILE = 'unanswered-in-a-row';
 const THROTTLE_FILE = 'throttle.json';
 const THROTTLE_NOTICED_FILE = 'throttle-noticed';
+/** A slow-down handed over by the runner, one file each, until a test takes it (takeHandedSlowDowns). */
+const HANDED_SLOW_DOWN = /^handed-slow-down-\d+-\d+\.json$/;
+let handedOver = 0;
 /** Per operation, by a hash of its label: hashed once, as each request asks. */
 const operationNames = new Map<string, string>();
 /** Per operation (by a hash of its label): its unanswered requests in a row, and why it is no longer sent. */
@@ -191,6 +198,43 @@ export class RunState {
     }
   }
 
+  /**
+   * For the runner, which runs no test (its preflight, its sending ahead): keeps a halving of the run's pace until a
+   * worker's test takes it into its annotations, so that every report counts it, a sharded run's merge included.
+   */
+  handOverSlowDown(slowDown: SlowDown): void {
+    const name = `handed-slow-down-${process.pid}-${++handedOver}.json`;
+    const temporary = this.path(`${name}.tmp`);
+    writeFileSync(temporary, JSON.stringify(slowDown));
+    renameSync(temporary, this.path(name)); // whole or not there: a worker never reads half of it
+  }
+
+  /**
+   * The slow-downs handed over and not yet taken, each to one taker only, over all processes: a taker claims a file
+   * by renaming it, which only one can. One directory read per call.
+   */
+  takeHandedSlowDowns(): SlowDown[] {
+    const taken: SlowDown[] = [];
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return taken; // the run has ended (Ctrl-C removes its directory as workers still end)
+    }
+    for (const name of names) {
+      if (!HANDED_SLOW_DOWN.test(name)) continue;
+      const claimed = this.path(`${name}.taken-${process.pid}`);
+      try {
+        renameSync(this.path(name), claimed);
+      } catch {
+        continue; // another process took it first
+      }
+      taken.push(JSON.parse(readFileSync(claimed, 'utf8')) as SlowDown);
+      unlinkSync(claimed);
+    }
+    return taken;
+  }
+
   /** True for the run's first throttled answer only, over all workers: the file is made once, exclusively. */
   firstThrottled(): boolean {
     try {
@@ -286,11 +330,28 @@ export function runDirOfThisRun(): string | undefined {
   return madeByGlobalSetup;
 }
 
+/** The slow-downs the runner handed over that no test took, gathered as the run directory goes. */
+let unclaimed: SlowDown[] = [];
+
+/**
+ * For the conformance reporter, in the runner, at the end: the slow-downs no test took (one the runner heard after
+ * the last test had ended). A shard's blob holds the tests' alone.
+ */
+export function takeUnclaimedSlowDowns(): SlowDown[] {
+  const taken = unclaimed;
+  unclaimed = [];
+  return taken;
+}
+
 /** For the global setup: a fresh run directory, named in the environment that the workers inherit. */
 export function createRunStateDir(): { dir: string; remove: () => void } {
   const dir = makeRunFolder('run');
   process.env[RUN_STATE_ENV] = dir;
   madeByGlobalSetup = dir;
   shared = undefined;
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const remove = (): void => {
+    if (existsSync(dir)) unclaimed.push(...new RunState(dir).takeHandedSlowDowns());
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { dir, remove };
 }

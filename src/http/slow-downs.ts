@@ -10,15 +10,22 @@ export interface SlowDown {
   ratePerSecond: number;
 }
 
-/** A process's slow-downs, kept until a test takes them into its annotations (or the runner into its report). */
+/**
+ * A process's slow-downs, kept until a test takes them into its annotations; or, in the runner, which runs no test,
+ * each handed to `handOver` as it comes (RunState.handOverSlowDown), for a test of a worker to take.
+ */
 export class SlowDownLog {
   private pending: SlowDown[] = [];
 
+  constructor(private readonly handOver?: (slowDown: SlowDown) => void) {}
+
   /** For limiter.ts's `paced`: `ratePerSecond` is undefined when the run had just slowed down already. */
   heard(response: WireResponse, ratePerSecond: number | undefined): void {
+    if (ratePerSecond === undefined) return;
     // Two decimals say enough of a pace, and read alike in every report.
-    if (ratePerSecond !== undefined)
-      this.pending.push({ status: response.status, ratePerSecond: Math.round(ratePerSecond * 100) / 100 });
+    const slowDown = { status: response.status, ratePerSecond: Math.round(ratePerSecond * 100) / 100 };
+    if (this.handOver) this.handOver(slowDown);
+    else this.pending.push(slowDown);
   }
 
   /** For `paced`: hears each slow-down as `notice` does (the console's), and keeps it for the reports. */

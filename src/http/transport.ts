@@ -9,7 +9,7 @@ import type { ProxySettings } from './proxy';
 import { type RetryOptions, retrying } from './retry';
 import { throttleNotice } from './throttle-notice';
 import { type BreakerTrip, type RunState, runState } from './run-state';
-import { SlowDownLog } from './slow-downs';
+import { type SlowDown, SlowDownLog } from './slow-downs';
 import { type ClientCertificate, type WireOptions, wire } from './wire';
 
 /** What the transport needs to know, and nothing more: the fixtures make it from the configuration. */
@@ -74,6 +74,11 @@ export class Transport {
    */
   deliver(request: OutgoingRequest, maxWaitMs = Number.POSITIVE_INFINITY): Promise<Delivery> {
     return this.pipeline(request, maxWaitMs);
+  }
+
+  /** This worker's halvings of the run's pace since the last call, and those the runner handed over (run-state.ts). */
+  takeSlowDowns(): SlowDown[] {
+    return [...this.slowDowns.take(), ...this.state.takeHandedSlowDowns()];
   }
 
   /** The breaker's trip, once it is open. */

@@ -42,11 +42,10 @@ import { renderJunit } from '../report/render-junit';
 import { renderMarkdown } from '../report/render-markdown';
 import { loadWaivers } from '../report/waivers';
 import { loadConfig } from '../config/config';
-import { runNonceOfThisRun } from '../http/run-state';
+import { runNonceOfThisRun, takeUnclaimedSlowDowns } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
 import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
-import { takeRunnerSlowDowns } from './runner-prefetch';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
@@ -250,7 +249,7 @@ export default class ConformanceReporter implements Reporter {
       errors: runErrors,
       startTime: result.startTime,
       durationMs: result.duration,
-      runnerSlowDowns: takeRunnerSlowDowns(),
+      runnerSlowDowns: takeUnclaimedSlowDowns(),
     };
     let report = redactValue(buildReport({ ...base, tests }));
     const html = join(outputDir, 'conformance.html');

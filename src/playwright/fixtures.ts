@@ -149,8 +149,9 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
         ...(api.transient > 0 ? [[TRANSIENT_ANNOTATION, api.transient] as [string, number]] : []),
       ];
       for (const [type, count] of counts) testInfo.annotations.push({ type, description: String(count) });
-      // The worker's slow-downs since the last test: a request sent ahead for a later test may have caused one.
-      for (const slowDown of transport.slowDowns.take())
+      // The worker's slow-downs since the last test (a request sent ahead for a later test may have caused one), and
+      // those of the runner (its preflight, its sending ahead) not yet taken: a sharded run's blob holds them too.
+      for (const slowDown of transport.takeSlowDowns())
         testInfo.annotations.push({ type: SLOWED_DOWN_ANNOTATION, description: slowDownDescription(slowDown) });
     },
     { box: 'self' },

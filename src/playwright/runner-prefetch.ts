@@ -23,11 +23,11 @@ import type { OutgoingRequest, WireResponse } from '../http/exchange';
 import { Limiter, paced } from '../http/limiter';
 import { requestFingerprint } from '../http/request';
 import { isUsableAnswer } from '../http/retry';
-import { runState } from '../http/run-state';
+import { RunState } from '../http/run-state';
 import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
 import { throttleNotice } from '../http/throttle-notice';
-import { type SlowDown, SlowDownLog } from '../http/slow-downs';
+import { SlowDownLog } from '../http/slow-downs';
 import { transportOptions } from '../config/target';
 import type { Config } from '../config/config';
 import type { Delivery } from '../http/delivery';
@@ -100,17 +100,6 @@ export function inOrderOfNeed(groups: readonly (readonly PlannedTest[])[], worke
   return starts.sort((a, b) => a.at - b.at).map(({ test }) => test);
 }
 
-/**
- * The runner's halvings of the run's pace: the plan reporter owns the sending, and the conformance reporter, in the
- * same process, reports them with the tests' own (a sharded run's merge has only the tests').
- */
-const runnerSlowDowns = new SlowDownLog();
-
-/** For the conformance reporter, at the end: the slow-downs the runner's sending ahead caused. */
-export function takeRunnerSlowDowns(): SlowDown[] {
-  return runnerSlowDowns.take();
-}
-
 /** One per run, in the runner: sends the planned tests' declared requests and serves their answers. */
 export class RunnerPrefetch {
   private readonly progress = new Map<string, Progress>();
@@ -128,13 +117,14 @@ export class RunnerPrefetch {
     private readonly config: Config,
     private readonly ctx: RequestContext,
     private readonly apiBase: string,
+    state: RunState,
   ) {
-    const state = runState();
     this.limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1, burst: true }, state);
     this.send = compose(
       wire(wireOptions(transportOptions(config))),
       gatedByBreaker(state, ['refused', 'reset']),
-      paced(this.limiter, state, runnerSlowDowns.noting(throttleNotice(state))),
+      // Its halvings of the run's pace go to the workers' tests, whose annotations every report counts.
+      paced(this.limiter, state, new SlowDownLog((s) => state.handOverSlowDown(s)).noting(throttleNotice(state))),
     );
     this.server = createServer((req, res) => {
       const [path = '/', query] = (req.url ?? '/').split('?');
@@ -160,7 +150,8 @@ export class RunnerPrefetch {
     workers = 1,
   ): RunnerPrefetch | undefined {
     const socket = join(runDir, RUNNER_SOCKET);
-    const runner = new RunnerPrefetch(config, ctx, apiBase);
+    // The run's shared state (breaker, throttle) in its directory, which the workers' transports share.
+    const runner = new RunnerPrefetch(config, ctx, apiBase, new RunState(runDir));
     for (const planned of inOrderOfNeed(groups, workers)) runner.plan(planned);
     if (runner.queue.length === 0) return undefined;
     if (existsSync(socket)) rmSync(socket);

@@ -217,7 +217,7 @@ export interface ReportInput {
   startTime: Date;
   durationMs: number;
   project?: string;
-  /** The halvings of the run's pace outside any test: the runner's sending ahead (runner-prefetch.ts). */
+  /** The runner's halvings of the run's pace that no test took (run-state.ts, takeUnclaimedSlowDowns). */
   runnerSlowDowns?: readonly SlowDown[];
 }
 

@@ -24,6 +24,7 @@ import {
   inOrderOfNeed,
 } from '../../src/playwright/runner-prefetch';
 import { makeRunFolder } from '../../src/http/run-folders';
+import { RunState } from '../../src/http/run-state';
 import type { Exchange } from '../../src/http/exchange';
 import { readReport, runSuiteIn } from './support/child-run';
 import { listedConformanceSuite } from './support/conformance-list';
@@ -169,6 +170,8 @@ test.describe('requests sent ahead, compared with each test sending its own', ()
     const [turned, alone] = [await runAgainst({ withPlan: true, turnAway: { count: 12 } }, PROBES), await own()];
     expect(turned.run.code, turned.run.stdout.slice(-2000)).toBe(0);
     expect(turned.turnedAway.throttled, 'requests of the burst throttled').toBeGreaterThan(0);
+    // The 429s halved the run's pace: the runner hands that to a test, whose annotations the report counts.
+    expect(turned.report.summary.slowedDown?.statuses, 'the runner slowed down').toEqual([429]);
     expect(turned.turnedAway.reset, 'requests of the burst reset').toBeGreaterThan(0);
     // A 502 to a write is no answer to judge: its test sends it itself, as after a reset.
     expect(turned.turnedAway.gateway, 'writes of the burst answered 502').toBeGreaterThan(0);
@@ -391,11 +394,14 @@ async function workerRuns(
   { target, runDir, reads }: QuickReads,
   ids: readonly number[],
   { runnerSends, perSecond }: { runnerSends: boolean; perSecond: number },
+  /** After each test, as the api fixture annotates it: what its transport has heard of slow-downs. */
+  onTestEnd?: (id: number, transport: Transport) => void,
 ): Promise<number[]> {
   const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: String(perSecond) });
   const base = apiBase(config);
   writePlan(runDir, { files: { [reads.file]: reads.planned }, runnerSends });
-  const transport = new Transport(transportOptions(config), base, 1);
+  // The run's state in its folder, as a worker's is: shared with the runner there, and with no other test.
+  const transport = new Transport(transportOptions(config), base, 1, new RunState(runDir));
   const worker = new Prefetcher(transport, config, { bodies: validBodies(config), config }, runDir);
   const sentItself: number[] = [];
   for (const id of ids) {
@@ -408,6 +414,7 @@ async function workerRuns(
     };
     const delivery = await (prefetched ? prefetched.deliver(request, sendItself) : sendItself());
     expect(delivery.kind === 'answer' && delivery.response.status, `read ${id}`).toBe(200);
+    onTestEnd?.(id, transport);
   }
   return sentItself;
 }
@@ -445,6 +452,54 @@ test('a runner stopped for a quick target names the tests it sent for; one stopp
       },
       turnedAway,
     );
+  }
+});
+
+test("the runner's slow-downs go to one test, which carries them to the reports and a shard's blob", async () => {
+  // The runner's first wave has read 5; a 429 to it halves the run's pace, and stops the runner (trouble).
+  const throttled = (id: number, times: number) => (id === 5 && times === 1 ? 429 : 200);
+  await withQuickReads(
+    'the runner is throttled',
+    async (setup) => {
+      const { target, runDir, reads } = setup;
+      const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
+      const ctx = { bodies: validBodies(config), config };
+      const runner = RunnerPrefetch.start(config, ctx, apiBase(config), runDir, [reads.planned]);
+      try {
+        const carried: number[] = [];
+        // As the api fixture does after each test (fixtures.ts).
+        const sentItself = await workerRuns(setup, reads.ids, { runnerSends: true, perSecond: 0 }, (_, transport) => {
+          carried.push(...transport.takeSlowDowns().map((slowDown) => slowDown.status));
+        });
+        expect(sentItself, 'the throttled read, sent again by its test').toContain(5);
+        expect(carried, 'one slow-down, carried by one test').toEqual([429]);
+        expect(new RunState(runDir).takeHandedSlowDowns(), 'none left').toEqual([]);
+      } finally {
+        runner?.close();
+      }
+    },
+    throttled,
+  );
+});
+
+test('a slow-down handed over is taken once, by one of the processes that ask', () => {
+  const runDir = makeRunFolder('run');
+  try {
+    const [runner, worker, other] = [new RunState(runDir), new RunState(runDir), new RunState(runDir)];
+    runner.handOverSlowDown({ status: 429, ratePerSecond: 4 });
+    runner.handOverSlowDown({ status: 503, ratePerSecond: 2 });
+    expect(
+      worker
+        .takeHandedSlowDowns()
+        .map((s) => s.status)
+        .sort(),
+    ).toEqual([429, 503]);
+    expect(other.takeHandedSlowDowns(), 'taken already').toEqual([]);
+    runner.handOverSlowDown({ status: 429, ratePerSecond: 1 });
+    expect(other.takeHandedSlowDowns()).toEqual([{ status: 429, ratePerSecond: 1 }]);
+    expect(readdirSync(runDir), 'no file left').toEqual([]);
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
   }
 });
 

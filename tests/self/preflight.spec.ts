@@ -92,6 +92,8 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
       said: ['The target is not up yet (HTTP 503): waiting up to RSF_WAIT_FOR_TARGET_MS=30000.'],
       failed: undefined,
       breaker: undefined,
+      // The waits for a target that is not up yet do not slow the run down.
+      handedOver: [],
     });
     expect(startedLate).toEqual({
       said: [
@@ -99,6 +101,7 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
       ],
       failed: undefined,
       breaker: undefined,
+      handedOver: [],
     });
   } finally {
     clearTimeout(starts);
@@ -290,6 +293,30 @@ test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every req
     expect(new Set(keys)).toEqual(new Set(['k3y-of-the-gateway']));
   } finally {
     await gatewayOnly.close();
+  }
+});
+
+test("a target that throttles the preflight's reads side by side: it passes, and hands the slow-down on", async () => {
+  let throttled = 0;
+  const limited = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res) => {
+      if (!req.url?.includes('/item/') || throttled > 0) return false;
+      throttled++;
+      res.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{"message":"slow down"}');
+      return true;
+    },
+  });
+  try {
+    const outcome = await preflightOutcome({ ...token, ...CONFORMING, RSF_TARGET_URL: limited.url });
+    expect(outcome.failed).toBeUndefined();
+    // The runner runs no test: the first test of a worker to end carries it into the reports (fixtures.ts).
+    expect(
+      outcome.handedOver.map((slowDown) => slowDown.status),
+      'the run slowed down, for a test to say',
+    ).toEqual([429]);
+  } finally {
+    await limited.close();
   }
 });
 

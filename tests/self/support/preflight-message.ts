@@ -7,7 +7,8 @@ import { scratchDir } from './scratch';
 
 /**
  * The preflight of `env` (over the suite's defaults, with RSF_REQUEST_TIMEOUT_MS=800): what it said while it waited
- * for the target (RSF_WAIT_FOR_TARGET_MS), its error's message if it failed, and its breaker. The breaker and pace
+ * for the target (RSF_WAIT_FOR_TARGET_MS), its error's message if it failed, its breaker, and the slow-downs it handed
+ * over for the tests to carry (RunState.handOverSlowDown). The breaker and pace
  * are its own, so that no other test of the worker sees its unanswered requests. Throws if it fails otherwise than
  * with its own error.
  */
@@ -17,7 +18,7 @@ export async function preflightOutcome(env: Record<string, string>) {
   const said: string[] = [];
   const error = await preflight(config, undefined, undefined, state, (m) => said.push(m)).catch((e: unknown) => e);
   if (error !== undefined && !(error instanceof PreflightError)) throw error;
-  return { said, failed: error?.message, breaker: state.breakerOpen() };
+  return { said, failed: error?.message, breaker: state.breakerOpen(), handedOver: state.takeHandedSlowDowns() };
 }
 
 /** The message of the preflight that `env` makes fail (preflightOutcome); throws if the preflight passes. */
