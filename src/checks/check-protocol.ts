@@ -34,8 +34,9 @@ export const RETRIES_ANNOTATION = 'requests-retried';
 /** Annotation type carrying how many transient gateway answers (502, 503, 504) a test's requests got and retried. */
 export const TRANSIENT_ANNOTATION = 'transient-answers-retried';
 /**
- * Annotation type of one halving of the run's pace during a test (slow-downs.ts), e.g. `HTTP 429: 5.2 requests a
- * second over the run`: the reports say how often the target slowed the run down, and how far.
+ * Annotation type of one halving of the run's pace (slow-downs.ts), e.g. `HTTP 429: 5.2 requests a second over the
+ * run`, heard by the test's worker since its last test, or by the runner and handed on (RunState.handOverSlowDown):
+ * the reports say how often the target slowed the run down, and how far.
  */
 export const SLOWED_DOWN_ANNOTATION = 'run-slowed-down';
 

@@ -83,7 +83,10 @@ export interface TestRecord {
   retries?: number;
   /** Transient gateway answers (502, 503 without Retry-After, 504) the test's requests got and sent again. */
   transientRetried?: number;
-  /** The halvings of the run's pace that the test's answers caused (a 429, or a rate limiter's 503). */
+  /**
+   * The halvings of the run's pace (a 429, or a rate limiter's 503) that the test carries: its worker's since its
+   * last test, and the runner's handed on (RunState.handOverSlowDown).
+   */
   slowDowns?: SlowDown[];
   /** The credential variant the test sends, from its `credentials` annotation (the HTML report's matrix). */
   credentials?: string;
