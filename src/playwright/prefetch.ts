@@ -54,8 +54,11 @@ export class Prefetcher {
   private readonly plan: Plan;
   private readonly startedFiles = new Set<string>();
   private readonly queue: Queued[] = [];
-  /** Per test (by key), the deliveries of its requests sent or queued for it, by request fingerprint. */
-  private readonly sent = new Map<string, Map<string, Promise<Delivery>>>();
+  /**
+   * Per test (by key), the deliveries of its requests sent or queued for it, by request fingerprint: one each time the
+   * test declared the request, in the order it did.
+   */
+  private readonly sent = new Map<string, Map<string, Promise<Delivery>[]>>();
   /** Per test (by key), its chain's follow-up being built: the test waits for it before it sends its own. */
   private readonly chains = new Map<string, Promise<void>>();
   private inFlight = 0;
@@ -129,12 +132,13 @@ export class Prefetcher {
 
   /** Queues requests for the test of `key`; their deliveries can be awaited at once (they settle once sent). */
   private enqueue(key: string, requests: readonly OutgoingRequest[], first = false): Promise<Delivery>[] {
-    const sent = this.sent.get(key) ?? new Map<string, Promise<Delivery>>();
+    const sent = this.sent.get(key) ?? new Map<string, Promise<Delivery>[]>();
     this.sent.set(key, sent);
     const items: Queued[] = [];
     const deliveries = requests.map((request) => {
       const delivery = new Promise<Delivery>((resolve) => items.push({ request, settle: resolve }));
-      sent.set(requestFingerprint(request), delivery);
+      const fingerprint = requestFingerprint(request);
+      sent.set(fingerprint, [...(sent.get(fingerprint) ?? []), delivery]);
       return delivery;
     });
     if (first) this.queue.unshift(...items);
@@ -162,11 +166,15 @@ export class Prefetcher {
     );
   }
 
-  /** A test's answers by fingerprint, each taken once; what is not there the test sends itself. */
-  private taking(sent: Map<string, Promise<Delivery>>, chain?: Promise<void>): Prefetched {
+  /**
+   * A test's answers by fingerprint, each taken once, in the order they were declared (a property's restore may be
+   * one of its inputs: its answer is the later); what is not there the test sends itself.
+   */
+  private taking(sent: Map<string, Promise<Delivery>[]>, chain?: Promise<void>): Prefetched {
     const takeOrSend = (fingerprint: string, sendItself: () => Promise<Delivery>): Promise<Delivery> => {
-      const delivery = sent.get(fingerprint);
-      sent.delete(fingerprint);
+      const deliveries = sent.get(fingerprint);
+      const delivery = deliveries?.shift();
+      if (deliveries?.length === 0) sent.delete(fingerprint);
       return delivery ?? sendItself();
     };
     return {

@@ -49,8 +49,11 @@ export const RUNNER_WINDOWS = 2;
 
 type Recorded = Omit<WireResponse, 'body'> & { body: string };
 
-/** A test's answers, as the runner hands them to its worker: by request fingerprint, the body in base64. */
-type Answers = Record<string, Recorded>;
+/**
+ * A test's answers, as the runner hands them to its worker: by request fingerprint, the body in base64. A request a
+ * test declares twice (a property's restore that is one of its inputs) has an answer each, in the order they came.
+ */
+type Answers = Record<string, Recorded[]>;
 
 /** What the runner hands a worker that asks for a test's answers. */
 export interface RunnerReply {
@@ -233,7 +236,11 @@ export class RunnerPrefetch {
     const usable = sent?.kind === 'answer' && isUsableAnswer(sent.response);
     if (usable && progress) {
       const { body, ...rest } = sent.response;
-      progress.answers[requestFingerprint(item.request)] = { ...rest, body: body.toString('base64') };
+      const fingerprint = requestFingerprint(item.request);
+      progress.answers[fingerprint] = [
+        ...(progress.answers[fingerprint] ?? []),
+        { ...rest, body: body.toString('base64') },
+      ];
     }
     if (!usable) this.stop('trouble');
     if (sent) item.onSettled?.(sent, usable);
@@ -260,8 +267,8 @@ export class RunnerPrefetch {
 
 /** The runner's answers to a test, for its worker. */
 export interface FromRunner {
-  /** The deliveries of the requests it answered, by request fingerprint. */
-  sent: Map<string, Promise<Delivery>>;
+  /** The deliveries of the requests it answered, by request fingerprint: one each time the request was declared. */
+  sent: Map<string, Promise<Delivery>[]>;
   /** Set once the runner has stopped, when asked (askSentFor): the tests it sent a request for (RunnerReply). */
   sentFor?: ReadonlySet<string>;
 }
@@ -287,10 +294,13 @@ export function answersFromRunner(
       res.on('end', () => {
         if (res.statusCode !== 200) return resolve(undefined);
         const { answers, sentFor } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as RunnerReply;
-        const sent = new Map<string, Promise<Delivery>>();
-        for (const [fingerprint, { body, ...rest }] of Object.entries(answers)) {
-          const response: WireResponse = { ...rest, body: Buffer.from(body, 'base64') };
-          sent.set(fingerprint, Promise.resolve({ kind: 'answer', response, attempts: [] }));
+        const sent = new Map<string, Promise<Delivery>[]>();
+        for (const [fingerprint, recorded] of Object.entries(answers)) {
+          const deliveries = recorded.map(({ body, ...rest }) => {
+            const response: WireResponse = { ...rest, body: Buffer.from(body, 'base64') };
+            return Promise.resolve<Delivery>({ kind: 'answer', response, attempts: [] });
+          });
+          sent.set(fingerprint, deliveries);
         }
         resolve({ sent, ...(sentFor && { sentFor: new Set(sentFor) }) });
       });

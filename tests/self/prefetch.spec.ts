@@ -43,6 +43,9 @@ import { Prefetcher } from '../../src/playwright/prefetch';
 
 const { secrets, server: reference } = referenceForThisFile();
 
+/** The declared read of product `id` (operation 8). */
+const read = (id: number): DeclaredRequest => ({ operation: 'getProduct', options: { params: { product_id: id } } });
+
 /**
  * A target in front of the reference that answers `latencyMs` late and records each request, and the most writes in
  * flight at once (the preflight reads side by side; the writes are the tests').
@@ -309,7 +312,6 @@ test("the runner builds a chain's follow-up from each answer paired with its own
   // In the temporary folder, not a scratchDir: the runner's socket path there must stay under 108 characters.
   const runDir = makeRunFolder('run');
   const key = 'getProduct › self-test: a chain of two reads answered out of order';
-  const read = (id: number): DeclaredRequest => ({ operation: 'getProduct', options: { params: { product_id: id } } });
   let runner: RunnerPrefetch | undefined;
   try {
     const followedUp = new Promise<readonly Exchange[]>((resolve) =>
@@ -341,10 +343,66 @@ test("the runner builds a chain's follow-up from each answer paired with its own
   }
 });
 
+test("a request declared twice (a property's restore that is one of its inputs) is answered ahead twice", async () => {
+  // Each answer is taken once: the restore would otherwise find its answer taken by the input, and send its own.
+  const seen: number[] = [];
+  // Answers that take a while: against a quick target the runner stops before the restore (nothing to overlap).
+  const target = await startHostileTarget({
+    misbehave: (req, res) => {
+      seen.push(Number(/\/item\/(\d+)/.exec(req.url ?? '')?.[1]));
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 40);
+      return true;
+    },
+  });
+  const runDir = makeRunFolder('run');
+  try {
+    const key = 'getProduct › self-test: a restore that is one of the inputs';
+    declareRequests(
+      key,
+      {},
+      () => [read(1), read(2)],
+      () => [read(1)],
+    );
+    const planned = [{ key, project: 'p', tags: [] }];
+    const file = join(runDir, 'restore.spec.ts');
+    for (const runnerSends of [true, false]) {
+      seen.length = 0;
+      const perSecond = runnerSends ? '0' : '2000';
+      const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: perSecond });
+      const base = apiBase(config);
+      const ctx = { bodies: validBodies(config), config };
+      writePlan(runDir, { files: { [file]: planned }, runnerSends });
+      const runner = runnerSends ? RunnerPrefetch.start(config, ctx, base, runDir, [planned]) : undefined;
+      try {
+        const transport = new Transport(transportOptions(config), base, 1, new RunState(runDir));
+        const worker = new Prefetcher(transport, config, ctx, runDir);
+        const prefetched = await worker.testStarts({ file, project: 'p', key, timeout: 30_000 }, () => base);
+        const sentItself: number[] = [];
+        for (const id of [1, 2, 1]) {
+          const request = outgoingRequest(OPERATIONS.getProduct, read(id).options, config, base);
+          const sendItself = () => {
+            sentItself.push(id);
+            return transport.deliver(request);
+          };
+          const delivery = await prefetched?.deliver(request, sendItself);
+          expect(delivery?.kind === 'answer' && delivery.response.status, `read ${id}`).toBe(200);
+        }
+        const sender = runnerSends ? 'the runner' : 'the worker';
+        expect(sentItself, `every read taken from what ${sender} sent ahead`).toEqual([]);
+        expect(seen, 'the restore after the inputs').toEqual([1, 2, 1]);
+      } finally {
+        runner?.close();
+      }
+    }
+  } finally {
+    rmSync(runDir, { recursive: true, force: true });
+    await target.close();
+  }
+});
+
 /** Reads of products 1 to `count`, each the declared request of a test of its own, planned in one spec file. */
 function plannedReads(runDir: string, count: number, title: string) {
   const keyOf = (id: number) => `getProduct › self-test: ${title}, read ${id}`;
-  const read = (id: number): DeclaredRequest => ({ operation: 'getProduct', options: { params: { product_id: id } } });
   const ids = Array.from({ length: count }, (_, i) => i + 1);
   for (const id of ids) declareRequests(keyOf(id), {}, () => [read(id)]);
   const planned: PlannedTest[] = ids.map((id) => ({ key: keyOf(id), project: 'p', tags: [] }));
