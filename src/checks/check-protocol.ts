@@ -42,12 +42,12 @@ export const SLOWED_DOWN_ANNOTATION = 'run-slowed-down';
 
 /** A slow-down as its annotation's description. */
 export function slowDownDescription({ status, ratePerSecond }: SlowDown): string {
-  return `HTTP ${status}: ${ratePerSecond} requests a second over the run`;
+  return `HTTP ${status}: ${ratePerSecond} request${ratePerSecond === 1 ? '' : 's'} a second over the run`;
 }
 
 /** The slow-down an annotation's description says; undefined for text not written by slowDownDescription. */
 export function slowDownOf(description: string): SlowDown | undefined {
-  const match = /^HTTP (\d{3}): (\d+(?:\.\d+)?) requests a second/.exec(description);
+  const match = /^HTTP (\d{3}): (\d+(?:\.\d+)?) requests? a second/.exec(description);
   return match ? { status: Number(match[1]), ratePerSecond: Number(match[2]) } : undefined;
 }
 

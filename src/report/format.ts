@@ -65,7 +65,7 @@ export function slowedDownLine({ times, statuses, slowestRatePerSecond }: Slowed
   const why = statuses.map((s) => SLOWED_BY[s] ?? `HTTP ${s}`).join('; ');
   const pace = Math.max(1, Math.floor(slowestRatePerSecond));
   return (
-    `${plural(times, 'time')} (${why}), down to ${slowestRatePerSecond} requests a second over the run; ` +
+    `${plural(times, 'time')} (${why}), down to ${plural(slowestRatePerSecond, 'request')} a second over the run; ` +
     `RSF_MAX_REQUESTS_PER_SECOND=${pace} starts a run at such a pace`
   );
 }

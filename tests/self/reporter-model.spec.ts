@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Requirement, requirements } from '../../src/model/catalogue';
-import type { Evidence } from '../../src/checks/check-protocol';
+import { type Evidence, slowDownDescription, slowDownOf } from '../../src/checks/check-protocol';
 import { expect, test } from '../../src/playwright/fixtures';
 import { type Baseline, loadBaseline } from '../../src/report/baseline';
 import { projectDirName, projectDirs } from '../../src/playwright/conformance-reporter';
@@ -202,6 +202,17 @@ test('a run the target slowed down says how often, why, how slow, and the settin
   expect(unthrottled.slowedDown).toBeUndefined();
   expect(verdictLine(unthrottled, 'r.html')).not.toContain('slowed down');
   expect(renderMarkdown(build([t(['A-MUST'])]).report)).not.toContain('Run slowed down');
+});
+
+test('a slow-down to the floor of 1 request a second reads so, and its annotation reads back', () => {
+  // A target that throttles the preflight's reads side by side halves a pace it barely knows: down to the floor.
+  for (const ratePerSecond of [1, 2.5]) {
+    const description = slowDownDescription({ status: 429, ratePerSecond });
+    expect(slowDownOf(description), description).toEqual({ status: 429, ratePerSecond });
+  }
+  expect(slowDownDescription({ status: 429, ratePerSecond: 1 })).toBe('HTTP 429: 1 request a second over the run');
+  const { report } = build([t(['A-MUST'], { slowDowns: [{ status: 429, ratePerSecond: 1 }] })]);
+  expect(renderMarkdown(report)).toContain('down to 1 request a second over the run');
 });
 
 test('an unjudged requirement beats a passing test of it, and only MUST (strict: SHOULD too) makes an ERROR', () => {
