@@ -1,6 +1,7 @@
 // How a test tells the conformance reporter what it checked. Both sides import this module only.
 import type { ExchangeRecord } from '../http/presentation';
 import type { SlowDown } from '../http/slow-downs';
+import { plural } from '../model/text';
 
 // Exchange records are made where exchanges are shown (src/http/presentation.ts); evidence carries them.
 export type { AttemptRecord, ExchangeRecord } from '../http/presentation';
@@ -42,7 +43,7 @@ export const SLOWED_DOWN_ANNOTATION = 'run-slowed-down';
 
 /** A slow-down as its annotation's description. */
 export function slowDownDescription({ status, ratePerSecond }: SlowDown): string {
-  return `HTTP ${status}: ${ratePerSecond} request${ratePerSecond === 1 ? '' : 's'} a second over the run`;
+  return `HTTP ${status}: ${plural(ratePerSecond, 'request')} a second over the run`;
 }
 
 /** The slow-down an annotation's description says; undefined for text not written by slowDownDescription. */

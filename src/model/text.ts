@@ -18,3 +18,6 @@ export function escapeRegex(text: string): string {
 export function firstLines(text: string, count = 1): string {
   return text.split('\n').slice(0, count).join(' ');
 }
+
+/** "1 time", "2 times", "1.5 requests": `n` and the word that goes with it. */
+export const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n === 1 ? word : words}`;

@@ -3,8 +3,7 @@ import { sectionLabel } from '../model/catalogue';
 import type { BaselineComparison, ChangedRequirement } from './baseline';
 import type { ConformanceReport, EvidenceEntry, SlowedDown, Summary } from './model';
 import { idList } from './verdict';
-
-export const plural = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
+import { plural } from '../model/text';
 
 const POLICY_MEANING = {
   must: 'must (a MUST failure fails the run)',

@@ -10,7 +10,8 @@
 import { LEVELS, requirements as catalogue, sectionLabel } from '../model/catalogue';
 import { OPERATIONS, type Operation } from '../model/operations';
 import { printable } from '../model/printable';
-import { baselineLines, evidenceText, plural, requirementHeading, runFacts } from './format';
+import { baselineLines, evidenceText, requirementHeading, runFacts } from './format';
+import { plural } from '../model/text';
 import type { ConformanceReport, RequirementRow } from './model';
 import { STATUSES, UNJUDGED_STATUSES } from './model';
 import { enforcedFailures, knownFailures } from './verdict';
