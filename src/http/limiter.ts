@@ -83,6 +83,9 @@ export class Limiter {
   private readonly recentAnswers: number[] = [];
   private firstSendAt: number | undefined;
   private lastSendAt: number | undefined;
+  /** Requests this worker sent, and how many of them a 429 (or a rate limiter's 503) refused: for its first second. */
+  private sentCount = 0;
+  private refusedCount = 0;
   /** How long this worker's latest unthrottled answers took, oldest first. */
   private readonly answerTimes: number[] = [];
   /** This worker's last answers, oldest first: true for a 503, false for one served (not throttled). */
@@ -124,6 +127,7 @@ export class Limiter {
     }
     this.firstSendAt ??= Date.now();
     this.lastSendAt = Date.now();
+    this.sentCount++;
   }
 
   /**
@@ -181,14 +185,23 @@ export class Limiter {
     return Math.min(wanted, 1 + Math.ceil(((rate / this.workers) * OVERLAP_MIN_LATENCY_MS) / 1000));
   }
 
+  /** A 429 (or a rate limiter's 503) refused one of this worker's requests. */
+  countRefusal(): void {
+    this.refusedCount++;
+  }
+
   /**
    * The rate the target accepted lately over the whole run, from this worker's share (the workers share the load
-   * evenly): half of it is a pace the target can take.
+   * evenly): half of it is a pace the target can take. In the worker's first second, the answers to its first burst
+   * may not have come yet (a limiter refuses at once, and the server serves slower): half of the requests it sent
+   * that were not refused count as accepted, or a limiter that cut a burst short would slow the run to its floor.
    */
   acceptedRunRate(now: number): number {
-    const window = Math.max(MIN_RATE_WINDOW_MS, Math.min(RATE_WINDOW_MS, now - (this.firstSendAt ?? now)));
-    const answers = this.recentAnswers.filter((at) => at >= now - window).length;
-    return (Math.max(1, answers) * this.workers * 1000) / window;
+    const span = now - (this.firstSendAt ?? now);
+    const window = Math.max(MIN_RATE_WINDOW_MS, Math.min(RATE_WINDOW_MS, span));
+    let accepted = this.recentAnswers.filter((at) => at >= now - window).length;
+    if (span < MIN_RATE_WINDOW_MS) accepted = Math.max(accepted, (this.sentCount - this.refusedCount) / 2);
+    return (Math.max(1, accepted) * this.workers * 1000) / window;
   }
 }
 
@@ -213,6 +226,7 @@ export function paced(
     const slowsDown =
       response.status === 429 || (isGatewayError(response) && response.status === 503 && limiter.overloaded());
     if (slowsDown) {
+      limiter.countRefusal();
       slowingDown(response, throttle.slowDown(limiter.acceptedRunRate(now)));
     } else if (response.status !== 503) limiter.answered(now, response.durationMs);
     return sent;

@@ -866,6 +866,27 @@ test.describe('retries and the breaker', () => {
     expect(await slowDownsFor(Array.from({ length: 20 }, () => 503)), 'a target that serves nothing').toBe(0);
   });
 
+  test('a 429 to a first burst before any answer: the pace halves what got through, not the floor', async () => {
+    // A gateway's bucket of 5 meets the preflight's 11 reads side by side. It refuses at once, and the server takes a
+    // while to serve what got through: the first 429 comes back before any answer.
+    const statuses = [429, 429, 429, 200, 200, 200, 200, 200, 429, 429, 429];
+    const told: number[] = [];
+    const throttle: RunThrottle = { throttledRate: () => undefined, slowDown: (rate) => void told.push(rate) };
+    const limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1 }, throttle);
+    const reply = async () => {
+      const status = statuses.shift() ?? assert.fail('no answer left');
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
+      const response = { status, headers: {}, body: Buffer.alloc(0), sizeBytes: 0, truncated: false, durationMs: 1 };
+      return { kind: 'answer' as const, response, sentAt: Date.now() };
+    };
+    const send = paced(limiter, throttle)(reply);
+    await Promise.all(
+      Array.from({ length: 11 }, () => send({ method: 'GET', url: 'http://127.0.0.1:9/v1/prices', headers: {} })),
+    );
+    // 10 were not refused when it came; half of them count: 5 a second, which the run's pace then halves.
+    expect(told[0], 'the accepted rate the first slow-down was told of').toBe(5);
+  });
+
   test('Retry-After in seconds or as an HTTP date, capped; without it, a back-off with full jitter', () => {
     const now = Date.parse('2026-01-01T00:00:00Z');
     expect(retryAfterMs('2', now)).toBe(2000);
