@@ -3,6 +3,7 @@
 // Inline CSS and no script at all (the status filter is radio buttons and CSS :has()), and a Content-Security-Policy
 // that forbids loading anything, so it works offline and cannot leak. Dark mode follows the system setting.
 import { LEVELS, type Requirement, requirements, sectionLabel } from '../model/catalogue';
+import { plural } from '../model/text';
 import { CREDENTIAL_VARIANTS, MATRIX_COLUMNS } from './check-kinds';
 import { baselineLines, evidenceText, runFacts } from './format';
 import { type MatrixCell, type MatrixRow, buildMatrix } from './matrix';
@@ -282,12 +283,14 @@ function banner(report: ConformanceReport, byId: ReadonlyMap<string, Requirement
     const rest = shown.length - BANNER_ITEMS;
     list.push(`<li><a href="#${named.length > 0 ? 'attention' : 'requirements'}">and ${rest} more</a></li>`);
   }
+  // A PASS's headline says already that no MUST requirement failed, unless it speaks of regressions.
+  const noneFailed = s.verdict === 'PASS' && s.failOn !== 'regression' ? '' : 'No MUST requirement failed. ';
   const lead =
     named.length > 0
       ? ''
       : warnings.length > 0
-        ? `<p>No MUST requirement failed. ${warnings.length} warning${warnings.length === 1 ? '' : 's'}:</p>`
-        : '<p>No MUST requirement failed, and nothing to warn about.</p>';
+        ? `<p>${noneFailed}${plural(warnings.length, 'warning')}:</p>`
+        : `<p>${noneFailed}Nothing to warn about.</p>`;
   const headline = `<p class="headline">${html(s.headline)}</p>`;
   const more = s.verdictReasons.filter((r) => r !== s.headline);
   const reasons = more.length > 0 ? `<p>${more.map(html).join(' · ')}</p>` : '';

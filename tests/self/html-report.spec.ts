@@ -36,10 +36,16 @@ test('with no failed MUST, the banner names the warnings instead', () => {
   const report = buildReport({ ...input, catalogue: requirements(), tests: [record] });
   expect(report.summary.verdict).toBe('PASS');
   const banner = /<header id="verdict"[\s\S]*?<\/header>/.exec(renderHtml(report))?.[0] ?? '';
-  expect(banner).toContain('No MUST requirement failed. 1 warning:');
+  expect(banner).toContain('<p>1 warning:</p>');
   expect(banner).toContain(`<a href="#req-${warned.id}"><code>${warned.id}</code></a>`);
   const clean = /<header id="verdict"[\s\S]*?<\/header>/.exec(renderHtml({ ...report, requirements: [] }))?.[0];
-  expect(clean).toContain('No MUST requirement failed, and nothing to warn about.');
+  expect(clean).toContain('<p>Nothing to warn about.</p>');
+  // The headline says it once: no second sentence to the same effect.
+  for (const header of [banner, clean]) expect(header?.match(/no MUST requirement failed/gi)).toHaveLength(1);
+  // A run that could not judge says what it judged: nothing failed there.
+  const unjudged = { ...report.summary, verdict: 'ERROR' as const, headline: 'the target stopped answering' };
+  const error = /<header id="verdict"[\s\S]*?<\/header>/.exec(renderHtml({ ...report, summary: unjudged }))?.[0];
+  expect(error).toContain('<p>No MUST requirement failed. 1 warning:</p>');
 });
 
 test('with a baseline, the banner names the regression first, and the comparison and waiver states follow', () => {
