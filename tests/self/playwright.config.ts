@@ -3,6 +3,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { isRunning } from '../../src/http/run-folders';
+import { SELF_TEST_RUN_ENV } from './support/self-test-run';
 
 /**
  * Each run of the self-tests has an output folder of its own, named after its runner's process: Playwright empties a
@@ -10,7 +11,7 @@ import { isRunning } from '../../src/http/run-folders';
  * checkout would remove each other's child runs and scratch folders. The workers load this file too, and inherit the
  * runner's name for it; a child run of the suite is given no RSF_ variable of its parent (child-run.ts, childEnv).
  */
-const RUN_ENV = 'RSF_SELF_TEST_RUN';
+const RUN_ENV = SELF_TEST_RUN_ENV;
 const RESULTS = join(__dirname, '../../test-results/self');
 if (process.env[RUN_ENV] === undefined) {
   process.env[RUN_ENV] = `run-${process.pid}`;

@@ -1,0 +1,57 @@
+// The compile cache of npm test's child runs (support/compile-cache.cjs): on Node 20 it relies on Node internals,
+// and this fails loudly when they change, instead of the cache silently doing nothing.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import Module from 'node:module';
+import { expect, test } from '../../src/playwright/fixtures';
+import { COMPILE_CACHE, REPO_ROOT, childEnv, runPlaywright } from './support/child-run';
+import { scratchDir } from './support/scratch';
+
+/** Node 22.1 and later: the public module.enableCompileCache(). */
+const publicApi = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/** Loads @playwright/test in a process of its own with the cache preloaded: what it printed, and its counts. */
+function loadPlaywright(cacheDir: string): { stdout: string; counts: unknown } {
+  const child = spawnSync(
+    process.execPath,
+    ['--require', COMPILE_CACHE, '-e', "process.stdout.write(typeof require('@playwright/test').test)"],
+    {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { ...childEnv({}), SELF_TEST_COMPILE_CACHE_DIR: cacheDir, SELF_TEST_COMPILE_CACHE_REPORT: '1' },
+    },
+  );
+  expect(child.stderr, 'only the counts on stderr: no warning, no error').toMatch(/^compile-cache: \{.*\}\n$/);
+  return { stdout: child.stdout, counts: JSON.parse(child.stderr.slice('compile-cache: '.length)) };
+}
+
+test("Node 20: Playwright's bundles are compiled once, and the next process reads their code cache", () => {
+  test.skip(publicApi, 'Node 22.1 and later: module.enableCompileCache(), no internals');
+  const dir = scratchDir('compile-cache');
+  // Its core, its utilities and its TypeScript transform (1.65: 3 files of megabytes).
+  const first = loadPlaywright(dir);
+  expect(first.stdout, 'Playwright loaded through the cache works').toBe('function');
+  const compiled = (first.counts as { compiled: number }).compiled;
+  expect(compiled, "Playwright's bundles compiled through the cache").toBeGreaterThan(0);
+  expect(first.counts).toEqual({ read: 0, compiled });
+  expect(readdirSync(dir), 'each cached as the process exits').toHaveLength(compiled);
+  const second = loadPlaywright(dir);
+  expect(second.stdout).toBe('function');
+  // Node no longer compiles CommonJS through Module.prototype._compile, or V8 refuses the cache: this fails.
+  expect(second.counts, 'every bundle read from the cache, none compiled').toEqual({ read: compiled, compiled: 0 });
+});
+
+test('Node 22.1 and later: the cache is module.enableCompileCache(), in the same folder', () => {
+  test.skip(!publicApi, `Node ${process.version} has no module.enableCompileCache()`);
+  const dir = scratchDir('compile-cache');
+  expect(loadPlaywright(dir).stdout).toBe('function');
+  expect(readdirSync(dir).length, "Node's own cache, written in the folder").toBeGreaterThan(0);
+});
+
+test('a child run of npm test goes through it, and prints no warning of it', async () => {
+  expect(childEnv({}).NODE_OPTIONS).toContain(`--require ${JSON.stringify(COMPILE_CACHE)}`);
+  const run = await runPlaywright(['test', '--list', 'tests/conformance/prices.spec.ts'], {}, 60_000);
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/^Running \d+ tests? using 1 worker$/m);
+  expect(run.stderr).not.toMatch(/Warning/);
+});
