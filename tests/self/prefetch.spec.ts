@@ -410,7 +410,7 @@ function plannedReads(runDir: string, count: number, title: string) {
 }
 
 interface QuickReads {
-  /** A target that answers every read at once (`answer` says the status), and notes the product of each. */
+  /** A target that answers every read at once (unless `answer` says later), and notes the product of each. */
   target: HostileTarget;
   seen: number[];
   /** In the temporary folder, not a scratchDir: the runner's socket path there must stay under 108 characters. */
@@ -423,15 +423,18 @@ interface QuickReads {
 async function withQuickReads(
   title: string,
   body: (setup: QuickReads) => Promise<void>,
-  answer: (id: number, times: number) => number = () => 200,
+  answer: (id: number, times: number) => number | { status: number; afterMs: number } = () => 200,
 ): Promise<void> {
   const seen: number[] = [];
   const target = await startHostileTarget({
     misbehave: (req, res) => {
       const id = Number(/\/item\/(\d+)/.exec(req.url ?? '')?.[1]);
       seen.push(id);
-      const status = answer(id, seen.filter((s) => s === id).length);
-      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      const answered = answer(id, seen.filter((s) => s === id).length);
+      const { status, afterMs } = typeof answered === 'number' ? { status: answered, afterMs: 0 } : answered;
+      const send = () => res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+      if (afterMs > 0) setTimeout(send, afterMs);
+      else send();
       return true;
     },
   });
@@ -481,7 +484,10 @@ test('a runner stopped for a quick target names the tests it sent for; one stopp
   // The runner sends its first window at once; a quick target leaves nothing to overlap, and it stops there. A busy
   // machine may make the target seem far: then it sends every read, and has nothing to hand over.
   for (const trouble of [false, true]) {
-    const turnedAway = (id: number, times: number) => (trouble && id === 5 && times === 1 ? 502 : 200);
+    // The 502 comes back first, the rest of the first window half a second later: else a busy machine could slow
+    // those answers enough to make the target seem far, and the runner send every read before it heard the 502.
+    const turnedAway = (id: number, times: number) =>
+      !trouble ? 200 : id === 5 && times === 1 ? 502 : { status: 200, afterMs: 500 };
     const title = `the runner stops${trouble ? ' for trouble' : ''}`;
     await withQuickReads(
       title,
