@@ -838,19 +838,24 @@ test.describe('retries and the breaker', () => {
     });
   }
 
+  /** What the wire gives `paced` for an answer with `status` and no body. */
+  const answerOf = (status: number) => ({
+    kind: 'answer' as const,
+    response: { status, headers: {}, body: Buffer.alloc(0), sizeBytes: 0, truncated: false, durationMs: 1 },
+    sentAt: Date.now(),
+  });
+  /** A read that `paced` lets through to a fake wire; nothing is listening at its address. */
+  const pricesRead = () => ({ method: 'GET' as const, url: 'http://127.0.0.1:9/v1/prices', headers: {} });
+
   test('a 503 slows the run down when common among answers served: not a blip, a target down, a burst', async () => {
     /** How many times a worker's pace asks the run to slow down, given its answers' statuses in order. */
     async function slowDownsFor(statuses: readonly number[], options: { burst?: boolean } = {}): Promise<number> {
       let slowDowns = 0;
       const throttle: RunThrottle = { throttledRate: () => undefined, slowDown: () => slowDowns++ };
       const limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1, ...options }, throttle);
-      const answers = statuses.map((status) => ({
-        kind: 'answer' as const,
-        response: { status, headers: {}, body: Buffer.alloc(0), sizeBytes: 0, truncated: false, durationMs: 1 },
-        sentAt: Date.now(),
-      }));
+      const answers = statuses.map(answerOf);
       const send = paced(limiter, throttle)(async () => answers.shift() ?? assert.fail('no answer left'));
-      for (const _ of statuses) await send({ method: 'GET', url: 'http://127.0.0.1:9/v1/prices', headers: {} });
+      for (const _ of statuses) await send(pricesRead());
       return slowDowns;
     }
     const served = (count: number): number[] => Array.from({ length: count }, () => 200);
@@ -876,13 +881,10 @@ test.describe('retries and the breaker', () => {
     const reply = async () => {
       const status = statuses.shift() ?? assert.fail('no answer left');
       if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      const response = { status, headers: {}, body: Buffer.alloc(0), sizeBytes: 0, truncated: false, durationMs: 1 };
-      return { kind: 'answer' as const, response, sentAt: Date.now() };
+      return answerOf(status);
     };
     const send = paced(limiter, throttle)(reply);
-    await Promise.all(
-      Array.from({ length: 11 }, () => send({ method: 'GET', url: 'http://127.0.0.1:9/v1/prices', headers: {} })),
-    );
+    await Promise.all(Array.from({ length: 11 }, () => send(pricesRead())));
     // 10 were not refused when it came; half of them count: 5 a second, which the run's pace then halves.
     expect(told[0], 'the accepted rate the first slow-down was told of').toBe(5);
   });

@@ -48,7 +48,7 @@ export const COMPILE_CACHE = join(__dirname, 'compile-cache.cjs');
  * NODE_OPTIONS that preload COMPILE_CACHE, for npm test's child runs only: npm run bench's measure what users run,
  * and the suite itself never loads it.
  */
-export function withCompileCache(nodeOptions: string | undefined): string {
+function withCompileCache(nodeOptions: string | undefined): string {
   return [nodeOptions, `--require ${JSON.stringify(COMPILE_CACHE)}`].filter(Boolean).join(' ');
 }
 
