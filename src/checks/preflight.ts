@@ -204,6 +204,20 @@ function resourceProblem(read: ResourceRead, exchange: Exchange, config: Recogni
   return `${which}: ${request} answered ${answerOf(exchange)}. Set it to ${read.names}.`;
 }
 
+/**
+ * A read of a setting's resource that the target failed on (HTTP 5xx, a gateway's after its retries): the target is
+ * failing. The settings are named as a possible cause only, for a server that fails on data it does not have.
+ */
+function serverError(read: ResourceRead, exchange: Exchange): string {
+  const { number, section } = exchange.operation;
+  const body = printable(exchange.rawBody, { maxChars: EXCERPT_CHARS, transform: redact }) || '(empty body)';
+  return (
+    `HTTP ${exchange.status} (operation ${number}, §${section}): the target is failing. Body: ${body}\n` +
+    `  The request carries ${read.settings.join(', ')}: if the target fails on data it does not have, set it to ` +
+    `${read.names}.`
+  );
+}
+
 type Unanswered = Exclude<Delivery, { kind: 'answer' | 'unavailable' }>;
 
 /** The preflight names a failing target by what it answered: a gateway's error is read as the answer it is. */
@@ -343,9 +357,11 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
         delivery.attempts,
         config.maxResponseBytes,
       );
-      // A firewall's page is no answer about the setting.
+      // A firewall's page is no answer about the setting, and a server error says first that the target is failing.
       if (blockedInFront(exchange))
         return { unanswered: `${operation.method} ${url}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
+      if (read.expect === 'present' && exchange.status >= 500)
+        return { unanswered: `${operation.method} ${url}\n  ${serverError(read, exchange)}` };
       return { wrongSetting: resourceProblem(read, exchange, config) };
     }),
   );

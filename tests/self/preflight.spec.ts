@@ -409,6 +409,29 @@ test('reports that cannot be written after the tests ran: ERROR, and the run lea
   expect(foldersLeftBy(run.pid)).toEqual([]);
 });
 
+test("a server error to a setting's read: the target is failing, the setting only a possible cause", async () => {
+  const failing = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res) => {
+      if (!req.url?.includes('/paymentVoucher/')) return false;
+      res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal Server Error</h1>');
+      return true;
+    },
+  });
+  try {
+    const message = await preflightMessage({ ...token, RSF_TARGET_URL: failing.url });
+    expect(message).toMatch(
+      /GET \S+\/paymentVoucher\/\S+\n {2}HTTP 500 \(operation 10, §4\.10\): the target is failing\. Body: <h1>/,
+    );
+    expect(message).toMatch(
+      /The request carries RSF_VOUCHER_BRANCH=\S+, RSF_VOUCHER_ORDER=\S+: if the target fails on/,
+    );
+    expect(message).not.toMatch(/do(es)? not name what the target has/);
+  } finally {
+    await failing.close();
+  }
+});
+
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
   // The deployment mode refuses with HTTP 200 and an error body: a refusal all the same (§7.3).
   const message = await preflightMessage({
