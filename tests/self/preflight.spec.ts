@@ -409,6 +409,31 @@ test('reports that cannot be written after the tests ran: ERROR, and the run lea
   expect(foldersLeftBy(run.pid)).toEqual([]);
 });
 
+test('a price list over RSF_MAX_RESPONSE_BYTES: the token was accepted, and the run goes on', async () => {
+  const entry = { id: 1001, sku: 'SKU-1001', currencyQuote: 1, value: 1500.5, iva: 21, finalPrice: 1815.61 };
+  const answering = (body: string) =>
+    startHostileTarget({
+      upstream: reference().url,
+      misbehave: (req, res) => {
+        if (!req.url?.endsWith('/prices')) return false;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+        return true;
+      },
+    });
+  const large = await answering(JSON.stringify(Array.from({ length: 40 }, () => entry)));
+  const notAList = await answering(JSON.stringify({ entries: Array.from({ length: 40 }, () => entry) }));
+  try {
+    const capped = { ...token, RSF_MAX_RESPONSE_BYTES: '1024' };
+    // Its tests are inconclusive, each naming the setting (api-client.ts); every other test is judged.
+    expect((await preflightOutcome({ ...capped, RSF_TARGET_URL: large.url })).failed).toBeUndefined();
+    expect(await preflightMessage({ ...capped, RSF_TARGET_URL: notAList.url })).toMatch(
+      /HTTP 200 with a body (of \d+ bytes, )?over RSF_MAX_RESPONSE_BYTES=1024,? that does not begin as the price list/,
+    );
+  } finally {
+    await Promise.all([large.close(), notAList.close()]);
+  }
+});
+
 test("a server error to a setting's read: the target is failing, the setting only a possible cause", async () => {
   const failing = await startHostileTarget({
     upstream: reference().url,
