@@ -353,10 +353,11 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       const { params, query, body: json } = read;
       const request = outgoing(operation, { params, query, json }, config, base);
       const { url } = request;
+      const sent = `${operation.method} ${url}`;
       const delivery = answeredByGateway(await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS));
       if (delivery.kind !== 'answer') {
         const problem = transportProblem(delivery, operationLabel(operation), url, config);
-        return { unanswered: `${operation.method} ${url}\n  ${problem}` };
+        return { targetProblem: `${sent}\n  ${problem}` };
       }
       const exchange = exchangeOf(
         operation,
@@ -368,14 +369,14 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       );
       // A firewall's page is no answer about the setting, and a server error says first that the target is failing.
       if (blockedInFront(exchange))
-        return { unanswered: `${operation.method} ${url}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
+        return { targetProblem: `${sent}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
       if (read.expect === 'present' && exchange.status >= 500)
-        return { unanswered: `${operation.method} ${url}\n  ${serverError(read, exchange)}` };
+        return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
       return { wrongSetting: resourceProblem(read, exchange, config) };
     }),
   );
-  const unanswered = results.find((r) => r.unanswered !== undefined)?.unanswered;
-  if (unanswered !== undefined) throw new PreflightError(redact(`${HEADING}\n  ${unanswered}`));
+  const targetProblem = results.find((r) => r.targetProblem !== undefined)?.targetProblem;
+  if (targetProblem !== undefined) throw new PreflightError(redact(`${HEADING}\n  ${targetProblem}`));
   const wrong = results.map((r) => r.wrongSetting).filter((p): p is string => p !== undefined);
   if (wrong.length === 0) return;
   const what = wrong.length === 1 ? 'A setting does not name' : `${wrong.length} settings do not name`;
