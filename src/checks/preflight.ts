@@ -288,7 +288,10 @@ async function checkPrices(
     config.maxResponseBytes,
   );
   const { status } = exchange;
-  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact });
+  // A body cut at the cap is shown with the size it announced, or as more than what was read.
+  const cut = exchange.truncated;
+  const size = cut && (cut.announcedBytes === undefined ? { atLeast: true } : { totalBytes: cut.announcedBytes });
+  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...size });
   const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
   if (status >= 300 && status < 400) {
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
