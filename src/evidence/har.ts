@@ -385,6 +385,7 @@ function breakerOf(value: unknown): BreakerTrip {
     openedAt: str(b.openedAt, 'log._rsf.replay.breaker.openedAt'),
     lastRequest: str(b.lastRequest, 'log._rsf.replay.breaker.lastRequest'),
     cause,
+    ...(b.lastProblem !== undefined && { lastProblem: str(b.lastProblem, 'log._rsf.replay.breaker.lastProblem') }),
   };
 }
 

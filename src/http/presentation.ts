@@ -124,7 +124,8 @@ export function breakerMessage(trip: BreakerTrip): string {
     const row = `${BREAKER_THRESHOLD} requests in a row`;
     return `the target throttled every attempt of ${row} from ${trip.since} on (last request: ${trip.lastRequest})`;
   }
-  return `the target stopped answering at ${trip.since} (last request: ${trip.lastRequest})`;
+  const why = trip.lastProblem === undefined ? '' : `: ${trip.lastProblem}`;
+  return redact(`the target stopped answering at ${trip.since} (last request: ${trip.lastRequest}${why})`);
 }
 
 /** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */

@@ -58,6 +58,8 @@ export interface BreakerTrip {
   lastRequest: string;
   /** 'throttled' when every request of the row was throttled until its retries ran out: the target never let up. */
   cause: Unanswered;
+  /** Why that last request got no usable answer, e.g. "no complete answer within 10000 ms". */
+  lastProblem?: string;
 }
 
 interface ThrottleRecord {
@@ -172,6 +174,7 @@ export class RunState {
       openedAt: new Date().toISOString(),
       lastRequest: request,
       cause: row.every((r) => r.how === 'throttled') ? 'throttled' : 'no-answer',
+      ...(detail !== undefined && { lastProblem: detail }),
     };
     try {
       // The first worker to open it writes why; the others read that.

@@ -17,14 +17,14 @@ import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
 import { rejectionProblem, successProblem } from '../../src/checks/checks';
 import { Transport } from '../../src/http/transport';
-import { bodyExcerpt } from '../../src/http/presentation';
+import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
 import { exchangeOf } from '../../src/http/exchange';
 import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
-import { BREAKER_THRESHOLD, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
+import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
 import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
@@ -178,7 +178,9 @@ test('a target that dies mid-run: ERROR after at most 3 time-outs in a row, not 
   expect(target.abandonedInSequence, 'time-outs waited one after another').toBeLessThanOrEqual(BREAKER_THRESHOLD);
   expect(run.report?.summary.tests.notRun, 'tests the breaker stopped before they sent anything').toBeGreaterThan(0);
   const explanations =
-    run.output.match(/the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/[^)]*\)/g) ?? [];
+    run.output.match(
+      /the target stopped answering at \S+ \(last request: [A-Z]+ \/v1\/\S*: no complete answer within 3000 ms/g,
+    ) ?? [];
   expect(explanations.length, 'one explanation').toBeGreaterThanOrEqual(1);
   expect(explanations.length).toBeLessThanOrEqual(2);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
@@ -947,11 +949,16 @@ test.describe('retries and the breaker', () => {
     worker().answered();
     for (let i = 1; i < BREAKER_THRESHOLD; i++)
       expect(worker().unanswered(sentAt + i, `GET /v1/item/${i}`)).toBeUndefined();
-    const trip = worker().unanswered(sentAt + 9, 'GET /v1/miCuenta/pedidos/1/123456');
+    const why = 'no complete answer within 3000 ms';
+    const trip = worker().unanswered(sentAt + 9, 'GET /v1/miCuenta/pedidos/1/123456', 'no-answer', undefined, why);
     expect(trip).toMatchObject({
       since: new Date(sentAt + 1).toISOString(),
       lastRequest: 'GET /v1/miCuenta/pedidos/1/123456',
+      lastProblem: why,
     });
+    expect(breakerMessage(trip as BreakerTrip), 'why, in the words of every test it stopped').toBe(
+      `the target stopped answering at ${trip?.since} (last request: GET /v1/miCuenta/pedidos/1/123456: ${why})`,
+    );
     expect(worker().breakerOpen(), 'a new worker sees it open').toEqual(trip);
     expect(trip?.cause).toBe('no-answer');
   });
