@@ -290,8 +290,8 @@ async function checkPrices(
   const { status } = exchange;
   // A body cut at the cap is shown with the size it announced, or as more than what was read.
   const cut = exchange.truncated;
-  const size = cut && (cut.announcedBytes === undefined ? { atLeast: true } : { totalBytes: cut.announcedBytes });
-  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...size });
+  const whole = cut && (cut.announcedBytes === undefined ? { atLeast: true } : { totalBytes: cut.announcedBytes });
+  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...whole });
   const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
   if (status >= 300 && status < 400) {
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
@@ -329,13 +329,12 @@ async function checkPrices(
       `HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.\n` +
         `  Check RSF_TARGET_URL=${targetShown(config)}.`,
     );
-  if (exchange.truncated) {
+  if (cut) {
     // A large catalogue: a body over the cap is too large to be an error message, so the token was accepted. The
     // tests of the price list are inconclusive, each naming RSF_MAX_RESPONSE_BYTES (api-client.ts); the rest run.
     if (status >= 200 && status <= 299 && /^\s*\[/.test(exchange.text)) return;
-    const { limitBytes, announcedBytes } = exchange.truncated;
-    const cap = `RSF_MAX_RESPONSE_BYTES=${limitBytes}`;
-    const size = announcedBytes === undefined ? `over ${cap}` : `of ${announcedBytes} bytes, over ${cap},`;
+    const cap = `RSF_MAX_RESPONSE_BYTES=${cut.limitBytes}`;
+    const size = cut.announcedBytes === undefined ? `over ${cap}` : `of ${cut.announcedBytes} bytes, over ${cap},`;
     fail(`HTTP ${status} with a body ${size} that does not begin as the price list of §4.9 (a JSON array): ${body}`);
   }
   // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
