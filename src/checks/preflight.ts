@@ -374,7 +374,11 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
         return { targetProblem: `${sent}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
-      return { wrongSetting: resourceProblem(read, exchange, config) };
+      const wrongSetting = resourceProblem(read, exchange, config);
+      // A write refused as unauthorised: the account may be one that reads only, as a staging account often is.
+      const writeRefused =
+        wrongSetting !== undefined && read.body !== undefined && [401, 403].includes(exchange.status);
+      return { wrongSetting, writeRefused };
     }),
   );
   const targetProblem = results.find((r) => r.targetProblem !== undefined)?.targetProblem;
@@ -382,8 +386,15 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
   const wrong = results.map((r) => r.wrongSetting).filter((p): p is string => p !== undefined);
   if (wrong.length === 0) return;
   const what = wrong.length === 1 ? 'A setting does not name' : `${wrong.length} settings do not name`;
-  throw new PreflightError(redact(`${HEADING} ${what} what the target has:\n${wrong.map((p) => `  ${p}`).join('\n')}`));
+  const readOnly = results.some((r) => r.writeRefused) ? `\n  ${READ_ONLY_ADVICE}` : '';
+  const named = wrong.map((p) => `  ${p}`).join('\n');
+  throw new PreflightError(redact(`${HEADING} ${what} what the target has:\n${named}${readOnly}`));
 }
+
+/** After a write of the preflight refused with 401 or 403: the token's account, not the setting, may be why. */
+const READ_ONLY_ADVICE =
+  'A write was refused with HTTP 401 or 403: if the account of RSF_BEARER_TOKEN may not write on this target, ' +
+  'leave RSF_ALLOW_WRITES off, and the suite sends no write.';
 
 /**
  * The preflight. `resourceBase` is where the settings' resources are read: against the embedded reference, its clean

@@ -459,6 +459,26 @@ test("a server error to a setting's read: the target is failing, the setting onl
   }
 });
 
+test('writes refused with 403, as to an account that reads only: the message says to leave writes off', async () => {
+  const readOnly = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res) => {
+      if (req.method !== 'PATCH') return false;
+      res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"this account is read-only"}');
+      return true;
+    },
+  });
+  try {
+    const message = await preflightMessage({ ...token, RSF_TARGET_URL: readOnly.url, RSF_ALLOW_WRITES: 'true' });
+    expect(message).toMatch(/2 settings do not name what the target has/);
+    expect(message).toMatch(/RSF_CATEGORY_ID=\S+, RSF_CATEGORY_FIELDS=.* answered HTTP 403: \{"error":"this account/);
+    expect(message).toMatch(/RSF_ADDRESS_ID=\S+, .* answered HTTP 403: /);
+    expect(message.match(/leave RSF_ALLOW_WRITES off/g), 'said once, after the settings').toHaveLength(1);
+  } finally {
+    await readOnly.close();
+  }
+});
+
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
   // The deployment mode refuses with HTTP 200 and an error body: a refusal all the same (§7.3).
   const message = await preflightMessage({
@@ -479,4 +499,5 @@ test('settings that name nothing on the target stop the run, each named with its
     expect(message).toMatch(named);
   }
   expect(message, 'the settings that are right are not named').not.toMatch(/RSF_ORDER_ALB_NUMBER=|RSF_PRODUCT_ID=/);
+  expect(message, 'reads refused: no word of writes').not.toContain('RSF_ALLOW_WRITES');
 });
