@@ -393,8 +393,8 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
 
 /** After a write of the preflight refused with 401 or 403: the token's account, not the setting, may be why. */
 const READ_ONLY_ADVICE =
-  'A write was refused with HTTP 401 or 403: if the account of RSF_BEARER_TOKEN may not write on this target, ' +
-  'leave RSF_ALLOW_WRITES off, and the suite sends no write.';
+  'A write was refused with HTTP 401 or 403: the account of RSF_BEARER_TOKEN may not be allowed to write on this ' +
+  'target. Use a token whose account may write, or leave RSF_ALLOW_WRITES off.';
 
 /**
  * The preflight. `resourceBase` is where the settings' resources are read: against the embedded reference, its clean

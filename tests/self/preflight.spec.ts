@@ -473,7 +473,8 @@ test('writes refused with 403, as to an account that reads only: the message say
     expect(message).toMatch(/2 settings do not name what the target has/);
     expect(message).toMatch(/RSF_CATEGORY_ID=\S+, RSF_CATEGORY_FIELDS=.* answered HTTP 403: \{"error":"this account/);
     expect(message).toMatch(/RSF_ADDRESS_ID=\S+, .* answered HTTP 403: /);
-    expect(message.match(/leave RSF_ALLOW_WRITES off/g), 'said once, after the settings').toHaveLength(1);
+    expect(message.match(/may not be allowed to write/g), 'said once, after the settings').toHaveLength(1);
+    expect(message).toMatch(/Use a token whose account may write, or leave RSF_ALLOW_WRITES off\.$/);
   } finally {
     await readOnly.close();
   }
