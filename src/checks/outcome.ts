@@ -18,6 +18,23 @@ export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number'
 
 const ERROR_WORD = /^(error|false|fail(ed|ure)?|ko|no|denied|invalid)$/i;
 
+/** The error bodies the spec documents (§7.1, and each operation's own): `schemas/*.error` and `schemas/errors.*`. */
+const documentedErrorSchemas = (): string[] =>
+  schemas().names.filter((name) => name.endsWith('.error') || name.startsWith('errors.'));
+
+/**
+ * A write refused as unauthorised (HTTP 401 or 403) although it carried the valid token of an operation that takes
+ * it, in none of the error shapes the spec documents: a refusal of the account's rights (an account that may not
+ * write), which the spec does not describe, rather than of the data. What such a test judges is not shown.
+ */
+export function refusesTheAccountsRights(exchange: Exchange): boolean {
+  const { operation, credentials, status } = exchange;
+  if (credentials !== 'valid' || !operation.writes || operation.auth !== 'bearer') return false;
+  if ((status !== 401 && status !== 403) || exchange.truncated) return false;
+  const body = schemaInput(exchange.body);
+  return !documentedErrorSchemas().some((name) => schemas().validate(name, body).valid);
+}
+
 const saysSomething = (v: unknown): boolean => (typeof v === 'string' && v.trim() !== '') || v === true;
 
 /**

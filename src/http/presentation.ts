@@ -97,6 +97,17 @@ export function blockedMessage(label: string, exchange: Exchange): string {
   );
 }
 
+/** The message of a write refused for the account's rights (outcome.ts, refusesTheAccountsRights). */
+export function rightsRefusedMessage(label: string, exchange: Exchange): string {
+  const body = printable(exchange.rawBody, { maxChars: 200, transform: redact }) || '(empty body)';
+  return redact(
+    `${label} answered HTTP ${exchange.status}, in no error shape the spec documents, to a request with ` +
+      "RSF_BEARER_TOKEN, which the target accepts: a refusal of the token's account's rights (one that may not " +
+      'write), not of the data. Not judged: use a token whose account may write. ' +
+      `Body: ${body}`,
+  );
+}
+
 /** The message of a request that got no answer; only a time-out names the setting that a larger value may mend. */
 export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: number): string {
   const setting = failure.kind === 'timeout' ? ` (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})` : '';

@@ -16,6 +16,7 @@ import {
   blockedMessage,
   breakerMessage,
   noAnswerMessage,
+  rightsRefusedMessage,
   throttledMessage,
   unavailableMessage,
   tooLargeUnjudgedMessage,
@@ -27,6 +28,7 @@ import { OPERATIONS, type Operation, type OperationName, operationLabel } from '
 import { printable } from '../model/printable';
 import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
 import { currentBearerToken, onTokenRefused, refusesAuthentication, tokenRefusedReason } from './bearer-token';
+import { refusesTheAccountsRights } from '../checks/outcome';
 
 /** A test's requests sent before it ran: the delivery of `request` if it was sent (once), else `sendItself`'s. */
 export interface Prefetched {
@@ -214,6 +216,8 @@ export class ApiClient {
         sentUnder.set(exchange, this.settings);
         // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
         if (blockedInFront(exchange)) return this.stop(stopAsInconclusive, blockedMessage(label, exchange));
+        if (refusesTheAccountsRights(exchange))
+          return this.stop(stopAsInconclusive, rightsRefusedMessage(label, exchange));
         const depth = wentOut ? waitedFor + 1 : waitedFor;
         this.completedDepth = Math.max(this.completedDepth, depth);
         this.chainLength = Math.max(this.chainLength, depth);

@@ -34,6 +34,7 @@ import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, w
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
+  type Misbehaviour,
   answerFor,
   drip,
   dripEvery,
@@ -318,6 +319,28 @@ test("a firewall that refuses an operation's requests with a 403 page: not judge
   const operation1 = run.report?.requirements.filter((r) => r.id.startsWith('OP1-') && r.tests.length > 0) ?? [];
   expect(operation1.length).toBeGreaterThan(0);
   for (const row of operation1) expect(row.status, row.id).toBe('inconclusive');
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test('an account that may not write, writes off: its refusals of invalid bodies are not judged, ERROR', async () => {
+  test.setTimeout(90_000);
+  // A server that checks the account's rights before the data answers the refused writes of read-only mode with a
+  // refusal of its own, which no requirement of the spec describes.
+  const readOnly: Misbehaviour = (req, res) => {
+    if (req.method === 'GET' || req.headers.authorization !== `Bearer ${secrets.bearer}`) return false;
+    res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"forbidden","message":"read-only"}');
+    return true;
+  };
+  const { run } = await hostileRun({ after: 0, misbehave: readOnly }, {}, ['categories.spec.ts'], 80_000);
+  expect(run.output, 'a refusal of the rights is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
+  expect(reasons).toMatch(
+    /answered HTTP 403, in no error shape the spec documents, to a request with RSF_BEARER_TOKEN/,
+  );
+  const shape = run.report?.requirements.find((r) => r.id === 'OP4-INVALID-BODY-ERROR-SHAPE');
+  expect(shape?.status).toBe('inconclusive');
+  // The refusals of an unknown token are the target's own answers about authentication: judged, and they pass.
+  expect(run.report?.requirements.find((r) => r.id === 'OP4-AUTH-ERROR-BODY')?.status).toBe('passed');
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
