@@ -19,8 +19,9 @@ export const isFiniteNumber = (v: unknown): v is number => typeof v === 'number'
 const ERROR_WORD = /^(error|false|fail(ed|ure)?|ko|no|denied|invalid)$/i;
 
 /** The error bodies the spec documents (§7.1, and each operation's own): `schemas/*.error` and `schemas/errors.*`. */
+let documentedErrors: string[] | undefined;
 const documentedErrorSchemas = (): string[] =>
-  schemas().names.filter((name) => name.endsWith('.error') || name.startsWith('errors.'));
+  (documentedErrors ??= schemas().names.filter((name) => name.endsWith('.error') || name.startsWith('errors.')));
 
 /**
  * A write refused as unauthorised (HTTP 401 or 403) although it carried the valid token of an operation that takes

@@ -18,7 +18,7 @@ import {
 import { outgoingRequest } from '../http/request';
 import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
-import { blockedMessage, throttledMessage } from '../http/presentation';
+import { blockedMessage, excerptSize, throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
@@ -289,9 +289,8 @@ async function checkPrices(
   );
   const { status } = exchange;
   // A body cut at the cap is shown with the size it announced, or as more than what was read.
+  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...excerptSize(exchange) });
   const cut = exchange.truncated;
-  const whole = cut && (cut.announcedBytes === undefined ? { atLeast: true } : { totalBytes: cut.announcedBytes });
-  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...whole });
   const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
   if (status >= 300 && status < 400) {
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });

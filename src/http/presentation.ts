@@ -1,6 +1,6 @@
 // How an exchange is shown: curl lines, body excerpts, failure accounts, evidence records and the messages of
 // requests that could not be judged. Everything here is printable and redacted.
-import { printable } from '../model/printable';
+import { type PrintableOptions, printable } from '../model/printable';
 import type { Delivery } from './delivery';
 import { type Exchange, type ThrottledAttempt, type WireResponse, headerValue } from './exchange';
 import { redact, replaceSecret } from './redact';
@@ -161,19 +161,27 @@ export function curlOf(exchange: Exchange, secrets: readonly SecretSetting[]): s
   return parts.join(' ');
 }
 
+/**
+ * The size an excerpt of the body gives: of a body cut at the cap, the size it announced, or "more than" the cap
+ * (printable's options); of a whole body, its own.
+ */
+export function excerptSize({ truncated }: Exchange): Pick<PrintableOptions, 'totalBytes' | 'atLeast'> {
+  if (!truncated) return {};
+  return {
+    totalBytes: truncated.announcedBytes ?? truncated.limitBytes,
+    atLeast: truncated.announcedBytes === undefined,
+  };
+}
+
 /** The response body as printable, redacted text, cut with its total size given. */
 export function bodyExcerpt(exchange: Exchange, maxChars?: number): string {
   if (exchange.rawBody.length === 0) return '(empty)';
-  const { truncated } = exchange;
-  const size = truncated
-    ? { totalBytes: truncated.announcedBytes ?? truncated.limitBytes, atLeast: truncated.announcedBytes === undefined }
-    : {};
   // Redacted before it is cut, so that a secret across the cut cannot leave half of itself.
   return printable(exchange.rawBody, {
     keepLineBreaks: true,
     transform: redact,
     ...(maxChars && { maxChars }),
-    ...size,
+    ...excerptSize(exchange),
   });
 }
 

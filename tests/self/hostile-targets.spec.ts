@@ -34,7 +34,6 @@ import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, w
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
-  type Misbehaviour,
   answerFor,
   drip,
   dripEvery,
@@ -47,6 +46,7 @@ import {
   redirectLoop,
   reset,
   startHostileTarget,
+  writesRefusedFor,
 } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
 import { preflightMessage } from './support/preflight-message';
@@ -326,11 +326,7 @@ test('an account that may not write, writes off: its refusals of invalid bodies 
   test.setTimeout(90_000);
   // A server that checks the account's rights before the data answers the refused writes of read-only mode with a
   // refusal of its own, which no requirement of the spec describes.
-  const readOnly: Misbehaviour = (req, res) => {
-    if (req.method === 'GET' || req.headers.authorization !== `Bearer ${secrets.bearer}`) return false;
-    res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"forbidden","message":"read-only"}');
-    return true;
-  };
+  const readOnly = writesRefusedFor(secrets.bearer);
   const { run } = await hostileRun({ after: 0, misbehave: readOnly }, {}, ['categories.spec.ts'], 80_000);
   expect(run.output, 'a refusal of the rights is never a failure').not.toMatch(/^\s*\d+ failed/m);
   const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';

@@ -11,7 +11,7 @@ import { foldersLeftBy, lastLine, readReport, runPlaywright } from './support/ch
 import { preflightMessage, preflightOutcome } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
-import { forward, startHostileTarget } from './support/hostile-server';
+import { answerFor, forward, startHostileTarget, writesRefusedFor } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
 import { mintTokenCommand } from './support/mint-token';
 
@@ -411,17 +411,19 @@ test('reports that cannot be written after the tests ran: ERROR, and the run lea
 
 test('a price list over RSF_MAX_RESPONSE_BYTES: the token was accepted, and the run goes on', async () => {
   const entry = { id: 1001, sku: 'SKU-1001', currencyQuote: 1, value: 1500.5, iva: 21, finalPrice: 1815.61 };
-  const answering = (body: string) =>
-    startHostileTarget({
-      upstream: reference().url,
-      misbehave: (req, res) => {
-        if (!req.url?.endsWith('/prices')) return false;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-        return true;
-      },
-    });
-  const large = await answering(JSON.stringify(Array.from({ length: 40 }, () => entry)));
-  const notAList = await answering(JSON.stringify({ entries: Array.from({ length: 40 }, () => entry) }));
+  const prices = /\/prices$/;
+  const json = { 'content-type': 'application/json' };
+  const list = JSON.stringify(Array.from({ length: 40 }, () => entry));
+  const large = await startHostileTarget({ upstream: reference().url, misbehave: answerFor(prices, list, json) });
+  // Sent without Content-Length: its size is not announced, only that it is over the cap.
+  const notAList = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res) => {
+      if (!prices.test(req.url ?? '')) return false;
+      res.writeHead(200, json).end(JSON.stringify({ entries: Array.from({ length: 40 }, () => entry) }));
+      return true;
+    },
+  });
   try {
     const capped = { ...token, RSF_MAX_RESPONSE_BYTES: '1024' };
     // Its tests are inconclusive, each naming the setting (api-client.ts); every other test is judged.
@@ -437,14 +439,13 @@ test('a price list over RSF_MAX_RESPONSE_BYTES: the token was accepted, and the 
 });
 
 test("a server error to a setting's read: the target is failing, the setting only a possible cause", async () => {
-  const failing = await startHostileTarget({
-    upstream: reference().url,
-    misbehave: (req, res) => {
-      if (!req.url?.includes('/paymentVoucher/')) return false;
-      res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal Server Error</h1>');
-      return true;
-    },
-  });
+  const serverError = answerFor(
+    /\/paymentVoucher\//,
+    '<h1>Internal Server Error</h1>',
+    { 'content-type': 'text/html' },
+    500,
+  );
+  const failing = await startHostileTarget({ upstream: reference().url, misbehave: serverError });
   try {
     const message = await preflightMessage({ ...token, RSF_TARGET_URL: failing.url });
     expect(message).toMatch(
@@ -460,18 +461,11 @@ test("a server error to a setting's read: the target is failing, the setting onl
 });
 
 test('writes refused with 403, as to an account that reads only: the message says to leave writes off', async () => {
-  const readOnly = await startHostileTarget({
-    upstream: reference().url,
-    misbehave: (req, res) => {
-      if (req.method !== 'PATCH') return false;
-      res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"this account is read-only"}');
-      return true;
-    },
-  });
+  const readOnly = await startHostileTarget({ upstream: reference().url, misbehave: writesRefusedFor(secrets.bearer) });
   try {
     const message = await preflightMessage({ ...token, RSF_TARGET_URL: readOnly.url, RSF_ALLOW_WRITES: 'true' });
     expect(message).toMatch(/2 settings do not name what the target has/);
-    expect(message).toMatch(/RSF_CATEGORY_ID=\S+, RSF_CATEGORY_FIELDS=.* answered HTTP 403: \{"error":"this account/);
+    expect(message).toMatch(/RSF_CATEGORY_ID=\S+, RSF_CATEGORY_FIELDS=.* answered HTTP 403: \{"error":"forbidden"/);
     expect(message).toMatch(/RSF_ADDRESS_ID=\S+, .* answered HTTP 403: /);
     expect(message.match(/may not be allowed to write/g), 'said once, after the settings').toHaveLength(1);
     expect(message).toMatch(/Use a token whose account may write, or leave RSF_ALLOW_WRITES off\.$/);

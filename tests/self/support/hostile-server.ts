@@ -167,6 +167,18 @@ export function answerFor(
   };
 }
 
+/**
+ * An account that may not write, on a server that checks its rights before the data: every POST, PATCH and DELETE
+ * with `Bearer <token>` is refused with a 403 of the server's own, in no shape the spec documents.
+ */
+export function writesRefusedFor(token: string): Misbehaviour {
+  return (req, res) => {
+    if (req.method === 'GET' || req.headers.authorization !== `Bearer ${token}`) return false;
+    res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"forbidden","message":"read-only"}');
+    return true;
+  };
+}
+
 /** The first misbehaviour that answers a request, or none (forwarded). */
 export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
   return (req, res, index) => behaviours.some((behave) => behave(req, res, index));
