@@ -316,7 +316,10 @@ async function checkPrices(
         `request, or the API refused RSF_BEARER_TOKEN. Body: ${body}`,
     );
   if (status === 401 || status === 403)
-    fail(`HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).`);
+    fail(
+      `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5). ` +
+        `Body: ${body || '(empty body)'}`,
+    );
   // Before the markup: a server's error page says the target is failing, not that it is another site.
   if (status >= 500)
     fail(

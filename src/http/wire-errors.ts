@@ -67,6 +67,14 @@ export function describeError(
       message: `the target refused the TLS connection without a client certificate it accepts (${code}); ${remedy}`,
     };
   }
+  // OpenSSL names the alert only in its message (code EPROTO).
+  if (/alert no application protocol/.test(firstLine))
+    return {
+      kind: 'other',
+      message:
+        'the target refused HTTP/1.1 in the TLS handshake (alert no_application_protocol): it speaks only HTTP/2 ' +
+        'or another protocol, and the suite speaks HTTP/1.1',
+    };
   if (code === 'ERR_PROXY_TUNNEL') return { kind: 'other', message: firstLine };
   if (code === 'HPE_HEADER_OVERFLOW')
     return {

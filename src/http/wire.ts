@@ -82,6 +82,9 @@ const DECOMPRESSORS: Record<string, () => Transform> = {
  */
 export const MAX_HEADER_BYTES = 256 * 1024;
 
+/** The one application protocol this client speaks (RFC 7301). */
+const ALPN_PROTOCOLS = ['http/1.1'];
+
 /** A reused keep-alive connection that the server had just closed: the request never reached it. */
 class StaleConnection extends Error {
   constructor(readonly original: unknown) {
@@ -182,8 +185,10 @@ function openRequest(
 ): ClientRequest {
   const secure = url.protocol === 'https:';
   const maxHeaderSize = MAX_HEADER_BYTES;
-  // Per request, not per agent: an agent keeps apart the connections of different certificates (its getName).
-  const tls = clientCertificate ?? {};
+  // Per request, not per agent: an agent keeps apart the connections of different certificates (its getName). HTTP/1.1
+  // offered by name in the handshake, as curl and browsers offer it: a server that speaks only HTTP/2 then says so
+  // with a TLS alert (wire-errors.ts), where Node's own answers a client that names none with an HTTP 403.
+  const tls = { ALPNProtocols: ALPN_PROTOCOLS, ...clientCertificate };
   if (!route && secure)
     return httpsRequest(url, { method, headers, maxHeaderSize, agent: httpsAgent, ...tls }, onResponse);
   if (!route) return httpRequest(url, { method, headers, maxHeaderSize, agent: httpAgent }, onResponse);

@@ -1,8 +1,9 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
+import { createSecureServer } from 'node:http2';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
@@ -189,6 +190,26 @@ test('a target whose TLS certificate this machine does not trust: the message na
   expect(message).toMatch(/\(DEPTH_ZERO_SELF_SIGNED_CERT\); if a private CA signed it, .* in NODE_EXTRA_CA_CERTS/);
 });
 
+test('a target that speaks only HTTP/2: the handshake says so, and the token is not blamed', async () => {
+  const h2Only = createSecureServer({
+    key: readFileSync(SELF_SIGNED_KEY),
+    cert: readFileSync(SELF_SIGNED_CERT),
+    allowHTTP1: false,
+  });
+  h2Only.on('stream', (stream) => {
+    stream.respond({ ':status': 200 });
+    stream.end('[]');
+  });
+  await new Promise<void>((resolve) => h2Only.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(h2Only.address() as AddressInfo).port}`;
+  const message = await preflightMessage({ RSF_TARGET_URL: url });
+  h2Only.close();
+  // Without HTTP/1.1 named in the handshake, Node's HTTP/2 server answered 403, read as a refused token.
+  expect(message).toMatch(/gave no HTTP answer: the target refused HTTP\/1\.1 in the TLS handshake/);
+  expect(message).toMatch(/it speaks only HTTP\/2 or another protocol, and the suite speaks HTTP\/1\.1/);
+  expect(message).not.toMatch(/RSF_BEARER_TOKEN/);
+});
+
 test('a target that asks for a client certificate: named at the preflight; with one, the run passes', async () => {
   const mutual = selfSignedServer((req, res) => forward(reference().url, req, res), { requireClientCertificate: true });
   await new Promise<void>((resolve) => mutual.listen(0, '127.0.0.1', resolve));
@@ -331,7 +352,10 @@ test('a target that refuses the token is asked once: the reads of the settings w
   // Under a rate cap, as against any external target unless told otherwise.
   const message = await preflightMessage({ RSF_TARGET_URL: url, RSF_MAX_REQUESTS_PER_SECOND: '10' });
   refusing.close();
-  expect(message).toMatch(/HTTP 401: the target refused RSF_BEARER_TOKEN/);
+  // The target's own words, which may say why (expired, wrong audience).
+  expect(message).toMatch(
+    /HTTP 401: the target refused RSF_BEARER_TOKEN\. .* Body: \{"error_message":"invalid token"\}/,
+  );
   expect(requests, 'requests the preflight sent').toBe(1);
 });
 
