@@ -56,12 +56,13 @@ export default class PlanReporter implements Reporter {
     const settings = loadConfig();
     // A replay (RSF_TARGET_URL=har:…) sends nothing ahead: the runner has no recording to answer from.
     // The embedded reference without latency lives in this process: sending ahead would only take its CPU.
-    const runnerSends = settings.maxRequestsPerSecond === 0 && !settings.recording && !targetInProcess(settings);
-    writePlan(dir, { files, sharedOut: [...shared], runnerSends });
-    if (!runnerSends) return;
-    const base = apiBase(settings, referenceProfilePath(settings));
-    const ctx = { bodies: validBodies(settings), config: settings };
-    this.runner = RunnerPrefetch.start(settings, ctx, base, dir, [...groups.values()], config.workers);
+    if (settings.maxRequestsPerSecond === 0 && !settings.recording && !targetInProcess(settings)) {
+      const base = apiBase(settings, referenceProfilePath(settings));
+      const ctx = { bodies: validBodies(settings), config: settings };
+      this.runner = RunnerPrefetch.start(settings, ctx, base, dir, [...groups.values()], config.workers);
+    }
+    // A runner that does not send (nothing to, or no socket to answer on): each worker sends its files' own.
+    writePlan(dir, { files, sharedOut: [...shared], runnerSends: this.runner !== undefined });
   }
 
   onEnd(): void {

@@ -44,6 +44,11 @@ import {
 
 /** The runner's socket in the run directory, where workers ask for their tests' answers. */
 export const RUNNER_SOCKET = 'prefetch.sock';
+/**
+ * The longest socket path that both Linux (107 bytes) and macOS (103) bind whole: Node cuts a longer one short and
+ * binds that, in another folder, where a worker that asks by the whole path finds no socket.
+ */
+const MAX_SOCKET_PATH_BYTES = 103;
 /** The runner sends for every worker: twice the requests one worker may have out (limiter.ts, MAX_WINDOW). */
 export const RUNNER_WINDOWS = 2;
 
@@ -142,7 +147,8 @@ export class RunnerPrefetch {
 
   /**
    * Starts sending the declared requests of the planned tests, given as the groups Playwright hands out to the run's
-   * `workers` in its order, and serving their answers on a socket in `runDir`. Undefined when there is nothing to send.
+   * `workers` in its order, and serving their answers on a socket in `runDir`. Undefined when there is nothing to send,
+   * or no socket to serve it on.
    */
   static start(
     config: Config,
@@ -153,12 +159,18 @@ export class RunnerPrefetch {
     workers = 1,
   ): RunnerPrefetch | undefined {
     const socket = join(runDir, RUNNER_SOCKET);
+    // Under a long TMPDIR: nothing is sent ahead, rather than answers that no worker could ask for.
+    if (Buffer.byteLength(socket) > MAX_SOCKET_PATH_BYTES) return undefined;
     // The run's shared state (breaker, throttle) in its directory, which the workers' transports share.
     const runner = new RunnerPrefetch(config, ctx, apiBase, new RunState(runDir));
     for (const planned of inOrderOfNeed(groups, workers)) runner.plan(planned);
     if (runner.queue.length === 0) return undefined;
     if (existsSync(socket)) rmSync(socket);
+    // A server error stops the sending: each test then sends what was not answered.
+    runner.server.on('error', () => runner.stop('trouble'));
     runner.server.listen(socket);
+    // A socket's path is bound at once, or not at all.
+    if (!runner.server.listening) return undefined;
     runner.pump();
     return runner;
   }

@@ -1,7 +1,7 @@
 // Prefetch (src/playwright/prefetch.ts): the tests' declared requests are sent ahead of them, by the runner without a
 // rate cap (runner-prefetch.ts), by a worker as it starts a spec file under one. It must change when requests leave,
 // and nothing else: the same requests, each once, only for the tests the run runs, and the same verdict.
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
@@ -27,6 +27,7 @@ import { makeRunFolder } from '../../src/http/run-folders';
 import { RunState } from '../../src/http/run-state';
 import type { Exchange } from '../../src/http/exchange';
 import { readReport, runSuiteIn } from './support/child-run';
+import { scratchDir } from './support/scratch';
 import { listedConformanceSuite } from './support/conformance-list';
 import { referenceForThisFile } from './support/file-reference';
 import { type HostileTarget, startHostileTarget } from './support/hostile-server';
@@ -517,6 +518,23 @@ test('a runner stopped for a quick target names the tests it sent for; one stopp
       turnedAway,
     );
   }
+});
+
+test('a run directory too long for a socket (a long TMPDIR): the runner sends nothing, no error escapes', async () => {
+  await withQuickReads('a long path', async ({ target, seen, reads: { planned } }) => {
+    // Linux takes a socket path of up to 107 bytes, macOS 103.
+    const runDir = join(scratchDir('prefetch'), 'd'.repeat(60), 'e'.repeat(60));
+    mkdirSync(runDir, { recursive: true });
+    const config = loadConfig({ RSF_TARGET_URL: target.url, RSF_MAX_REQUESTS_PER_SECOND: '0' });
+    const ctx = { bodies: validBodies(config), config };
+    const runner = RunnerPrefetch.start(config, ctx, apiBase(config), runDir, [planned]);
+    runner?.close();
+    // Before the change, the runner sent, and its socket was bound at a path cut short, or its error came on the
+    // next tick, uncaught, and ended the run (exit 1): writes sent whose answers no test could take, then sent again.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runner, 'no runner').toBeUndefined();
+    expect(seen, 'nothing sent ahead').toEqual([]);
+  });
 });
 
 test("the runner's slow-downs go to one test, which carries them to the reports and a shard's blob", async () => {
