@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { version } from '../../package.json';
 import type { Config } from '../../src/config/config';
@@ -614,6 +614,31 @@ test.describe('the client', () => {
       expect(process.memoryUsage().rss - rssBefore, 'memory stays flat: far below the inflated size').toBeLessThan(
         64 * MiB,
       );
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('reads deflate in the zlib format or raw, as curl and browsers do; a raw bomb stops at the cap', async () => {
+    const prices = Buffer.from(JSON.stringify([{ id: 1, sku: 'Ñandú', value: 10, iva: 21, finalPrice: 12.1 }]));
+    const deflated = { 'content-type': 'application/json', 'content-encoding': 'deflate' };
+    const target = await startHostileTarget({
+      misbehave: firstOf(
+        answerFor(/\/v1\/zlib/, deflateSync(prices), deflated),
+        answerFor(/\/v1\/raw/, deflateRawSync(prices), deflated),
+        answerFor(/\/v1\/bomb/, deflateRawSync(Buffer.alloc(64 * MiB), { level: 9 }), deflated),
+        answerFor(/./, 'not deflate', deflated),
+      ),
+    });
+    try {
+      // Before, raw deflate was "the body could not be decompressed (Z_DATA_ERROR)": no answer, ERROR.
+      for (const path of ['/v1/zlib', '/v1/raw'])
+        expect((await wire(`${target.url}${path}`)).body, path).toEqual(prices);
+      const bomb = await wire(`${target.url}/v1/bomb`);
+      expect(bomb.truncated, 'cut at the cap').toBe(true);
+      expect(bomb.body.length).toBe(CAP);
+      const error = await wire(`${target.url}/v1/prices`).catch((e: unknown) => e);
+      expect((error as NoAnswer).kind, 'neither form').toBe('unreadable-body');
     } finally {
       await target.close();
     }
