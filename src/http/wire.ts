@@ -4,10 +4,10 @@
 // drips a byte a second; no redirect is followed; connections are kept alive between requests.
 import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { type Readable, Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 import { DeadlineExceeded, codeOf, describeError, isOwnError } from './wire-errors';
+import { decompressorOf } from './decompress';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
 import type { Send } from './delivery';
 import type { WireResponse } from './exchange';
@@ -68,52 +68,6 @@ const ACCEPT_ENCODING = 'gzip, deflate, br';
  * set does), and a staging server's operators can tell the suite's requests apart, or let them through by it.
  */
 export const USER_AGENT = `${suiteName}/${suiteVersion}`;
-
-/** Whether `head` begins a zlib stream (RFC 1950 §2.2): method 8, a window of at most 32 KiB, and its check bits. */
-function isZlibHeader(head: Buffer): boolean {
-  const [cmf = 0, flg = 0] = head;
-  return (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0;
-}
-
-/**
- * `deflate` as curl and browsers read it: the zlib format that RFC 9110 §8.4.1.2 names, or raw deflate, which some
- * servers send under that name. The first two bytes tell which.
- */
-function createDeflateDecompress(): Transform {
-  let head = Buffer.alloc(0);
-  let inflate: Transform | undefined;
-  const inflater = (zlib: boolean): Transform =>
-    (zlib ? createInflate() : createInflateRaw())
-      .on('data', (data: Buffer) => decompressor.push(data))
-      .on('error', (error) => decompressor.destroy(error));
-  const decompressor: Transform = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      if (inflate) return void inflate.write(chunk, () => done());
-      head = Buffer.concat([head, chunk]);
-      if (head.length < 2) return done();
-      inflate = inflater(isZlibHeader(head));
-      inflate.write(head, () => done());
-    },
-    flush(done) {
-      // Fewer than two bytes are no stream of either kind: the zlib inflater says so.
-      const rest = inflate ? undefined : head;
-      inflate ??= inflater(true);
-      inflate.once('end', () => done()).end(rest);
-    },
-    destroy(error, done) {
-      inflate?.destroy();
-      done(error);
-    },
-  });
-  return decompressor;
-}
-
-const DECOMPRESSORS: Record<string, () => Transform> = {
-  gzip: createGunzip,
-  'x-gzip': createGunzip,
-  deflate: createDeflateDecompress,
-  br: createBrotliDecompress,
-};
 
 /**
  * The headers of an answer, read up to this many bytes: Node's default of 16 KiB refuses what curl and browsers read
@@ -260,7 +214,7 @@ function readBody(response: IncomingMessage, max: number, streams: Readable[]): 
   const encoding = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
-  const decompressor = DECOMPRESSORS[encoding]?.();
+  const decompressor = decompressorOf(encoding);
   const source: Readable = decompressor ? response.pipe(decompressor) : response;
   streams.push(response, ...(decompressor ? [decompressor] : []));
   // Only an uncompressed length says how large the decompressed body is.
