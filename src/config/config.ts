@@ -10,6 +10,7 @@ import { REFERENCE_SETTINGS, type ReferenceConfig } from './settings/reference';
 import { REPORTING_SETTINGS, type ReportingConfig, exitPolicy } from './settings/reporting';
 import { ConfigError, ConfigProblem, type Setting } from './settings/setting';
 import { proxySettings } from './proxy-env';
+import { misspelledSettings } from './misspelled';
 import { clientCertificate } from './client-certificate';
 import { REPLAY_SCHEME, TARGET_SETTINGS, type TargetConfig } from './settings/target';
 
@@ -36,6 +37,7 @@ export const SETTINGS = {
 };
 
 type Settings = typeof SETTINGS;
+const SETTING_NAMES = Object.values(SETTINGS).map((setting) => setting.name);
 /** The whole configuration: each module that reads a few settings takes its concern's slice instead. */
 export type Config = TargetConfig &
   DataConfig &
@@ -57,6 +59,7 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`${setting.name}: ${(e as Error).message}${shown}`);
     }
   }
+  problems.push(...misspelledSettings(env, SETTING_NAMES));
   const proxy = proxySettings(env, problems);
   const certificate = problems.length === 0 ? clientCertificate(values as Config, problems) : undefined;
   if (problems.length > 0) throw new ConfigError(problems);

@@ -10,7 +10,16 @@ import { REDACTED, redact } from '../../src/http/redact';
 import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
-import { apiBase, displayTarget, normalizeTargetUrl, transportOptions } from '../../src/config/target';
+import {
+  EMBEDDED_URL_ENV,
+  apiBase,
+  displayTarget,
+  normalizeTargetUrl,
+  transportOptions,
+} from '../../src/config/target';
+import { RUN_NONCE_ENV, RUN_STATE_ENV } from '../../src/http/run-state';
+import { EXCHANGES_DIR_ENV } from '../../src/evidence/exchange-log';
+import { SELF_TEST_RUN_ENV } from './support/self-test-run';
 import { Transport } from '../../src/http/transport';
 import { validBodies } from '../../src/model/bodies';
 import { OPERATIONS } from '../../src/model/operations';
@@ -56,6 +65,26 @@ test('every bad value is reported at once, by variable name, without showing sec
   expect(() =>
     loadConfig({ RSF_BEARER_TOKEN: 'same-token-value', RSF_INVALID_BEARER_TOKEN: 'same-token-value' }),
   ).toThrow(/must differ/);
+});
+
+test('a variable named almost like a setting is refused, naming the setting, never its value', () => {
+  // Before, each was ignored: the run went to the embedded reference, and passed in the target's stead.
+  const slips: [Record<string, string>, string][] = [
+    [{ RSF_TARGET_ULR: 'https://staging.example' }, 'RSF_TARGET_ULR: .* did you mean RSF_TARGET_URL\\?'],
+    [{ rsf_target_url: 'https://staging.example' }, 'rsf_target_url: .* did you mean RSF_TARGET_URL\\?'],
+    [{ RSF_TARGET_URL_STAGING: 'https://staging.example' }, 'did you mean RSF_TARGET_URL\\?'],
+    [{ RSF_BEARER_TOKN: 'secret-token-value' }, 'RSF_BEARER_TOKN: not a setting of this suite, so it would be ignored'],
+  ];
+  for (const [env, message] of slips) {
+    expect(() => loadConfig(env), Object.keys(env)[0]).toThrow(new RegExp(message));
+    expect(() => loadConfig(env)).not.toThrow(/staging\.example|secret-token-value/);
+  }
+  // The suite's own variables, those of its other commands and its workflows, and others far from every setting's
+  // name, are left alone.
+  const ownNames = [EMBEDDED_URL_ENV, RUN_STATE_ENV, RUN_NONCE_ENV, EXCHANGES_DIR_ENV, SELF_TEST_RUN_ENV];
+  const otherNames = ['RSF_BUNDLE_SIGNING_KEY', 'RSF_MATRIX_ROUNDS', 'RSF_SETTINGS', 'RSF_HOME'];
+  const others = Object.fromEntries([...ownNames, ...otherNames].map((name) => [name, 'x']));
+  expect(() => loadConfig(others)).not.toThrow();
 });
 
 test('a token too short to be redacted safely is refused', () => {
