@@ -40,8 +40,11 @@ export function apiBase(config: Where & Profile, profile = referenceProfilePath(
 }
 
 /** The target as it may be shown in reports: no query string, no user info. */
+/** How the reports and the console name the embedded reference as the target. */
+export const EMBEDDED_TARGET = 'embedded reference server';
+
 export function displayTarget(config: Where): string {
-  if (config.embedded) return 'embedded reference server';
+  if (config.embedded) return EMBEDDED_TARGET;
   if (config.targetUrl.startsWith(REPLAY_SCHEME)) return `recording ${config.targetUrl.slice(REPLAY_SCHEME.length)}`;
   const url = new URL(normalizeTargetUrl(config.targetUrl));
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/$/, '')}`;

@@ -15,6 +15,7 @@ import { TRANSIENT_ANNOTATION } from '../checks/check-protocol';
 import { transientLine } from '../report/format';
 import { stripAnsi } from '../model/text';
 import { stdoutFlushed } from './stdout';
+import { EMBEDDED_TARGET } from '../config/target';
 
 /** Failures shown in full on the console; the rest are listed by title, and every one is in reports/. */
 const FAILURES_IN_FULL = 20;
@@ -28,6 +29,17 @@ const MARKS: Record<TestResult['status'], string> = {
   interrupted: '⊘',
   skipped: '-',
 };
+
+/**
+ * What the run tests, said before any result: a run that passes against the embedded reference because
+ * RSF_TARGET_URL was not set where it ran (a CI secret missing) must not read as the target's pass.
+ */
+function targetLine(metadata: FullConfig['metadata']): string {
+  if (typeof metadata.target !== 'string') return '';
+  const safety = typeof metadata.safetyMode === 'string' ? `, ${metadata.safetyMode}` : '';
+  const unset = metadata.target === EMBEDDED_TARGET ? ' (RSF_TARGET_URL is not set)' : '';
+  return `Target: ${metadata.target}${unset}${safety}\n`;
+}
 
 export default class ConsoleReporter implements Reporter {
   private readonly rootDir = process.cwd();
@@ -45,7 +57,7 @@ export default class ConsoleReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
     const workers = config.workers === 1 ? '1 worker' : `${config.workers} workers`;
-    process.stdout.write(`\nRunning ${this.total} tests using ${workers}\n\n`);
+    process.stdout.write(`\nRunning ${this.total} tests using ${workers}\n${targetLine(config.metadata)}\n`);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {

@@ -53,5 +53,7 @@ test('a child run of npm test goes through it, and prints no warning of it', asy
   const run = await runPlaywright(['test', '--list', 'tests/conformance/prices.spec.ts'], {}, 60_000);
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/^Running \d+ tests? using 1 worker$/m);
+  // Before any result: a pass against the suite's own reference does not read as the target's.
+  expect(run.stdout).toMatch(/^Target: embedded reference server \(RSF_TARGET_URL is not set\), writes enabled$/m);
   expect(run.stderr).not.toMatch(/Warning/);
 });

@@ -7,6 +7,7 @@ import { startReferenceServer, type ReferenceServer } from '../../reference/serv
 import { expect, test } from '../../src/playwright/fixtures';
 import { readReport, runPlaywright, workersUsed } from './support/child-run';
 import { scratchDir } from './support/scratch';
+import { escapeRegex } from '../../src/model/text';
 
 interface Seen {
   method: string;
@@ -68,18 +69,19 @@ async function runThroughProxy(env: Record<string, string>, args: string[] = [])
   await proxy.close();
   expect(run.code, run.stdout.slice(-2000)).toBe(0);
   const workers = workersUsed(run.stdout);
-  return { seen: proxy.seen, report: readReport(join(out, 'reports')), workers };
+  return { seen: proxy.seen, report: readReport(join(out, 'reports')), workers, stdout: run.stdout, proxy: proxy.url };
 }
 
 test('against an external target, writes are skipped with the reason, and none is carried out', async () => {
   test.setTimeout(180_000);
   const rate = 20;
-  const { seen, report, workers } = await runThroughProxy({
+  const { seen, report, workers, stdout, proxy } = await runThroughProxy({
     RSF_TARGET_URL: '{proxy}/v1/',
     RSF_MAX_REQUESTS_PER_SECOND: String(rate),
     RSF_FC_NUM_RUNS: '5',
   });
   expect(report.summary.safetyMode).toBe('read-only');
+  expect(stdout, 'said before any result').toMatch(new RegExp(`^Target: ${escapeRegex(proxy)}, read-only$`, 'm'));
   expect(report.summary.tests.skipped, 'the writes a conforming target would carry out').toBeGreaterThan(10);
   const skippedRows = report.requirements.filter((r) => r.status === 'skipped');
   expect(skippedRows.map((r) => r.id)).toEqual(
