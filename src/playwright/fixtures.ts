@@ -20,7 +20,8 @@ import { apiBase, referenceProfilePath, transportOptions } from '../config/targe
 import './secrets';
 import { type ApiBaseFor, DECLARED_ANNOTATION, markSharedOut } from './declarations';
 import { Prefetcher } from './prefetch';
-import { keepWorkerAfterRequirementFailure } from './kept-worker';
+import { failIfNotJudged, keepWorkerAfterRequirementFailure } from './kept-worker';
+import { reportersReplaced } from './replaced-reporters';
 import { RUN_STATE_ENV, runState } from '../http/run-state';
 import { redact } from '../http/redact';
 import { EXCHANGES_DIR_ENV, ExchangeLog, recordsOf } from '../evidence/exchange-log';
@@ -50,7 +51,7 @@ interface TestFixtures {
   bodies: ValidBodies;
   /** Skips a test tagged @writes while writes are off (write-safety.ts). */
   writeSafety: void;
-  /** After the test: a failed requirement keeps the worker (kept-worker.ts). */
+  /** After the test: a failed requirement keeps the worker (kept-worker.ts), unless --reporter replaced the verdict. */
   requirementFailures: void;
 }
 
@@ -179,7 +180,8 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
   requirementFailures: [
     async ({}, use, testInfo) => {
       await use();
-      keepWorkerAfterRequirementFailure(testInfo);
+      if (!reportersReplaced()) return keepWorkerAfterRequirementFailure(testInfo);
+      failIfNotJudged(testInfo);
     },
     { auto: true, box: 'self' },
   ],

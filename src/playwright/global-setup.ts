@@ -14,6 +14,7 @@ import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
 import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
 import { readRecording } from './replay';
+import { REPORTERS_REPLACED_ENV, replacedReportersNotice, replacingReporters } from './replaced-reporters';
 import { registerBearerToken } from './secrets';
 import { TokenCommandError, runTokenCommand } from '../config/token-command';
 import { EMBEDDED_URL_ENV, apiBase, referenceProfilePath } from '../config/target';
@@ -31,9 +32,11 @@ const RECORDING_REPORTER = resolve(__dirname, 'conformance-reporter');
  * Whether a reporter of this run gathers the recording: a run without one (a shard, `--reporter=dot`) records
  * nothing, rather than leave its exchanges in the system's temporary folder.
  */
-export function gathersRecording(fullConfig: FullConfig): boolean {
-  return fullConfig.reporter.some(([name]) => name.replace(/\.[cm]?[jt]s$/, '') === RECORDING_REPORTER);
+export function gathersRecording(fullConfig: Pick<FullConfig, 'reporter'>): boolean {
+  return fullConfig.reporter.some(([name]) => isConformanceReporter(name));
 }
+
+const isConformanceReporter = (name: string): boolean => name.replace(/\.[cm]?[jt]s$/, '') === RECORDING_REPORTER;
 
 /** What is wrong with RSF_REPORTS_DIR, RSF_WAIVERS_FILE and RSF_BASELINE, as the conformance reporter says it. */
 function reportFileProblems(config: ReportingConfig): string[] {
@@ -51,6 +54,12 @@ function reportFileProblems(config: ReportingConfig): string[] {
 }
 
 export default async function globalSetup(fullConfig: FullConfig): Promise<() => Promise<void>> {
+  // Before anything can fail: Playwright's exit code must not pass a run that fails or cannot be judged.
+  const replacing = replacingReporters(fullConfig, isConformanceReporter);
+  if (replacing) {
+    process.env[REPORTERS_REPLACED_ENV] = '1';
+    process.stderr.write(replacedReportersNotice(replacing));
+  }
   let config: Config;
   try {
     config = loadConfig();

@@ -20,6 +20,7 @@ import {
 import { RUN_NONCE_ENV, RUN_STATE_ENV } from '../../src/http/run-state';
 import { EXCHANGES_DIR_ENV } from '../../src/evidence/exchange-log';
 import { SELF_TEST_RUN_ENV } from './support/self-test-run';
+import { REPORTERS_REPLACED_ENV } from '../../src/playwright/replaced-reporters';
 import { Transport } from '../../src/http/transport';
 import { validBodies } from '../../src/model/bodies';
 import { OPERATIONS } from '../../src/model/operations';
@@ -81,7 +82,14 @@ test('a variable named almost like a setting is refused, naming the setting, nev
   }
   // The suite's own variables, those of its other commands and its workflows, and others far from every setting's
   // name, are left alone.
-  const ownNames = [EMBEDDED_URL_ENV, RUN_STATE_ENV, RUN_NONCE_ENV, EXCHANGES_DIR_ENV, SELF_TEST_RUN_ENV];
+  const ownNames = [
+    EMBEDDED_URL_ENV,
+    RUN_STATE_ENV,
+    RUN_NONCE_ENV,
+    EXCHANGES_DIR_ENV,
+    SELF_TEST_RUN_ENV,
+    REPORTERS_REPLACED_ENV,
+  ];
   const otherNames = ['RSF_BUNDLE_SIGNING_KEY', 'RSF_MATRIX_ROUNDS', 'RSF_SETTINGS', 'RSF_HOME'];
   const others = Object.fromEntries([...ownNames, ...otherNames].map((name) => [name, 'x']));
   expect(() => loadConfig(others)).not.toThrow();

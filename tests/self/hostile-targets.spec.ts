@@ -27,6 +27,7 @@ import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/ru
 import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
 import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
+import { replacingReporters } from '../../src/playwright/replaced-reporters';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
@@ -34,6 +35,7 @@ import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, w
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
+  type Misbehaviour,
   answerFor,
   drip,
   dripEvery,
@@ -277,6 +279,36 @@ test('a target that throttles for ever after the preflight: the run stops sendin
   expect(target.requestsSinceTurn, 'requests sent once the target throttled').toBeLessThanOrEqual(breakerBound(run, 3));
   expect(run.output, 'throttling is never a failure').not.toMatch(/^\s*\d+ failed/m);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test("--reporter in place of the suite's: a run that fails or cannot be judged does not exit 0", async () => {
+  test.setTimeout(120_000);
+  // Before, each exited 0: a failed requirement marked expected to keep the worker, an unjudged test skipped.
+  const fault = { RSF_REFERENCE_FAULT: 'error-json-as-text-plain' }; // operation 1's errors: GEN-ERROR-CONTENT-TYPE
+  const oneTest = ['client.spec.ts', '-g', 'refuses a request without an Authorization header'];
+  const failing = await suiteAgainst(undefined, secrets, fault, ['--reporter=dot', ...oneTest], 80_000);
+  expect(failing.code, failing.output).toBe(1);
+  expect(failing.output).toContain("--reporter=dot replaces the suite's reporters");
+  // The price list throttled after the preflight's read of it: the test that lists prices cannot be judged.
+  const throttle = answerFor(/\/v1\/prices/, 'slow down', { 'content-type': 'text/plain', 'retry-after': '0' }, 429);
+  let pricesAsked = 0;
+  const throttlePrices: Misbehaviour = (req, res, index) =>
+    /\/v1\/prices/.test(req.url ?? '') && ++pricesAsked > 1 && throttle(req, res, index);
+  const { run: unjudged } = await hostileRun(
+    { misbehave: throttlePrices },
+    { RSF_MAX_RETRIES: '1' },
+    ['--reporter=line', 'prices.spec.ts', '-g', 'lists prices as'],
+    80_000,
+  );
+  expect(unjudged.code, unjudged.output).toBe(1);
+  expect(unjudged.output, 'failed for what it is, no requirement').toMatch(/Error: inconclusive: every attempt of /);
+  expect(unjudged.output).toContain("Not judged: with the suite's reporters this run would end in ERROR (exit 2)");
+  // A blob's merge, and the suite's own reporter named, keep the verdict.
+  const run = (...names: string[]) => ({ reporter: names.map((name): [string, unknown] => [name, {}]) });
+  const ours = (name: string) => name.endsWith('conformance-reporter.ts');
+  expect(replacingReporters(run('junit', 'line'), ours)).toEqual(['junit', 'line']);
+  expect(replacingReporters(run('/x/src/playwright/console-reporter.ts', 'blob'), ours)).toBeUndefined();
+  expect(replacingReporters(run('/x/src/playwright/conformance-reporter.ts', 'dot'), ours)).toBeUndefined();
 });
 
 test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requests, none failed', async () => {
