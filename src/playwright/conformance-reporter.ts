@@ -46,6 +46,8 @@ import { runNonceOfThisRun, takeUnclaimedSlowDowns } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
 import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
+import { addToLastFailed, lastRunFile } from './internals';
+import { INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION } from '../checks/check-protocol';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
@@ -276,6 +278,10 @@ export default class ConformanceReporter implements Reporter {
   }
 
   async onExit(): Promise<void> {
+    // After Playwright's own reporter wrote the last run: the tests failed by a requirement, or not judged, which it
+    // counts as expected (internals.ts).
+    const file = this.config && lastRunFile(this.config, process.argv);
+    if (file && this.exitCode !== undefined && !this.options.merge) addToLastFailed(file, this.toRunAgain());
     if (this.line) process.stdout.write(`${this.line}\n`);
     // Out before anything ends the process, this line and the console's before it (stdout.ts).
     await stdoutFlushed();
@@ -284,6 +290,23 @@ export default class ConformanceReporter implements Reporter {
     // verdict's code, end the process here, after everything else (this reporter is the last).
     const playwrightsOwn = this.options.merge || this.exitCode === 0 ? 0 : 1;
     if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
+  }
+
+  /** The tests `--last-failed` should run again: failed, or not judged (inconclusive, not run). */
+  private toRunAgain(): string[] {
+    const unjudged = [INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION];
+    return (this.suite?.allTests() ?? [])
+      .filter((test) => {
+        const last = test.results.at(-1);
+        return (
+          last !== undefined &&
+          (last.status === 'failed' ||
+            last.status === 'timedOut' ||
+            last.annotations.some((a) => unjudged.includes(a.type)) ||
+            test.annotations.some((a) => unjudged.includes(a.type)))
+        );
+      })
+      .map((test) => test.id);
   }
 
   private writeReports(

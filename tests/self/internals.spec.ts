@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { REPLACED_PLAYWRIGHT_FIXTURES } from '../../src/playwright/internals';
 import { expect, test } from '../../src/playwright/fixtures';
+import { runPlaywright } from './support/child-run';
+import { scratchDir } from './support/scratch';
 
 test('Playwright still defines every fixture that internals.ts replaces', () => {
   // The fixtures are defined in Playwright's test entry point, as keys of its base test's fixtures.
@@ -30,4 +32,16 @@ test('no module of the suite but internals.ts names a Playwright internal', () =
   });
   const files = grep.stdout.split('\n').filter(Boolean);
   expect(files).toEqual(['src/playwright/internals.ts']);
+});
+
+test('--last-failed runs again a test that a requirement failed, which the suite marked expected', async () => {
+  const out = scratchDir('last-failed');
+  const env = { RSF_REFERENCE_FAULT: 'error-json-as-text-plain', RSF_REPORTS_DIR: join(out, 'reports') };
+  const run = (...args: string[]) => runPlaywright(['test', '--output', join(out, 'results'), ...args], env, 60_000);
+  const first = await run('client.spec.ts', '-g', 'refuses a request without an Authorization header');
+  expect(first.code, first.stdout).toBe(1);
+  // Before, Playwright's .last-run.json listed no failed test, and --last-failed ran none.
+  const again = await run('--last-failed');
+  expect(again.stdout, 'the one failed test, and only it').toMatch(/^Running 1 tests? using 1 worker$/m);
+  expect(again.code, again.stdout).toBe(1);
 });
