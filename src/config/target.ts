@@ -39,10 +39,10 @@ export function apiBase(config: Where & Profile, profile = referenceProfilePath(
   return `${root}${profile}/v1`;
 }
 
-/** The target as it may be shown in reports: no query string, no user info. */
 /** How the reports and the console name the embedded reference as the target. */
 export const EMBEDDED_TARGET = 'embedded reference server';
 
+/** The target as it may be shown in reports: no query string, no user info. */
 export function displayTarget(config: Where): string {
   if (config.embedded) return EMBEDDED_TARGET;
   if (config.targetUrl.startsWith(REPLAY_SCHEME)) return `recording ${config.targetUrl.slice(REPLAY_SCHEME.length)}`;

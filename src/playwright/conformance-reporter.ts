@@ -47,7 +47,6 @@ import { apiBase, referenceProfilePath } from '../config/target';
 import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
 import { addToLastFailed, lastRunFile } from './internals';
-import { INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION } from '../checks/check-protocol';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
@@ -197,6 +196,8 @@ export default class ConformanceReporter implements Reporter {
   private suite?: Suite;
   private readonly globalErrors: string[] = [];
   private line?: string;
+  /** Set in onEnd: the IDs of the tests --last-failed runs again, added to Playwright's last run in onExit. */
+  private runAgain: string[] = [];
   /** Set in onEnd: the verdict's exit code, applied in onExit; undefined leaves Playwright's own (interrupted). */
   private exitCode?: ExitCode;
 
@@ -239,7 +240,15 @@ export default class ConformanceReporter implements Reporter {
     const runErrors = this.globalErrors.filter((e) => !configErrors.some((problem) => e.includes(problem)));
     if (result.status === 'timedout') runErrors.push('the run was stopped by its global time-out (globalTimeout)');
 
-    const tests = (this.suite?.allTests() ?? []).map(testRecordOf);
+    const allTests = this.suite?.allTests() ?? [];
+    const tests = allTests.map(testRecordOf);
+    // What --last-failed runs again: the tests failed, and those not judged, as the report counts them.
+    this.runAgain = allTests
+      .filter((_, i) => {
+        const { status, unjudged } = tests[i] as TestRecord;
+        return status === 'failed' || status === 'timedOut' || unjudged !== undefined;
+      })
+      .map((test) => test.id);
     if (result.status === 'interrupted') runErrors.push(interruptedMessage(tests));
     const base: Omit<ReportInput, 'tests'> = {
       catalogue,
@@ -281,7 +290,7 @@ export default class ConformanceReporter implements Reporter {
     // After Playwright's own reporter wrote the last run: the tests failed by a requirement, or not judged, which it
     // counts as expected (internals.ts).
     const file = this.config && lastRunFile(this.config, process.argv);
-    if (file && this.exitCode !== undefined && !this.options.merge) addToLastFailed(file, this.toRunAgain());
+    if (file && this.exitCode !== undefined && !this.options.merge) addToLastFailed(file, this.runAgain);
     if (this.line) process.stdout.write(`${this.line}\n`);
     // Out before anything ends the process, this line and the console's before it (stdout.ts).
     await stdoutFlushed();
@@ -290,23 +299,6 @@ export default class ConformanceReporter implements Reporter {
     // verdict's code, end the process here, after everything else (this reporter is the last).
     const playwrightsOwn = this.options.merge || this.exitCode === 0 ? 0 : 1;
     if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
-  }
-
-  /** The tests `--last-failed` should run again: failed, or not judged (inconclusive, not run). */
-  private toRunAgain(): string[] {
-    const unjudged = [INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION];
-    return (this.suite?.allTests() ?? [])
-      .filter((test) => {
-        const last = test.results.at(-1);
-        return (
-          last !== undefined &&
-          (last.status === 'failed' ||
-            last.status === 'timedOut' ||
-            last.annotations.some((a) => unjudged.includes(a.type)) ||
-            test.annotations.some((a) => unjudged.includes(a.type)))
-        );
-      })
-      .map((test) => test.id);
   }
 
   private writeReports(

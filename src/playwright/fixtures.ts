@@ -20,7 +20,8 @@ import { apiBase, referenceProfilePath, transportOptions } from '../config/targe
 import './secrets';
 import { type ApiBaseFor, DECLARED_ANNOTATION, markSharedOut } from './declarations';
 import { Prefetcher } from './prefetch';
-import { failIfNotJudged, keepWorkerAfterRequirementFailure } from './kept-worker';
+import { keepWorkerAfterRequirementFailure } from './kept-worker';
+import { failIfNotJudged } from './unjudged';
 import { reportersReplaced } from './replaced-reporters';
 import { RUN_STATE_ENV, runState } from '../http/run-state';
 import { redact } from '../http/redact';

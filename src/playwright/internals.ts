@@ -1,11 +1,10 @@
 // The one place that touches Playwright internals (README, "Playwright internals"). Two of them.
 //
-// 1. Playwright sets up and tears down
-// its browser plumbing around every test, trace recording and context options, as steps that each capture a
-// source-mapped stack: a quarter of a worker's CPU in a conformance run, which opens no browser context and refuses
-// --trace (global-setup.ts). Two underscore fixtures of Playwright's are replaced by ones that do nothing. Were they
-// renamed, the replacements would do nothing unnoticed and the plumbing would cost its time again:
-// tests/self/internals.spec.ts fails loudly when Playwright no longer defines them.
+// 1. Playwright sets up and tears down its browser plumbing around every test, trace recording and context options,
+// as steps that each capture a source-mapped stack: a quarter of a worker's CPU in a conformance run, which opens no
+// browser context and refuses --trace (global-setup.ts). Two underscore fixtures of Playwright's are replaced by ones
+// that do nothing. Were they renamed, the replacements would do nothing unnoticed and the plumbing would cost its
+// time again: tests/self/internals.spec.ts fails loudly when Playwright no longer defines them.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { type FullConfig, test as base } from '@playwright/test';

@@ -3,7 +3,7 @@
 // expected to fail once it has failed (testInfo.fail, public); the console reporter (console-reporter.ts) and the
 // conformance reports read the status, which stays "failed", and show it as the failure it is.
 import type { TestInfo } from '@playwright/test';
-import { CHECK_ANNOTATION, INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION } from '../checks/check-protocol';
+import { CHECK_ANNOTATION } from '../checks/check-protocol';
 
 export const KEPT_WORKER = 'marked expected so that Playwright keeps its worker';
 
@@ -19,19 +19,4 @@ export function keepWorkerAfterRequirementFailure(testInfo: TestInfo): void {
   const failed = failedRequirements(testInfo);
   if (testInfo.status === 'failed' && failed.length > 0)
     testInfo.fail(true, `${failed.join(', ')} failed; ${KEPT_WORKER}`);
-}
-
-/**
- * After the test, when `--reporter` replaced the suite's verdict (replaced-reporters.ts): a test skipped as not judged
- * fails, with its reason, so that Playwright's exit code is not 0 for a run the suite's reporter would call ERROR.
- */
-export function failIfNotJudged(testInfo: Pick<TestInfo, 'annotations'>): void {
-  const reason = testInfo.annotations.find((a) => a.type === INCONCLUSIVE_ANNOTATION || a.type === NOT_RUN_ANNOTATION);
-  if (!reason) return;
-  const kind = reason.type === INCONCLUSIVE_ANNOTATION ? 'inconclusive' : 'not run';
-  throw new Error(
-    `${kind}: ${reason.description ?? ''}\n` +
-      "Not judged: with the suite's reporters this run would end in ERROR (exit 2); --reporter replaced them, so " +
-      'this test fails instead of passing as skipped.',
-  );
 }

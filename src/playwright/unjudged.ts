@@ -1,6 +1,6 @@
 // A test that cannot be judged ends as skipped, with a typed annotation the conformance reporter reads: never as a
 // failure, because throttling and outages say nothing about conformance (and a failure would cost a worker restart).
-import { test } from '@playwright/test';
+import { type TestInfo, test } from '@playwright/test';
 import { INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION } from '../checks/check-protocol';
 
 /** Thrown inside Playwright's skip: lets `Conformance.verify` and the property runner tell it from a check failure. */
@@ -28,9 +28,25 @@ export function stopAsNotRun(reason: string): never {
  */
 export function resumeSkip(): void {
   if (!isUnjudged()) return;
-  const info = test.info();
-  const reason = info.annotations
-    .filter((a) => a.type === INCONCLUSIVE_ANNOTATION || a.type === NOT_RUN_ANNOTATION)
-    .at(-1);
-  test.skip(true, reason?.description ?? 'not judged');
+  test.skip(true, notJudgedAnnotation(test.info().annotations)?.description ?? 'not judged');
+}
+
+/** Why the test was not judged: its last inconclusive or not-run annotation, if any. */
+function notJudgedAnnotation(annotations: TestInfo['annotations']): TestInfo['annotations'][number] | undefined {
+  return annotations.filter((a) => a.type === INCONCLUSIVE_ANNOTATION || a.type === NOT_RUN_ANNOTATION).at(-1);
+}
+
+/**
+ * After the test, when `--reporter` replaced the suite's verdict (replaced-reporters.ts): a test skipped as not judged
+ * fails, with its reason, so that Playwright's exit code is not 0 for a run the suite's reporter would call ERROR.
+ */
+export function failIfNotJudged(testInfo: Pick<TestInfo, 'annotations'>): void {
+  const reason = notJudgedAnnotation(testInfo.annotations);
+  if (!reason) return;
+  const kind = reason.type === INCONCLUSIVE_ANNOTATION ? 'inconclusive' : 'not run';
+  throw new Error(
+    `${kind}: ${reason.description ?? ''}\n` +
+      "Not judged: with the suite's reporters this run would end in ERROR (exit 2); --reporter replaced them, so " +
+      'this test fails instead of passing as skipped.',
+  );
 }
