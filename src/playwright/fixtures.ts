@@ -52,7 +52,7 @@ interface TestFixtures {
   bodies: ValidBodies;
   /** Skips a test tagged @writes while writes are off (write-safety.ts). */
   writeSafety: void;
-  /** After the test: a failed requirement keeps the worker (kept-worker.ts), unless --reporter replaced the verdict. */
+  /** After the test: a failed requirement keeps the worker (kept-worker.ts), unless --reporter or -x says otherwise. */
   requirementFailures: void;
 }
 

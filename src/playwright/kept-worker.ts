@@ -14,8 +14,12 @@ function failedRequirements(info: Pick<TestInfo, 'annotations'>): string[] {
   );
 }
 
-/** After the test: if a requirement failed it, marks the failure expected, so that Playwright keeps the worker. */
+/**
+ * After the test: if a requirement failed it, marks the failure expected, so that Playwright keeps the worker. Not
+ * under --max-failures (-x): Playwright stops the run after the failures it counts, and counts none marked expected.
+ */
 export function keepWorkerAfterRequirementFailure(testInfo: TestInfo): void {
+  if (testInfo.config.maxFailures > 0) return;
   const failed = failedRequirements(testInfo);
   if (testInfo.status === 'failed' && failed.length > 0)
     testInfo.fail(true, `${failed.join(', ')} failed; ${KEPT_WORKER}`);

@@ -311,6 +311,18 @@ test("--reporter in place of the suite's: a run that fails or cannot be judged d
   expect(replacingReporters(run('/x/src/playwright/conformance-reporter.ts', 'dot'), ours)).toBeUndefined();
 });
 
+test('--max-failures (-x) stops the run after the failures it names', async () => {
+  test.setTimeout(90_000);
+  // Before, the run went on to its end: a failure marked expected to keep the worker is not one Playwright counts.
+  const fault = { RSF_REFERENCE_FAULT: 'error-json-as-text-plain' }; // 32 tests of client.spec.ts fail
+  const run = await suiteAgainst(undefined, secrets, fault, ['client.spec.ts', '--max-failures=1'], 80_000);
+  expect(run.code, run.output).toBe(1);
+  expect(run.output).toContain('Testing stopped early after 1 maximum allowed failures');
+  expect(run.output).toMatch(/^\s*1 failed$/m);
+  expect(run.output).toMatch(/^\s*\d+ did not run$/m);
+  expect(run.output).toMatch(/^Conformance: FAIL — 1 MUST requirement failed/m);
+});
+
 test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requests, none failed', async () => {
   test.setTimeout(90_000);
   const page = '<html><body><h1>Down for maintenance</h1><p>Back soon.</p></body></html>';
