@@ -53,6 +53,23 @@ function evidenceOf(result: TestResult): TestRecord['evidence'] {
     });
 }
 
+/** What the settings can do about a test that ran out of time. */
+export const TIMED_OUT_HINT =
+  'the spec shows no time-outs (§8), so a slow or throttled target is not failed for one; give the tests more time ' +
+  '(--timeout=<ms>), or shorten the waits (RSF_RETRY_MAX_WAIT_MS, RSF_REQUEST_TIMEOUT_MS, RSF_MAX_REQUESTS_PER_SECOND)';
+
+/**
+ * A test that ran out of its time-out before any of its checks failed was not judged: its waits (the target's
+ * answers, Retry-After, the rate cap) are what took the time, never a requirement.
+ */
+export function timedOutUnjudged(result: Pick<TestResult, 'status' | 'annotations' | 'errors'>): Unjudged | undefined {
+  if (result.status !== 'timedOut') return undefined;
+  if (result.annotations.some((a) => parseCheckAnnotation(a)?.outcome === 'failed')) return undefined;
+  const [firstLine] = stripAnsi(result.errors[0]?.message ?? '').split('\n');
+  const error = firstLine?.trim().replace(/\.$/, '') || 'the test timed out';
+  return { kind: 'inconclusive', reason: `${error}: ${TIMED_OUT_HINT}` };
+}
+
 /** A skipped test that could not be judged; a test that ended otherwise was judged, whatever its annotations say. */
 function unjudgedOf(status: TestRunStatus, of: (type: string) => string[]): Unjudged | undefined {
   if (status !== 'skipped') return undefined;
@@ -82,7 +99,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const transient = total(of(TRANSIENT_ANNOTATION));
   const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
   const status: TestRunStatus = result?.status ?? 'not run';
-  const unjudged = unjudgedOf(status, of);
+  const unjudged = unjudgedOf(status, of) ?? (result && timedOutUnjudged(result));
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
   const credentials = of(CREDENTIALS_ANNOTATION).at(0);
   return {

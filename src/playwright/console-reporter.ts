@@ -16,6 +16,7 @@ import { transientLine } from '../report/format';
 import { stripAnsi } from '../model/text';
 import { stdoutFlushed } from './stdout';
 import { EMBEDDED_TARGET } from '../config/target';
+import { TIMED_OUT_HINT, timedOutUnjudged } from './collect';
 
 /** Failures shown in full on the console; the rest are listed by title, and every one is in reports/. */
 const FAILURES_IN_FULL = 20;
@@ -47,6 +48,8 @@ export default class ConsoleReporter implements Reporter {
   private total = 0;
   private readonly failures: { test: TestCase; result: TestResult }[] = [];
   private readonly counts = { passed: 0, failed: 0, interrupted: 0, skipped: 0 };
+  /** Tests that ran out of time before a check failed: not judged (collect.ts), so not counted as failed. */
+  private readonly timedOut: TestCase[] = [];
   /** Gateway blips the tests' requests got and sent again. */
   private transient = 0;
 
@@ -63,9 +66,12 @@ export default class ConsoleReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     this.count++;
     // Interrupted (Ctrl-C) is no failure: counted apart, as Playwright's list reporter counts it, with no evidence.
-    const status = result.status === 'timedOut' ? 'failed' : result.status;
-    this.counts[status]++;
-    if (status === 'failed') this.failures.push({ test, result });
+    if (timedOutUnjudged(result)) this.timedOut.push(test);
+    else {
+      const status = result.status === 'timedOut' ? 'failed' : result.status;
+      this.counts[status]++;
+      if (status === 'failed') this.failures.push({ test, result });
+    }
     for (const a of result.annotations)
       if (a.type === TRANSIENT_ANNOTATION) this.transient += Number(a.description) || 0;
     // A skipped test's reason is in the reports: a target that died would repeat one sentence for every test.
@@ -97,10 +103,15 @@ export default class ConsoleReporter implements Reporter {
       process.stdout.write(`\n  ${rest.length} more failed tests; their evidence is in reports/conformance.md:\n`);
       for (const { test } of rest) process.stdout.write(`    ${this.titleOf(test)}\n`);
     }
+    if (this.timedOut.length > 0) {
+      process.stdout.write(`\n  Timed out, not judged: ${TIMED_OUT_HINT}.\n`);
+      for (const test of this.timedOut) process.stdout.write(`    ${this.titleOf(test)}\n`);
+    }
     // As Playwright's list reporter counts: a line per kind, none when no test ran (a failed global setup).
     if (this.count === 0) return;
     const lines = [
       this.counts.failed > 0 ? `${this.counts.failed} failed` : '',
+      this.timedOut.length > 0 ? `${this.timedOut.length} timed out (not judged)` : '',
       this.counts.interrupted > 0 ? `${this.counts.interrupted} interrupted` : '',
       this.total > this.count ? `${this.total - this.count} did not run` : '',
       this.counts.skipped > 0 ? `${this.counts.skipped} skipped` : '',

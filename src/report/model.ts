@@ -298,9 +298,10 @@ function failSignals(t: TestRecord, id: string): Signal[] {
         : [{ kind: 'check', ...where, message: testError ?? 'check failed; no evidence was attached' }];
     return entries.map((entry) => ({ kind: 'fail', entry }));
   }
-  // A failed test with no failed check at all (time-out, crash) fails every requirement it is tagged with.
+  // A failed test with no failed check at all (a crash) fails every requirement it is tagged with; one that ran out
+  // of time is not judged (collect.ts).
   const anyFailedCheck = t.checks.some((c) => c.outcome === 'failed');
-  if (FAILED_RUN.has(t.status) && !anyFailedCheck && t.tags.includes(id)) {
+  if (FAILED_RUN.has(t.status) && !t.unjudged && !anyFailedCheck && t.tags.includes(id)) {
     return [{ kind: 'fail', entry: { kind: 'error', ...where, message: errorText(t) } }];
   }
   return [];
@@ -461,7 +462,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
   const tests = {
     total: input.tests.length,
     passed: input.tests.filter((t) => t.status === 'passed' && !t.flaky).length,
-    failed: input.tests.filter((t) => FAILED_RUN.has(t.status)).length,
+    failed: input.tests.filter((t) => FAILED_RUN.has(t.status) && !t.unjudged).length,
     flaky: input.tests.filter((t) => t.flaky).length,
     skipped: input.tests.filter((t) => t.status === 'skipped' && !t.unjudged).length,
     inconclusive: input.tests.filter((t) => t.unjudged?.kind === 'inconclusive').length,

@@ -323,6 +323,23 @@ test('--max-failures (-x) stops the run after the failures it names', async () =
   expect(run.output).toMatch(/^Conformance: FAIL — 1 MUST requirement failed/m);
 });
 
+test('a test that runs out of time at a slow target is not judged: ERROR, never FAIL', async () => {
+  test.setTimeout(90_000);
+  // Before, a time-out failed every requirement the test is tagged with; the spec shows no time-outs (§8).
+  const { run } = await hostileRun(
+    { misbehave: () => false, latencyMs: 1500 },
+    {},
+    ['prices.spec.ts', '-g', 'lists prices as', '--timeout=1000'],
+    80_000,
+  );
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+  expect(run.output).toMatch(/^\s*1 timed out \(not judged\)$/m);
+  expect(run.output).not.toMatch(/^\s*\d+ failed$/m);
+  expect(lastLine(run.stdout)).toMatch(/inconclusive \(.+\): Test timeout of 1000ms exceeded.*\(--timeout=<ms>\)/);
+  expect(run.report?.summary.counts.MUST.failed).toBe(0);
+  expect(run.report?.summary.tests.inconclusive).toBe(1);
+});
+
 test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requests, none failed', async () => {
   test.setTimeout(90_000);
   const page = '<html><body><h1>Down for maintenance</h1><p>Back soon.</p></body></html>';

@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Requirement, requirements } from '../../src/model/catalogue';
-import { type Evidence, slowDownDescription, slowDownOf } from '../../src/checks/check-protocol';
+import { CHECK_ANNOTATION, type Evidence, slowDownDescription, slowDownOf } from '../../src/checks/check-protocol';
+import { timedOutUnjudged } from '../../src/playwright/collect';
 import { expect, test } from '../../src/playwright/fixtures';
 import { type Baseline, loadBaseline } from '../../src/report/baseline';
 import { projectDirName, projectDirs } from '../../src/playwright/conformance-reporter';
@@ -126,9 +127,29 @@ test('interrupted, not-run and skipped tests leave a requirement untested or ski
 });
 
 test('one failing test among passing ones fails the requirement; a passing test alone vouches for its tags', () => {
-  const timedOut = t(['A-MUST'], { status: 'timedOut', errors: ['Test timeout of 5ms exceeded.'] });
-  const { status } = build([t(['A-MUST']), timedOut, t(['B-MUST'])]);
+  const crashed = t(['A-MUST'], {
+    status: 'failed',
+    errors: ["TypeError: Cannot read properties of undefined (reading 'id')"],
+  });
+  const { status } = build([t(['A-MUST']), crashed, t(['B-MUST'])]);
   expect([status('A-MUST'), status('B-MUST')]).toEqual(['failed', 'passed']);
+});
+
+test('a test that ran out of time before a check failed is not judged; one whose check had failed still fails', () => {
+  const errors = [{ message: 'Test timeout of 5ms exceeded while setting up "api".' }];
+  const unjudged = timedOutUnjudged({ status: 'timedOut', annotations: [], errors });
+  expect(unjudged).toEqual({
+    kind: 'inconclusive',
+    reason: expect.stringMatching(
+      /^Test timeout of 5ms exceeded while setting up "api": the spec shows no time-outs \(§8\)/,
+    ),
+  });
+  const failedCheck = { type: CHECK_ANNOTATION, description: 'A-MUST failed' };
+  expect(timedOutUnjudged({ status: 'timedOut', annotations: [failedCheck], errors })).toBeUndefined();
+  expect(timedOutUnjudged({ status: 'failed', annotations: [], errors })).toBeUndefined();
+  const { status, report } = build([t(['A-MUST'], { status: 'timedOut', unjudged }), t(['B-MUST'])]);
+  expect([status('A-MUST'), status('B-MUST')]).toEqual(['inconclusive', 'passed']);
+  expect(report.summary.tests).toMatchObject({ failed: 0, inconclusive: 1 });
 });
 
 test('untested checks vouch for nothing: the requirement is untested with their reason, even in a passing test', () => {
