@@ -4,7 +4,7 @@
 import { requirement } from '../model/catalogue';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import { CheckFailure, expectedReceived, failure } from './failure';
-import { type Credentials, type Exchange, plainString, schemaInput } from '../http/exchange';
+import { type Credentials, type Exchange, jsonSyntaxError, plainString, schemaInput } from '../http/exchange';
 import { isObject, outcomeOf } from './outcome';
 import { schemas } from '../model/schema-registry';
 
@@ -86,8 +86,16 @@ export function schemaProblem(exchange: Exchange, names: readonly string[]): Che
   const expected = `a body matching ${names.map((n) => `schemas/${n}.schema.json`).join(' or ')}`;
   const received = exchange.truncated
     ? `a response larger than ${exchange.truncated.limitBytes} bytes (RSF_MAX_RESPONSE_BYTES), not read whole`
-    : `a ${exchange.body.kind} body with schema errors`;
+    : (notJson(exchange) ?? `a ${exchange.body.kind} body with schema errors`);
   return failure('Response does not match the schema', expected, received, errors);
+}
+
+/** A text body that was meant as JSON (so labelled, or opening as an object or array), and why it is not JSON. */
+function notJson(exchange: Exchange): string | undefined {
+  if (exchange.body.kind !== 'text') return undefined;
+  if (!JSON_MEDIA_TYPE.test(exchange.contentType) && !/^\s*[[{]/.test(exchange.body.value)) return undefined;
+  const error = jsonSyntaxError(exchange.body.value);
+  return error === undefined ? undefined : `a body that is not valid JSON (${error}), read as text`;
 }
 
 export function jsonContentTypeProblem(exchange: Exchange): CheckFailure | undefined {

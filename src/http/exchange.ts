@@ -82,6 +82,16 @@ export function headerValue(response: WireResponse, name: string): string | unde
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Why `text` is not JSON, in JSON.parse's words ("Bad control character in string literal … at position 2"). */
+export function jsonSyntaxError(text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
 /**
  * The body as JSON, or as text. Under a text/* content type only an object or an array counts as (mislabelled)
  * JSON: a plain-string body such as 200 or true must stay the string it is (§7.1).

@@ -15,7 +15,7 @@ import type { Config } from '../../src/config/config';
 import { loadConfig } from '../../src/config/config';
 import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
-import { rejectionProblem, successProblem } from '../../src/checks/checks';
+import { rejectionProblem, schemaProblem, successProblem } from '../../src/checks/checks';
 import { Transport } from '../../src/http/transport';
 import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
 import { exchangeOf } from '../../src/http/exchange';
@@ -1099,6 +1099,26 @@ test.describe('retries and the breaker', () => {
     const config = loadConfig();
     expect(successProblem(exchange, config)?.message).toContain(`response larger than ${CAP} bytes`);
     expect(rejectionProblem(exchange, config)?.message).toContain(`a response larger than ${CAP} bytes`);
+  });
+
+  test('a body labelled JSON that does not parse says why, in JSON.parse\'s words, not only "a text body"', () => {
+    const body = '{"\u0000title":"Cordless drill"}'; // a raw control character in a string: not JSON (RFC 8259 §7)
+    const response = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(body),
+      sizeBytes: body.length,
+      truncated: false,
+      durationMs: 1,
+    };
+    const request = { method: 'GET', url: 'http://127.0.0.1/v1/item/1', headers: {} };
+    const exchange = exchangeOf(OPERATIONS.getProduct, 'valid', request, response, [], CAP);
+    expect(schemaProblem(exchange, ['product.response'])?.message).toMatch(
+      /received: a body that is not valid JSON \(Bad control character in string literal.*\), read as text/,
+    );
+    const plain = { ...response, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not found') };
+    const text = exchangeOf(OPERATIONS.getProduct, 'valid', request, plain, [], CAP);
+    expect(schemaProblem(text, ['product.response'])?.message).toContain('received: a text body with schema errors');
   });
 
   test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
