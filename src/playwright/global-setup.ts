@@ -1,5 +1,5 @@
 // Before any test: check the configuration, start the embedded reference if no target is set, run the preflight.
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startReferenceServer } from '../../reference/server';
 import { type Config, ConfigError, loadConfig } from '../config/config';
@@ -38,10 +38,14 @@ export function gathersRecording(fullConfig: Pick<FullConfig, 'reporter'>): bool
 
 const isConformanceReporter = (name: string): boolean => name.replace(/\.[cm]?[jt]s$/, '') === RECORDING_REPORTER;
 
-/** What is wrong with RSF_REPORTS_DIR, RSF_WAIVERS_FILE and RSF_BASELINE, as the conformance reporter says it. */
-function reportFileProblems(config: ReportingConfig): string[] {
+/**
+ * What is wrong with RSF_REPORTS_DIR, RSF_WAIVERS_FILE and RSF_BASELINE, as the conformance reporter says it. The
+ * reports folder is where the reporter writes: relative to the config's folder (Playwright's configDir), whatever
+ * the working directory.
+ */
+function reportFileProblems(config: ReportingConfig, configDir: string): string[] {
   const ids = new Set(requirements().map((r) => r.id));
-  const dirProblem = reportsDirProblem(resolve(config.reportsDir));
+  const dirProblem = reportsDirProblem(resolve(configDir, config.reportsDir));
   const problems = [...(dirProblem ? [dirProblem] : []), ...loadWaivers(resolve(config.waiversFile), ids).problems];
   if (config.baseline !== '') {
     try {
@@ -73,7 +77,10 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     );
   }
   // The reporter reads them at the end; a file it cannot use is known now, before a single request.
-  const fileProblems = reportFileProblems(config);
+  const fileProblems = reportFileProblems(
+    config,
+    fullConfig.configFile ? dirname(fullConfig.configFile) : process.cwd(),
+  );
   if (fileProblems.length > 0) throw plain(new ConfigError(fileProblems));
   for (const project of fullConfig.projects) {
     const trace = project.use.trace;

@@ -1,14 +1,14 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { foldersLeftBy, lastLine, readReport, runPlaywright } from './support/child-run';
+import { REPO_ROOT, foldersLeftBy, lastLine, readReport, runPlaywright } from './support/child-run';
 import { preflightMessage, preflightOutcome } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
@@ -431,6 +431,23 @@ test('reports that cannot be written after the tests ran: ERROR, and the run lea
   expect(run.stderr).toMatch(/^Conformance reporter: RSF_REPORTS_DIR: the reports could not be written to .*EISDIR/m);
   // The workers' exchanges, which no recording took, go as they would have (run-folders.ts names them by runner).
   expect(foldersLeftBy(run.pid)).toEqual([]);
+});
+
+test('run from another folder, a relative RSF_REPORTS_DIR is checked where the reports go: by the config', async () => {
+  // Before, the global setup checked (and made) it under the working directory, while the reporter wrote beside the
+  // config: a run from a folder it cannot write to ended in ERROR for a reports folder it would never use.
+  const cwd = scratchDir('elsewhere');
+  const scratch = scratchDir('reports-relative');
+  const reportsDir = relative(REPO_ROOT, join(scratch, 'reports'));
+  const run = await runPlaywright(
+    ['test', '-c', join(REPO_ROOT, 'playwright.config.ts'), 'prices.spec.ts', '-g', 'lists prices as'],
+    { RSF_REPORTS_DIR: reportsDir },
+    60_000,
+    { cwd },
+  );
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(readdirSync(cwd), 'nothing made in the working directory').toEqual([]);
+  expect(readReport(join(scratch, 'reports')).summary.verdict).toBe('PASS');
 });
 
 test('a price list over RSF_MAX_RESPONSE_BYTES: the token was accepted, and the run goes on', async () => {

@@ -77,22 +77,24 @@ export interface GroupRunOptions {
   onStdout?: (stdoutSoFar: string) => void;
   /** Sends `signal` to the whole group once `when` resolves, as a terminal's Ctrl-C or a cancelled CI job does. */
   interrupt?: { signal: NodeJS.Signals; when: Promise<unknown> };
+  /** The working directory, when not the repository root. */
+  cwd?: string;
 }
 
 /**
- * Runs `command args` from the repository root in a process group of its own, with `childEnv(extraEnv)`; the whole
- * group is killed after timeoutMs.
+ * Runs `command args` from the repository root (or `cwd`) in a process group of its own, with `childEnv(extraEnv)`;
+ * the whole group is killed after timeoutMs.
  */
 export function runInGroup(
   command: string,
   args: string[],
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
-  { onStdout, interrupt }: GroupRunOptions = {},
+  { onStdout, interrupt, cwd = REPO_ROOT }: GroupRunOptions = {},
 ): Promise<GroupRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, {
-      cwd: REPO_ROOT,
+      cwd,
       env: childEnv(extraEnv),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
