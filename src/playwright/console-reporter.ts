@@ -105,7 +105,9 @@ export default class ConsoleReporter implements Reporter {
     }
     if (this.timedOut.length > 0) {
       process.stdout.write(`\n  Timed out, not judged: ${TIMED_OUT_HINT}.\n`);
-      for (const test of this.timedOut) process.stdout.write(`    ${this.titleOf(test)}\n`);
+      for (const test of this.timedOut.slice(0, FAILURES_IN_FULL)) process.stdout.write(`    ${this.titleOf(test)}\n`);
+      const more = this.timedOut.length - FAILURES_IN_FULL;
+      if (more > 0) process.stdout.write(`    … and ${more} more, in reports/conformance.md\n`);
     }
     // As Playwright's list reporter counts: a line per kind, none when no test ran (a failed global setup).
     if (this.count === 0) return;
