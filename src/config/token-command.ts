@@ -21,6 +21,11 @@ function tokenOf(stdout: string): string {
       `${TOKEN_COMMAND_SETTING} printed a JSON object, not a token: print its access token alone ` +
         "(a token endpoint's answer piped through jq -r .access_token, say).",
     );
+  // A JSON string: jq without -r prints the field in quotes. A token (token68, RFC 9110 §11.2) has none.
+  if (/^".*"$/s.test(token))
+    throw new TokenCommandError(
+      `${TOKEN_COMMAND_SETTING} printed the token in quotes, as a JSON string: print it without them (jq -r, say).`,
+    );
   // A header value cannot hold a line break; a token has no blank either.
   if (/\s/.test(token))
     throw new TokenCommandError(`${TOKEN_COMMAND_SETTING} printed more than one word: it must print the token alone.`);

@@ -95,6 +95,14 @@ test('a variable named almost like a setting is refused, naming the setting, nev
   expect(() => loadConfig(others)).not.toThrow();
 });
 
+test('a token or target URL set in quotes (kept by the environment, dropped by .env) is refused, saying so', () => {
+  const kept = /it is in quotes, which a variable set in the environment keeps: set it without them/;
+  expect(() => loadConfig({ RSF_BEARER_TOKEN: '"s3cr3t-t0ken-1"' })).toThrow(kept);
+  expect(() => loadConfig({ RSF_BEARER_TOKEN: '"s3cr3t-t0ken-1"' })).not.toThrow(/s3cr3t-t0ken-1/);
+  expect(() => loadConfig({ RSF_TARGET_URL: "'https://staging.example/api'" })).toThrow(kept);
+  expect(() => loadConfig({ RSF_TARGET_URL: 'https://staging.example/api' })).not.toThrow();
+});
+
 test('a token too short to be redacted safely is refused', () => {
   expect(() => loadConfig({ RSF_CHANNEL_TOKEN: 'abc' })).toThrow(/RSF_CHANNEL_TOKEN: must be at least 8 characters/);
   expect(() => loadConfig({ RSF_CHANNEL_TOKEN: 'abc' })).not.toThrow(/abc/);

@@ -53,7 +53,7 @@ test('a token command that fails stops the run at start, naming RSF_BEARER_TOKEN
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
 });
 
-test('a token command that prints nothing, or a JSON answer, is refused, naming RSF_BEARER_TOKEN_COMMAND', async () => {
+test('a token command that prints nothing, a JSON answer or a JSON string is refused, naming the setting', async () => {
   // The run stops on it as on the failing command above, by the same path of the global setup.
   const refused = await runTokenCommand('true').catch((e: unknown) => e);
   expect(refused).toBeInstanceOf(TokenCommandError);
@@ -64,4 +64,8 @@ test('a token command that prints nothing, or a JSON answer, is refused, naming 
   );
   expect((answer as Error).message).toMatch(/printed a JSON object, not a token: print its access token alone/);
   expect((answer as Error).message).not.toContain('s3cr3t-t0ken');
+  // jq without -r: the token as a JSON string. Before, it was sent with its quotes, and the target refused it.
+  const quoted = await runTokenCommand(`printf '"s3cr3t-t0ken"\\n'`).catch((e: unknown) => e);
+  expect((quoted as Error).message).toMatch(/printed the token in quotes, as a JSON string: print it without them/);
+  expect((quoted as Error).message).not.toContain('s3cr3t-t0ken');
 });

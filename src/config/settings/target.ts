@@ -17,8 +17,13 @@ const shownUrl = (raw: string): string =>
     .replace(/\?[^#]*/, `?${REDACTED}`)
     .replace(/#.*$/s, `#${REDACTED}`);
 
+/** A value in quotes: a variable set in the environment (a CI secret, a shell) keeps them; a .env file drops them. */
+const quoted = (raw: string): boolean => /^(["']).*\1$/s.test(raw);
+const QUOTES_KEPT = 'it is in quotes, which a variable set in the environment keeps: set it without them';
+
 const url = (raw: string): string => {
   if (raw === '') return '';
+  if (quoted(raw)) throw new ConfigProblem(QUOTES_KEPT, shownUrl(raw));
   if (raw.startsWith(REPLAY_SCHEME)) {
     if (raw.length === REPLAY_SCHEME.length) throw new ConfigProblem('har: names no recording file');
     return raw;
@@ -42,6 +47,8 @@ const url = (raw: string): string => {
 
 /** RSF_BEARER_TOKEN: the token alone, as the token command must print it; the suite adds the scheme. */
 const accessToken = (raw: string): string => {
+  // A token is token68 (RFC 9110 §11.2), which has no quotes.
+  if (quoted(raw)) throw new ConfigProblem(QUOTES_KEPT);
   if (/\s/.test(raw)) {
     const prefixed = /^bearer\s/i.test(raw);
     throw new ConfigProblem(
