@@ -66,8 +66,9 @@ export default class ConsoleReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     this.count++;
     // Interrupted (Ctrl-C) is no failure: counted apart, as Playwright's list reporter counts it, with no evidence.
-    if (timedOutUnjudged(result)) this.timedOut.push(test);
-    else {
+    if (timedOutUnjudged(result)) {
+      this.timedOut.push(test);
+    } else {
       const status = result.status === 'timedOut' ? 'failed' : result.status;
       this.counts[status]++;
       if (status === 'failed') this.failures.push({ test, result });
