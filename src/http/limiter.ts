@@ -57,8 +57,6 @@ export interface RunThrottle {
    * undefined when it had just slowed down (the answer was to a request sent before that).
    */
   slowDown(acceptedRate: number): number | undefined;
-  /** An answer was not throttled: a throttled run speeds up by answers too, not only by time. */
-  accepted(): void;
 }
 
 export interface LimiterOptions {
@@ -230,10 +228,7 @@ export function paced(
     if (slowsDown) {
       limiter.countRefusal();
       slowingDown(response, throttle.slowDown(limiter.acceptedRunRate(now)));
-    } else if (response.status !== 503) {
-      limiter.answered(now, response.durationMs);
-      throttle.accepted();
-    }
+    } else if (response.status !== 503) limiter.answered(now, response.durationMs);
     return sent;
   };
 }

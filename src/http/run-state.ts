@@ -38,13 +38,6 @@ export const OPERATION_THRESHOLD = 2;
 export const FLOOR_RATE_PER_SECOND = 1;
 /** Without a new 429, the throttled rate doubles this often: the run speeds up again, slowly. */
 export const RECOVERY_DOUBLING_MS = 10_000;
-/**
- * Each this many answers a process got unthrottled since the last slow-down double its throttled rate too: a target
- * that throttles now and then (a shared quota: 1 request in 20, say) rather than at a rate would otherwise hold the
- * run at the pace where a halving comes as often as a doubling, a few requests a second. A rate limiter refuses
- * more as the rate passes its own, and the run settles near it.
- */
-export const ACCEPTED_PER_DOUBLING = 10;
 /** 429s within this time after a slow-down answer requests sent before it: they do not slow the run again. */
 const SLOWDOWN_HOLD_MS = 1000;
 /** A throttled rate recovered this far is no throttle any more. */
@@ -108,8 +101,6 @@ export class RunState {
   private throttle: ThrottleRecord | undefined;
   private throttleReadAt = 0;
   private throttleMtime = 0;
-  /** Answers this process got unthrottled since the throttle last changed (ACCEPTED_PER_DOUBLING). */
-  private acceptedSinceThrottle = 0;
   private readonly stoppedOperations = new Map<string, string>();
 
   constructor(readonly dir: string) {
@@ -265,21 +256,12 @@ export class RunState {
       const mtime = statSync(this.path(THROTTLE_FILE), { throwIfNoEntry: false })?.mtimeMs ?? 0;
       if (mtime !== this.throttleMtime) {
         this.throttleMtime = mtime;
-        const read = this.readThrottle();
-        if (read?.at !== this.throttle?.at) this.acceptedSinceThrottle = 0;
-        this.throttle = read;
+        this.throttle = this.readThrottle();
       }
     }
     if (!this.throttle) return undefined;
-    const doublings =
-      Math.max(0, now - this.throttle.at) / RECOVERY_DOUBLING_MS + this.acceptedSinceThrottle / ACCEPTED_PER_DOUBLING;
-    const rate = this.throttle.ratePerSecond * 2 ** doublings;
+    const rate = this.throttle.ratePerSecond * 2 ** (Math.max(0, now - this.throttle.at) / RECOVERY_DOUBLING_MS);
     return rate >= UNTHROTTLED_RATE_PER_SECOND ? undefined : rate;
-  }
-
-  /** An answer this process got was not throttled: a throttled run speeds up by it (ACCEPTED_PER_DOUBLING). */
-  accepted(): void {
-    if (this.throttle) this.acceptedSinceThrottle++;
   }
 
   private readThrottle(): ThrottleRecord | undefined {
@@ -306,7 +288,6 @@ export class RunState {
     renameSync(temporary, this.path(THROTTLE_FILE)); // atomic: readers see the old record or the new one
     this.throttle = { ratePerSecond, at: now };
     this.throttleMtime = 0;
-    this.acceptedSinceThrottle = 0;
     return ratePerSecond;
   }
 }

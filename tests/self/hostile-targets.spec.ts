@@ -24,13 +24,7 @@ import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
-import {
-  ACCEPTED_PER_DOUBLING,
-  BREAKER_THRESHOLD,
-  type BreakerTrip,
-  OPERATION_THRESHOLD,
-  RunState,
-} from '../../src/http/run-state';
+import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
 import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { replacingReporters } from '../../src/playwright/replaced-reporters';
@@ -897,25 +891,6 @@ test.describe('retries and the breaker', () => {
     }
   });
 
-  test('a throttled run speeds up by the answers it gets, not only by time: a 429 now and then cannot hold it', () => {
-    // Before, only time sped it up (a doubling per RECOVERY_DOUBLING_MS): a target that throttled 1 request in 20 at
-    // random held the run at a few requests a second, 290 s for an embedded run of 3 s.
-    const dir = scratchDir('state');
-    const [state, other] = [new RunState(dir), new RunState(dir)];
-    const at = Date.now();
-    const rate = state.slowDown(40, at);
-    expect(rate).toBe(20);
-    for (let i = 0; i < ACCEPTED_PER_DOUBLING; i++) state.accepted();
-    expect(state.throttledRate(at)).toBeCloseTo(40);
-    for (let i = 0; i < 2 * ACCEPTED_PER_DOUBLING; i++) state.accepted();
-    expect(state.throttledRate(at)).toBeCloseTo(160);
-    // The answers of a process count for its own pace; another worker's slow-down starts the count again.
-    expect(other.throttledRate(at)).toBeCloseTo(20);
-    other.slowDown(10, at + 2000);
-    expect(new RunState(dir).throttledRate(at + 2000)).toBeCloseTo(5);
-    expect(state.throttledRate(at + 2000)).toBeCloseTo(5);
-  });
-
   // A 503 without Retry-After slows the run down only at the fourth among a worker's last answers, and its retry comes
   // back after a back-off of a fraction of a second, not after Retry-After's second: more refusals, on more requests,
   // and the rate the target accepted is measured among them (one slow-down more may be needed). Without the slow-down,
@@ -984,7 +959,7 @@ test.describe('retries and the breaker', () => {
     /** How many times a worker's pace asks the run to slow down, given its answers' statuses in order. */
     async function slowDownsFor(statuses: readonly number[], options: { burst?: boolean } = {}): Promise<number> {
       let slowDowns = 0;
-      const throttle: RunThrottle = { throttledRate: () => undefined, slowDown: () => slowDowns++, accepted: () => {} };
+      const throttle: RunThrottle = { throttledRate: () => undefined, slowDown: () => slowDowns++ };
       const limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1, ...options }, throttle);
       const answers = statuses.map(answerOf);
       const send = paced(limiter, throttle)(async () => answers.shift() ?? assert.fail('no answer left'));
@@ -1009,11 +984,7 @@ test.describe('retries and the breaker', () => {
     // while to serve what got through: the first 429 comes back before any answer.
     const statuses = [429, 429, 429, 200, 200, 200, 200, 200, 429, 429, 429];
     const told: number[] = [];
-    const throttle: RunThrottle = {
-      throttledRate: () => undefined,
-      slowDown: (rate) => void told.push(rate),
-      accepted: () => {},
-    };
+    const throttle: RunThrottle = { throttledRate: () => undefined, slowDown: (rate) => void told.push(rate) };
     const limiter = new Limiter({ maxRequestsPerSecond: 0, workers: 1 }, throttle);
     const reply = async () => {
       const status = statuses.shift() ?? assert.fail('no answer left');

@@ -226,7 +226,7 @@ test('the window follows the measured latency, not the host name', () => {
 });
 
 test('under a pace, a test has out to a quick target no more requests than the pace lets through', () => {
-  const unthrottled: RunThrottle = { throttledRate: () => undefined, slowDown: () => undefined, accepted: () => {} };
+  const unthrottled: RunThrottle = { throttledRate: () => undefined, slowDown: () => undefined };
   const capped = (perSecond: number) => new Limiter({ maxRequestsPerSecond: perSecond, workers: 2 }, unthrottled);
   expect(capped(0).nearWindow(PREFETCH_CONCURRENCY), 'no pace').toBe(PREFETCH_CONCURRENCY);
   // More would wait for their slots, and a request sent again after a 503 behind them all.
