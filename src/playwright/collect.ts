@@ -19,6 +19,7 @@ import {
 import type { Evidence } from '../checks/check-protocol';
 import { stripAnsi } from '../model/text';
 import type { TestRecord, TestRunStatus, Unjudged } from '../report/model';
+import { failedRequirements } from './kept-worker';
 
 /** Locations in reports are relative to the repository root, whatever the cwd or the config's rootDir. */
 export const REPO_ROOT = resolve(__dirname, '../..');
@@ -64,7 +65,7 @@ export const TIMED_OUT_HINT =
  */
 export function timedOutUnjudged(result: Pick<TestResult, 'status' | 'annotations' | 'errors'>): Unjudged | undefined {
   if (result.status !== 'timedOut') return undefined;
-  if (result.annotations.some((a) => parseCheckAnnotation(a)?.outcome === 'failed')) return undefined;
+  if (failedRequirements(result).length > 0) return undefined;
   const [firstLine] = stripAnsi(result.errors[0]?.message ?? '').split('\n');
   const error = firstLine?.trim().replace(/\.$/, '') || 'the test timed out';
   return { kind: 'inconclusive', reason: `${error}: ${TIMED_OUT_HINT}` };

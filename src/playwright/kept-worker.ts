@@ -3,15 +3,16 @@
 // expected to fail once it has failed (testInfo.fail, public); the console reporter (console-reporter.ts) and the
 // conformance reports read the status, which stays "failed", and show it as the failure it is.
 import type { TestInfo } from '@playwright/test';
-import { CHECK_ANNOTATION } from '../checks/check-protocol';
+import { parseCheckAnnotation } from '../checks/check-protocol';
 
 export const KEPT_WORKER = 'marked expected so that Playwright keeps its worker';
 
-/** The requirements whose checks failed in this test, from its check annotations. */
-function failedRequirements(info: Pick<TestInfo, 'annotations'>): string[] {
-  return info.annotations.flatMap((a) =>
-    a.type === CHECK_ANNOTATION && / failed( |$)/.test(a.description ?? '') ? [a.description?.split(' ')[0] ?? ''] : [],
-  );
+/** The requirements whose checks failed in a test, from its check annotations (a TestInfo, or a TestResult). */
+export function failedRequirements(test: { annotations: readonly { type: string; description?: string }[] }): string[] {
+  return test.annotations.flatMap((a) => {
+    const check = parseCheckAnnotation(a);
+    return check?.outcome === 'failed' ? [check.id] : [];
+  });
 }
 
 /**
