@@ -24,6 +24,11 @@ export const EVIDENCE_ATTACHMENT_PREFIX = 'evidence ';
 export const INCONCLUSIVE_ANNOTATION = 'conformance-inconclusive';
 export const NOT_RUN_ANNOTATION = 'conformance-not-run';
 /**
+ * Annotation type of a test cut short as the run was interrupted (Ctrl-C, or a signal): skipped, and reported as
+ * `interrupted`, as Playwright reports a test it interrupted itself. The description says which request.
+ */
+export const INTERRUPTED_ANNOTATION = 'conformance-interrupted';
+/**
  * Annotation type carrying the longest chain of a test's requests that waited for each other (a request's depth is one
  * more than the deepest request that had completed when it started): the test's critical path, in round trips.
  */

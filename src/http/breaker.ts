@@ -44,7 +44,9 @@ export function gatedByBreaker(breaker: Breaker, uncounted: readonly NoAnswerKin
     const sent = await next(request);
     // A gateway's error is no usable answer: the request counts once its retries end (unusableCounted).
     if (sent.kind === 'answer' && isUsableAnswer(sent.response)) breaker.answered(operation);
-    if (sent.kind !== 'no-answer' || uncounted.includes(sent.failure.kind)) return sent;
+    // A request cut short by Ctrl-C says nothing of the target.
+    if (sent.kind !== 'no-answer' || sent.failure.kind === 'interrupted' || uncounted.includes(sent.failure.kind))
+      return sent;
     const line = requestLine(request.method, request.url);
     const opened = breaker.unanswered(sent.sentAt, line, 'no-answer', operation, sent.failure.message);
     return { ...sent, ...(opened && { trip: opened }) };

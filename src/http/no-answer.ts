@@ -2,7 +2,8 @@
 /**
  * How a request went without an HTTP answer. 'operation-stopped': not sent, the operation's last requests got no
  * answer (run-state.ts, OPERATION_THRESHOLD). 'not-recorded': a replay (RSF_TARGET_URL=har:…) has no answer for it;
- * nothing was sent, so it says nothing of the target.
+ * nothing was sent, so it says nothing of the target. 'interrupted': the run was interrupted (interrupt.ts) before the
+ * answer came, or before the request went out; it says nothing of the target either.
  */
 export type NoAnswerKind =
   | 'timeout'
@@ -12,7 +13,8 @@ export type NoAnswerKind =
   | 'unreadable-body'
   | 'other'
   | 'operation-stopped'
-  | 'not-recorded';
+  | 'not-recorded'
+  | 'interrupted';
 
 /** The target gave no (complete) HTTP answer. The message carries no URL and no header: it is safe to show. */
 export class NoAnswer extends Error {

@@ -35,6 +35,9 @@ const CLIENT_CERTIFICATE_REFUSED = [
 /** The exchange's one deadline passed (RSF_REQUEST_TIMEOUT_MS). */
 export class DeadlineExceeded extends Error {}
 
+/** The run was interrupted in this process (interrupt.ts): the request was cut short, or not sent. */
+export class Interrupted extends Error {}
+
 export const codeOf = (error: unknown): string => String((error as NodeJS.ErrnoException)?.code ?? '');
 
 /** Whether `error` is of the request we built, not of the target. */
@@ -49,6 +52,8 @@ export function describeError(
 ): { kind: NoAnswerKind; message: string } {
   if (error instanceof DeadlineExceeded)
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
+  if (error instanceof Interrupted)
+    return { kind: 'interrupted', message: 'the run was interrupted (Ctrl-C, or a signal) before the answer came' };
   const code = codeOf(error);
   const firstLine = firstLines(String((error as Error)?.message ?? error));
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };

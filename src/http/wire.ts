@@ -6,7 +6,8 @@ import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, request a
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
-import { DeadlineExceeded, codeOf, describeError, isOwnError } from './wire-errors';
+import { DeadlineExceeded, Interrupted, codeOf, describeError, isOwnError } from './wire-errors';
+import { whenInterrupted } from './interrupt';
 import { decompressorOf } from './decompress';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
 import type { Send } from './delivery';
@@ -132,10 +133,12 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
     let answered = false;
     const streams: Readable[] = [];
     let request: ClientRequest | undefined;
+    let forget = (): void => {};
     const settle = (outcome: () => void): boolean => {
       if (settled) return false;
       settled = true;
       clearTimeout(timer);
+      forget();
       outcome();
       return true;
     };
@@ -147,6 +150,8 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
       request?.destroy();
     };
     const timer = setTimeout(() => fail(new DeadlineExceeded()), Math.max(0, started + wire.timeoutMs - Date.now()));
+    forget = whenInterrupted(() => fail(new Interrupted()));
+    if (settled) return; // the run was interrupted before it went out
     try {
       const onResponse = (response: IncomingMessage) => {
         answered = true;

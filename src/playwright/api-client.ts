@@ -26,7 +26,7 @@ import { credentialsOf, outgoingRequest } from '../http/request';
 import type { Transport } from '../http/transport';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { printable } from '../model/printable';
-import { resumeSkip, stopAsInconclusive, stopAsNotRun } from './unjudged';
+import { resumeSkip, stopAsInconclusive, stopAsInterrupted, stopAsNotRun } from './unjudged';
 import { currentBearerToken, onTokenRefused, refusesAuthentication, tokenRefusedReason } from './bearer-token';
 import { refusesTheAccountsRights } from '../checks/outcome';
 
@@ -189,6 +189,8 @@ export class ApiClient {
         // A replay without this request: nothing was sent, so nothing is judged (issue 24, item 2).
         if (delivery.failure.kind === 'not-recorded')
           return this.stop(stopAsInconclusive, `not in the recording (${label})`);
+        if (delivery.failure.kind === 'interrupted')
+          return this.stop(stopAsInterrupted, `${label}: ${delivery.failure.message}`);
         return this.stop(stopAsInconclusive, noAnswerMessage(label, delivery.failure, this.config.requestTimeoutMs));
       case 'throttled':
         return this.stop(stopAsInconclusive, throttledMessage(label, delivery));

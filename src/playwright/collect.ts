@@ -7,6 +7,7 @@ import {
   CREDENTIALS_ANNOTATION,
   EVIDENCE_ATTACHMENT_PREFIX,
   INCONCLUSIVE_ANNOTATION,
+  INTERRUPTED_ANNOTATION,
   NOT_RUN_ANNOTATION,
   REQUESTS_ANNOTATION,
   RETRIES_ANNOTATION,
@@ -90,6 +91,15 @@ function projectName(test: TestCase): string {
   return test.parent.project()?.name ?? '';
 }
 
+/**
+ * What Playwright's last attempt of a test said, or `not run`; `interrupted` too for a test that its worker cut short
+ * as the run was interrupted (stopAsInterrupted), which Playwright reports as skipped.
+ */
+export function runStatusOf(result: Pick<TestResult, 'status' | 'annotations'> | undefined): TestRunStatus {
+  if (result?.annotations.some((a) => a.type === INTERRUPTED_ANNOTATION)) return 'interrupted';
+  return result?.status ?? 'not run';
+}
+
 export function testRecordOf(test: TestCase): TestRecord {
   const result = test.results.at(-1);
   const annotations = result?.annotations ?? test.annotations;
@@ -99,7 +109,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const retries = total(of(RETRIES_ANNOTATION));
   const transient = total(of(TRANSIENT_ANNOTATION));
   const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
-  const status: TestRunStatus = result?.status ?? 'not run';
+  const status = runStatusOf(result);
   const unjudged = unjudgedOf(status, of) ?? (result && timedOutUnjudged(result));
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
   const credentials = of(CREDENTIALS_ANNOTATION).at(0);

@@ -15,6 +15,7 @@ import { type Config, loadConfig } from '../config/config';
 import { Conformance } from './conformance';
 import { ApiClient, type RecordExchange } from './api-client';
 import { Transport } from '../http/transport';
+import { interruptOnSignals } from '../http/interrupt';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath, transportOptions } from '../config/target';
 import './secrets';
@@ -89,6 +90,8 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
         await use(new Transport(replaying, base, workerInfo.config.workers, new ReplayState(runState().dir)));
         return;
       }
+      // Ctrl-C or SIGTERM cuts this worker's requests short (interrupt.ts): a test Playwright's stop missed ends too.
+      interruptOnSignals();
       await use(new Transport(options, base, workerInfo.config.workers));
     },
     { scope: 'worker', box: 'self' },

@@ -26,6 +26,7 @@ import { isUsableAnswer } from '../http/retry';
 import { RunState } from '../http/run-state';
 import { wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
+import { whenInterrupted } from '../http/interrupt';
 import { throttleNotice } from '../http/throttle-notice';
 import { SlowDownLog } from '../http/slow-downs';
 import { transportOptions } from '../config/target';
@@ -319,6 +320,9 @@ export function answersFromRunner(
       res.on('error', () => resolve(undefined));
     });
     if (timeoutMs > 0) req.setTimeout(timeoutMs, () => req.destroy());
+    // Interrupted: the test sends its own, which the wire refuses at once.
+    const forget = whenInterrupted(() => req.destroy());
+    req.on('close', forget);
     req.on('error', () => resolve(undefined));
     req.end();
   });

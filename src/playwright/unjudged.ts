@@ -1,7 +1,7 @@
 // A test that cannot be judged ends as skipped, with a typed annotation the conformance reporter reads: never as a
 // failure, because throttling and outages say nothing about conformance (and a failure would cost a worker restart).
 import { type TestInfo, test } from '@playwright/test';
-import { INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION } from '../checks/check-protocol';
+import { INCONCLUSIVE_ANNOTATION, INTERRUPTED_ANNOTATION, NOT_RUN_ANNOTATION } from '../checks/check-protocol';
 
 /** Thrown inside Playwright's skip: lets `Conformance.verify` and the property runner tell it from a check failure. */
 export function isUnjudged(): boolean {
@@ -19,6 +19,13 @@ export function stopAsInconclusive(reason: string): never {
 export function stopAsNotRun(reason: string): never {
   test.info().annotations.push({ type: NOT_RUN_ANNOTATION, description: reason });
   test.skip(true, `not run: ${reason}`);
+  throw new Error('unreachable: test.skip throws');
+}
+
+/** The run was interrupted (Ctrl-C, or a signal) while the test waited on a request: reported as interrupted. */
+export function stopAsInterrupted(reason: string): never {
+  test.info().annotations.push({ type: INTERRUPTED_ANNOTATION, description: reason });
+  test.skip(true, `interrupted: ${reason}`);
   throw new Error('unreachable: test.skip throws');
 }
 

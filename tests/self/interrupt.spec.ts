@@ -1,10 +1,13 @@
 // Ctrl-C, or SIGTERM from a cancelled CI job: the run stops as Playwright stops it (exit 130), every report says
 // ERROR (interrupted) instead of the verdict of what had run so far, and nothing is left in the temporary folder.
+import { writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { foldersLeftBy, readReport, runSuiteIn } from './support/child-run';
+import { REPO_ROOT, foldersLeftBy, readReport, runInGroup, runSuiteIn } from './support/child-run';
 import { startHostileTarget } from './support/hostile-server';
+import { scratchDir } from './support/scratch';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -80,5 +83,44 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
   } finally {
     await target.close();
     await reference.close();
+  }
+});
+
+// Playwright's stop interrupts the test a worker runs, but not one that starts as the stop arrives (between two of its
+// phases): that test then waited on its request to a hanging target until RSF_REQUEST_TIMEOUT_MS, and the run with it.
+// The signal reaches the workers too (a process group's), and a worker cuts its requests short itself.
+test('a worker that gets the signal cuts its requests in flight short and sends no more, time-out or not', async () => {
+  let connections = 0;
+  const silent = createServer(() => connections++); // accepts, and never answers
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/prices`;
+  // A worker's two requests, the first in flight as the signal comes, with a time-out longer than this test's.
+  const script = join(scratchDir('worker'), 'worker.ts');
+  writeFileSync(
+    script,
+    `import { interruptOnSignals } from ${JSON.stringify(join(REPO_ROOT, 'src/http/interrupt'))};
+import { wire } from ${JSON.stringify(join(REPO_ROOT, 'src/http/wire'))};
+interruptOnSignals();
+const send = wire({ timeoutMs: 600_000, maxBodyBytes: 1024 });
+const request = { method: 'GET', url: ${JSON.stringify(url)}, headers: {} };
+void (async () => {
+  const kinds = [];
+  for (const _ of [1, 2]) {
+    const sent = await send(request);
+    kinds.push(sent.kind === 'no-answer' ? sent.failure.kind : sent.kind);
+  }
+  console.log(JSON.stringify(kinds));
+})();
+`,
+  );
+  try {
+    const run = await runInGroup('node', ['--import', 'tsx', script], {}, 50_000, {
+      interrupt: { signal: 'SIGTERM', when: once(() => connections > 0) },
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(JSON.parse(run.stdout), 'each request, as the script saw it').toEqual(['interrupted', 'interrupted']);
+    expect(connections, 'the second request was not sent').toBe(1);
+  } finally {
+    silent.close();
   }
 });

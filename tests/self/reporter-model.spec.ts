@@ -2,8 +2,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Requirement, requirements } from '../../src/model/catalogue';
-import { CHECK_ANNOTATION, type Evidence, slowDownDescription, slowDownOf } from '../../src/checks/check-protocol';
-import { timedOutUnjudged } from '../../src/playwright/collect';
+import {
+  CHECK_ANNOTATION,
+  type Evidence,
+  INTERRUPTED_ANNOTATION,
+  slowDownDescription,
+  slowDownOf,
+} from '../../src/checks/check-protocol';
+import { runStatusOf, timedOutUnjudged } from '../../src/playwright/collect';
 import { expect, test } from '../../src/playwright/fixtures';
 import { type Baseline, loadBaseline } from '../../src/report/baseline';
 import { projectDirName, projectDirs } from '../../src/playwright/conformance-reporter';
@@ -133,6 +139,19 @@ test('one failing test among passing ones fails the requirement; a passing test 
   });
   const { status } = build([t(['A-MUST']), crashed, t(['B-MUST'])]);
   expect([status('A-MUST'), status('B-MUST')]).toEqual(['failed', 'passed']);
+});
+
+test('a test its worker cut short as the run was interrupted is interrupted, not skipped, and names no outage', () => {
+  const cutShort = { type: INTERRUPTED_ANNOTATION, description: 'operation 1 (GET /v1/prices, §4.1): interrupted' };
+  expect(runStatusOf({ status: 'skipped', annotations: [cutShort] })).toBe('interrupted');
+  expect(runStatusOf({ status: 'skipped', annotations: [] })).toBe('skipped');
+  expect(runStatusOf(undefined)).toBe('not run');
+  const { status, report } = build([t(['A-MUST'], { status: 'interrupted' }), t(['B-MUST'])]);
+  // As a test Playwright interrupted itself: nothing was learnt of its requirements, and it is unfinished.
+  expect([status('A-MUST'), status('B-MUST')]).toEqual(['untested', 'passed']);
+  expect(report.summary.tests).toMatchObject({ notRun: 1, skipped: 0 });
+  // Not the breaker's sentence: the target did not stop answering.
+  expect(report.summary.stoppedAnswering).toBeUndefined();
 });
 
 test('a test that ran out of time before a check failed is not judged; one whose check had failed still fails', () => {
