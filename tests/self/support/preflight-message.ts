@@ -6,14 +6,15 @@ import { RunState } from '../../../src/http/run-state';
 import { scratchDir } from './scratch';
 
 /**
- * The preflight of `env` (over the suite's defaults, with RSF_REQUEST_TIMEOUT_MS=800): what it said while it waited
+ * The preflight of `env` (over the suite's defaults: a request's time-out of 10 s, which no loaded machine comes near
+ * for a target that answers; a test of one that hangs names a shorter one): what it said while it waited
  * for the target (RSF_WAIT_FOR_TARGET_MS), its error's message if it failed, its breaker, and the slow-downs it handed
  * over for the tests to carry (RunState.handOverSlowDown). The breaker and pace
  * are its own, so that no other test of the worker sees its unanswered requests. Throws if it fails otherwise than
  * with its own error.
  */
 export async function preflightOutcome(env: Record<string, string>) {
-  const config = loadConfig({ RSF_REQUEST_TIMEOUT_MS: '800', ...env });
+  const config = loadConfig(env);
   const state = new RunState(scratchDir('preflight-state'));
   const said: string[] = [];
   const error = await preflight(config, undefined, undefined, state, (m) => said.push(m)).catch((e: unknown) => e);
