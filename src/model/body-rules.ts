@@ -43,6 +43,28 @@ const schemaOf = (operation: OperationName): string => {
 
 const rule = (r: Omit<BodyRule, 'schema'>): BodyRule => ({ ...r, schema: schemaOf(r.operation) });
 
+/**
+ * A request of an operation with one of its settings made wrong on purpose: a target that refuses a request as it
+ * refuses this one may be refusing the settings, not failing the spec (src/playwright/wrong-settings.ts).
+ */
+export interface WrongSettings {
+  what: string;
+  request: (ctx: RequestContext) => SendOptions;
+}
+
+/**
+ * Operation 15's message, sent as the channel's own is, with a channel token that no target issued (made from the
+ * channel's user).
+ */
+export const WRONG_CHANNEL_TOKEN: WrongSettings = {
+  what: 'a made-up channel token',
+  request: (ctx) => ({
+    params: channelParams(ctx, `wrong-${ctx.config.channelUserId}-token`),
+    json: ctx.bodies.channelMessage(),
+    credentials: 'none',
+  }),
+};
+
 /** The parameters of operation 15's path: the configured channel, token and user. */
 export const channelParams = ({ config }: RequestContext, token = config.channelToken) => ({
   postsaleInboundId: config.postSaleId,

@@ -31,23 +31,29 @@ export function failsTheTest(level: string): boolean {
   return level === 'MUST';
 }
 
-/** "RSF_CATEGORY_ID=10": a secret is named, never shown. */
+/** "RSF_CATEGORY_ID=10, RSF_CHANNEL_TOKEN (secret)": a secret is named, never shown. */
+export function settingValues(config: Config, keys: readonly SettingKey[]): string {
+  return keys
+    .map((key) => {
+      const setting = SETTINGS[key] as { name: string; secret?: boolean };
+      const value = config[key as keyof Config];
+      // A pattern (RSF_REJECTION_TEXT) as its source: JSON.stringify would show {}.
+      const shown = typeof value === 'string' ? value : value instanceof RegExp ? value.source : JSON.stringify(value);
+      return setting.secret ? `${setting.name} (secret)` : `${setting.name}=${shown}`;
+    })
+    .join(', ');
+}
+
+/** What a failure that `keys` may explain says of them: their values, and how to check each by hand. */
 export function settingHint(config: Config, keys: readonly SettingKey[]): string | undefined {
   if (keys.length === 0) return undefined;
-  const shown = keys.map((key) => {
-    const setting = SETTINGS[key] as { name: string; secret?: boolean };
-    const value = config[key as keyof Config];
-    // A pattern (RSF_REJECTION_TEXT) as its source: JSON.stringify would show {}.
-    const shown = typeof value === 'string' ? value : value instanceof RegExp ? value.source : JSON.stringify(value);
-    return setting.secret ? `${setting.name} (secret)` : `${setting.name}=${shown}`;
-  });
   // A setting a refusal cannot tell from non-conformance says how to check it by hand.
   const howTo = keys.flatMap((key) => {
     const how = SETTING_CHECKS[key]?.howToCheck;
     return how ? [`${(SETTINGS[key] as { name: string }).name}: ${how}`] : [];
   });
   return (
-    `A setting may be to blame rather than the target: ${shown.join(', ')}. ` +
+    `A setting may be to blame rather than the target: ${settingValues(config, keys)}. ` +
     (howTo.length ? `How to check: ${howTo.join('; ')}.` : 'Check that it names what the target has.')
   );
 }

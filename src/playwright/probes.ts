@@ -4,11 +4,13 @@
 import type { TestDetails } from '@playwright/test';
 import type { ValidBodies } from '../model/bodies';
 import { requiredFields, retyped, typedFields, without } from '../model/bodies';
-import { type BodyRule, bodyRequest } from '../model/body-rules';
+import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, notApplicable, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
 import { otherCase } from '../http/near-miss-tokens';
 import type { Conformance, SettingKey } from './conformance';
+import { stopAsInconclusive } from './unjudged';
+import { refusedAsWrongSettings } from './wrong-settings';
 import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
 import type { ApiClient } from './api-client';
 import type { Credentials, Exchange, SendOptions } from '../http/exchange';
@@ -33,6 +35,8 @@ export interface ProbeSpec {
   checks: readonly Check[];
   /** Settings the request depends on that the preflight cannot check without writing: named if it goes wrong. */
   settings?: readonly SettingKey[];
+  /** A request with one of `settings` made wrong on purpose: a refusal alike is inconclusive (wrong-settings.ts). */
+  wrongSettings?: WrongSettings;
   annotation?: TestDetails['annotation'];
 }
 
@@ -46,9 +50,23 @@ export async function runProbe(
   spec: ProbeSpec,
   { api, conformance, bodies, config }: ProbeFixtures,
 ): Promise<Exchange> {
-  const request = spec.request({ bodies, config });
+  const ctx = { bodies, config };
+  const request = spec.request(ctx);
   const exchange = await api.call(spec.operation, request);
-  const resend = (credentials: Credentials) => api.call(spec.operation, { ...request, credentials });
+  // Each other credential sent once, whichever check asks (worksWithoutCredentials, refusedAsWrongSettings).
+  const resent = new Map<Credentials, Promise<Exchange>>();
+  const resend = (credentials: Credentials) => {
+    const sent = resent.get(credentials) ?? api.call(spec.operation, { ...request, credentials });
+    resent.set(credentials, sent);
+    return sent;
+  };
+  const { wrongSettings: wrong, settings } = spec;
+  if (wrong && settings) {
+    const sendWrong = () => api.call(spec.operation, wrong.request(ctx));
+    const control = { settings, wrong, sendWrong, sendWithBearer: () => resend('valid') };
+    const reason = await refusedAsWrongSettings(exchange, control, config);
+    if (reason !== undefined) stopAsInconclusive(reason);
+  }
   for (const check of spec.checks) {
     await conformance.check(check, exchange, { resend, ...(spec.settings && { settings: spec.settings }) });
   }

@@ -10,13 +10,15 @@ import { type RequestContext, declarationKey, declareRequests } from './declarat
 import fc from 'fast-check';
 import { SEED_ANNOTATION } from '../checks/check-protocol';
 import { escapeRegex } from '../model/text';
-import { resumeSkip } from './unjudged';
+import { resumeSkip, stopAsInconclusive } from './unjudged';
 import { type Check, isNotApplicable, notApplicable } from '../checks/checks';
-import type { Conformance } from './conformance';
+import type { Conformance, SettingKey } from './conformance';
+import { refusedAsWrongSettings, refusedWith4xx } from './wrong-settings';
 import { CheckFailure } from '../checks/failure';
 import type { Config } from '../config/config';
 import type { PropertiesConfig } from '../config/settings/properties';
 import type { ValidBodies } from '../model/bodies';
+import type { WrongSettings } from '../model/body-rules';
 import type { ApiClient } from './api-client';
 import type { Exchange, SendOptions } from '../http/exchange';
 import type { OperationName } from '../model/operations';
@@ -203,6 +205,11 @@ export interface PropertySpec<T> {
   restore?: (ctx: RequestContext) => SendOptions;
   /** Generated values to check, from RSF_FC_NUM_RUNS: a family of many properties may check fewer each. */
   numRuns?: (configured: number) => number;
+  /**
+   * Settings every input depends on, and a request with one of them made wrong on purpose: an input refused alike
+   * makes the property inconclusive, naming them (wrong-settings.ts), once.
+   */
+  control?: { settings: readonly SettingKey[]; wrong: WrongSettings };
 }
 
 /** The arguments of Playwright's `test(title, details, body)` for a property, to spread. */
@@ -216,6 +223,35 @@ interface PropertyFixtures {
 }
 
 const asJson = (value: unknown): string => JSON.stringify(value);
+
+/**
+ * Sends an input. The first refused one, when the property has a control, is sent with the Bearer token and the
+ * control's wrong settings: refused alike, the property stops as inconclusive, naming the settings.
+ */
+function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Config }, api: ApiClient) {
+  let suspect: Promise<string | undefined> | undefined;
+  return async (value: T): Promise<Exchange> => {
+    const request = spec.request(value, ctx);
+    const exchange = await api.call(spec.operation, request);
+    const { control } = spec;
+    if (!control) return exchange;
+    // Inputs answered meanwhile wait for the answer, so that none is judged before the settings are cleared.
+    suspect ??= refusedWith4xx(exchange, ctx.config)
+      ? refusedAsWrongSettings(
+          exchange,
+          {
+            ...control,
+            sendWrong: () => api.call(spec.operation, control.wrong.request(ctx)),
+            sendWithBearer: () => api.call(spec.operation, { ...request, credentials: 'valid' }),
+          },
+          ctx.config,
+        )
+      : undefined;
+    const reason = await suspect;
+    if (reason !== undefined) stopAsInconclusive(reason);
+    return exchange;
+  };
+}
 
 /**
  * A property test, `test(...property(title, details, spec))`. Declared as data: its inputs are sent with the other
@@ -233,7 +269,7 @@ export function property<T>(title: string, details: TestDetails, spec: PropertyS
         conformance,
         config,
         ...spec.inputs(ctx),
-        send: (value) => api.call(spec.operation, spec.request(value, ctx)),
+        send: controlled(spec, ctx, api),
         checks: spec.checks(ctx),
         key,
         ...(spec.numRuns && { numRuns: spec.numRuns(config.fcNumRuns) }),

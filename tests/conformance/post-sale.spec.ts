@@ -1,4 +1,4 @@
-import { BODY_RULES, channelParams } from '../../src/model/body-rules';
+import { BODY_RULES, WRONG_CHANNEL_TOKEN, channelParams } from '../../src/model/body-rules';
 import { errorContentType, rejects, succeedsWithJson, worksWithoutCredentials } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
@@ -45,16 +45,14 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
       request: (ctx) => ({ params: channelParams(ctx), json: ctx.bodies.channelMessage(), credentials: 'none' }),
       checks: [worksWithoutCredentials('OP15-NO-AUTH-HEADER'), succeedsWithJson('OP15-SUCCESS-SHAPE')],
       settings: ['postSaleId', 'channelToken', 'channelUserId'],
+      wrongSettings: WRONG_CHANNEL_TOKEN,
     }),
   );
 
   test(
     ...probe('refuses a message with a wrong channel token', {
       operation: 'sendChannelMessage',
-      request: (ctx) => ({
-        params: channelParams(ctx, `wrong-${ctx.config.channelUserId}-token`),
-        json: ctx.bodies.channelMessage(),
-      }),
+      request: WRONG_CHANNEL_TOKEN.request,
       checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
     }),
   );

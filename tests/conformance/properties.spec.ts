@@ -22,7 +22,7 @@ import {
   validPathExamples,
   validPathParams,
 } from '../../src/arbitraries';
-import { BODY_RULES, bodyRequest } from '../../src/model/body-rules';
+import { BODY_RULES, WRONG_CHANNEL_TOKEN, bodyRequest } from '../../src/model/body-rules';
 import {
   type AllowedRefusal,
   type Check,
@@ -38,7 +38,7 @@ import { failure } from '../../src/checks/failure';
 import { shareOutTestByTest, test } from '../../src/playwright/fixtures';
 import { type Exchange, type SendOptions, jsonBody } from '../../src/http/exchange';
 import { OPERATIONS, type OperationName } from '../../src/model/operations';
-import { type PropertyCheck, property } from '../../src/playwright/property';
+import { type PropertyCheck, type PropertySpec, property } from '../../src/playwright/property';
 import type { RequestContext } from '../../src/playwright/declarations';
 import { declaredTags } from '../../src/playwright/probes';
 import { asProduct, loggedInDataIn, stockBoundsProblem, stockLabelProblem } from '../../src/checks/stock';
@@ -316,13 +316,15 @@ interface ValidInputSpec<T> {
   inputs: (ctx: RequestContext) => { arbitrary: fc.Arbitrary<T>; examples: readonly T[] };
   request: (value: T, ctx: RequestContext) => SendOptions;
   restore?: (ctx: RequestContext) => SendOptions;
+  control?: PropertySpec<T>['control'];
 }
 
 function validInput<T>(spec: ValidInputSpec<T>): Parameters<typeof test> {
-  const { operation, check, inputs, request, restore } = spec;
+  const { operation, check, inputs, request, restore, control } = spec;
   const title = `operation ${OPERATIONS[operation].number}: ${spec.what}`;
   const body = { operation, inputs, request, checks: () => every<T>(check), numRuns: validInputRuns };
-  return property(title, { tag: propertyTags(operation, check) }, { ...body, ...(restore && { restore }) });
+  const extra = { ...(restore && { restore }), ...(control && { control }) };
+  return property(title, { tag: propertyTags(operation, check) }, { ...body, ...extra });
 }
 
 /** Bodies: the configured one, each field kept or given text, a number or a boolean (validBody). */
@@ -431,6 +433,8 @@ test.describe('§8 · valid input of any length and characters · properties', (
       check: acceptsValidInput('OP15-SUCCESS-SHAPE'),
       inputs: bodyInputs('sendChannelMessage'),
       request: (json, ctx) => bodyRequest(BODY_RULES.sendChannelMessage, json, ctx),
+      // Every message goes to the configured channel: refused as a wrong token is, the settings are suspect.
+      control: { settings: ['postSaleId', 'channelToken', 'channelUserId'], wrong: WRONG_CHANNEL_TOKEN },
     }),
   );
   test(

@@ -402,6 +402,26 @@ test('an account that may not write, writes off: its refusals of invalid bodies 
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
+test('a wrong channel token, refused as a made-up one is: operation 15 is not judged, ERROR naming it', async () => {
+  // The spec says how no channel token is issued (§4.15), so the preflight cannot check it without writing: a message
+  // the target refuses as it refuses a made-up token, and with the Bearer token, says nothing of the target.
+  const wrongToken = 'not-the-channel-token-of-this-post-sale';
+  const env = { RSF_CHANNEL_TOKEN: wrongToken, RSF_ALLOW_WRITES: 'true' };
+  const args = ['post-sale.spec.ts', 'properties.spec.ts', '-g', 'operation 15'];
+  const run = await suiteAgainst(reference().url, secrets, env, args, 60_000);
+  expect(run.output, 'a wrong setting is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  const status = (id: string) => run.report?.requirements.find((r) => r.id === id)?.status;
+  expect([status('OP15-SUCCESS-SHAPE'), status('OP15-CHANNEL-TOKEN')]).toEqual(['inconclusive', 'passed']);
+  const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
+  // The verdict line keeps a reason's first 300 characters: the settings come before how to check them.
+  expect(reasons).toContain(
+    'refused it with HTTP 403, as it refuses a made-up channel token, and with the Bearer token too: RSF_POSTSALE_ID=',
+  );
+  expect(reasons).toMatch(/RSF_CHANNEL_TOKEN \(secret\), RSF_CHANNEL_USER_ID=\S+ may be wrong/);
+  expect(run.output, 'the configured token, shown nowhere').not.toContain(wrongToken);
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
 test('a target that resets connections mid-run: ERROR, after a few requests', async () => {
   test.setTimeout(90_000);
   const { run, target } = await hostileRun(

@@ -1,0 +1,44 @@
+// A refusal that settings the preflight cannot check may explain (operation 15's channel token): the request is sent
+// once more with the Bearer token, and once with a setting made wrong on purpose. Refused alike each time, the test
+// is inconclusive, naming the settings, and the run ERROR: a wrong setting is no failure of the target.
+import { outcomeOf } from '../checks/outcome';
+import type { Config } from '../config/config';
+import type { Exchange } from '../http/exchange';
+import type { WrongSettings } from '../model/body-rules';
+import { operationLabel } from '../model/operations';
+import { type SettingKey, settingHint, settingValues } from './conformance';
+
+export interface SettingsControl {
+  /** The settings the request depends on, named in the reason. */
+  settings: readonly SettingKey[];
+  wrong: WrongSettings;
+  /** Sends the wrong settings' request. */
+  sendWrong: () => Promise<Exchange>;
+  /** Sends the judged request again with the Bearer token. */
+  sendWithBearer: () => Promise<Exchange>;
+}
+
+/** A refusal a wrong setting may explain: a 4xx, not a server's error. */
+export const refusedWith4xx = (x: Exchange, config: Config): boolean =>
+  x.status >= 400 && x.status < 500 && !outcomeOf(x, config).succeeded;
+
+/**
+ * Why `exchange`'s refusal may be its settings' fault, or undefined: the target refused it with a 4xx, and refused it
+ * alike (the same status) with the Bearer token and with the wrong settings. A success, a server error, or a refusal
+ * that the Bearer token or the wrong setting changes is judged as it is.
+ */
+export async function refusedAsWrongSettings(
+  exchange: Exchange,
+  control: SettingsControl,
+  config: Config,
+): Promise<string | undefined> {
+  if (!refusedWith4xx(exchange, config)) return undefined;
+  const alike = (x: Exchange) => refusedWith4xx(x, config) && x.status === exchange.status;
+  if (!alike(await control.sendWithBearer()) || !alike(await control.sendWrong())) return undefined;
+  // The settings first: the verdict line keeps a reason's first 300 characters.
+  return (
+    `${operationLabel(exchange.operation)} refused it with HTTP ${exchange.status}, as it refuses ` +
+    `${control.wrong.what}, and with the Bearer token too: ${settingValues(config, control.settings)} may be wrong ` +
+    `rather than the target, so it was not judged. ${settingHint(config, control.settings) ?? ''}`
+  ).trim();
+}
