@@ -35,7 +35,7 @@ import { type Baseline, BaselineError, loadBaseline } from '../report/baseline';
 import { testRecordOf } from './collect';
 import { stripAnsi } from '../model/text';
 import { verdictLine } from '../report/format';
-import { buildReport } from '../report/model';
+import { FAILED_RUN, buildReport } from '../report/model';
 import type { ConformanceReport, ExitCode, ReportInput, TestRecord } from '../report/model';
 import { renderHtml } from '../report/render-html';
 import { renderJunit } from '../report/render-junit';
@@ -246,7 +246,7 @@ export default class ConformanceReporter implements Reporter {
     this.runAgain = allTests
       .filter((_, i) => {
         const { status, unjudged } = tests[i] as TestRecord;
-        return status === 'failed' || status === 'timedOut' || unjudged !== undefined;
+        return FAILED_RUN.has(status) || unjudged !== undefined;
       })
       .map((test) => test.id);
     if (result.status === 'interrupted') runErrors.push(interruptedMessage(tests));

@@ -240,7 +240,8 @@ function slowedDownOf(slowDowns: readonly SlowDown[]): { slowedDown?: SlowedDown
   return { slowedDown: { times: slowDowns.length, statuses, slowestRatePerSecond } };
 }
 
-const FAILED_RUN: ReadonlySet<TestRunStatus> = new Set(['failed', 'timedOut']);
+/** Statuses of a test that ran to a failure (the report, and --last-failed's list, count them alike). */
+export const FAILED_RUN: ReadonlySet<TestRunStatus> = new Set(['failed', 'timedOut']);
 
 const checksOf = (t: TestRecord, id: string) => t.checks.filter((c) => c.id === id);
 
