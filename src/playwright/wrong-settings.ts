@@ -1,6 +1,7 @@
 // A refusal that settings the preflight cannot check may explain (operation 15's channel token): the request is sent
-// once more with the Bearer token, and once with a setting made wrong on purpose. Refused alike each time, the test
-// is inconclusive, naming the settings, and the run ERROR: a wrong setting is no failure of the target.
+// once more with the Bearer token, and once with a setting made wrong on purpose. Refused alike each time (the same
+// status and body), the test is inconclusive, naming the settings, and the run ERROR: a wrong setting is no failure
+// of the target.
 import { outcomeOf } from '../checks/outcome';
 import type { Config } from '../config/config';
 import type { Exchange } from '../http/exchange';
@@ -24,8 +25,9 @@ export const refusedWith4xx = (x: Exchange, config: Config): boolean =>
 
 /**
  * Why `exchange`'s refusal may be its settings' fault, or undefined: the target refused it with a 4xx, and refused it
- * alike (the same status) with the Bearer token and with the wrong settings. A success, a server error, or a refusal
- * that the Bearer token or the wrong setting changes is judged as it is.
+ * alike (the same status and body) with the Bearer token and with the wrong settings. A success, a server error, or a
+ * refusal that the Bearer token or the wrong setting changes (a message refused as too long, not for its token) is
+ * judged as it is.
  */
 export async function refusedAsWrongSettings(
   exchange: Exchange,
@@ -33,7 +35,8 @@ export async function refusedAsWrongSettings(
   config: Config,
 ): Promise<string | undefined> {
   if (!refusedWith4xx(exchange, config)) return undefined;
-  const alike = (x: Exchange) => refusedWith4xx(x, config) && x.status === exchange.status;
+  const alike = (x: Exchange) =>
+    refusedWith4xx(x, config) && x.status === exchange.status && x.rawBody.equals(exchange.rawBody);
   if (!alike(await control.sendWithBearer()) || !alike(await control.sendWrong())) return undefined;
   // The settings first: the verdict line keeps a reason's first 300 characters.
   return (

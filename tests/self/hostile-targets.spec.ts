@@ -18,7 +18,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { rejectionProblem, schemaProblem, successProblem } from '../../src/checks/checks';
 import { Transport } from '../../src/http/transport';
 import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
-import { exchangeOf } from '../../src/http/exchange';
+import { type Exchange, exchangeOf } from '../../src/http/exchange';
 import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
 import { OPERATIONS } from '../../src/model/operations';
@@ -28,6 +28,8 @@ import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } fr
 import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { replacingReporters } from '../../src/playwright/replaced-reporters';
+import { refusedAsWrongSettings } from '../../src/playwright/wrong-settings';
+import { WRONG_CHANNEL_TOKEN } from '../../src/model/body-rules';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
@@ -420,6 +422,50 @@ test('a wrong channel token, refused as a made-up one is: operation 15 is not ju
   expect(reasons).toMatch(/RSF_CHANNEL_TOKEN \(secret\), RSF_CHANNEL_USER_ID=\S+ may be wrong/);
   expect(run.output, 'the configured token, shown nowhere').not.toContain(wrongToken);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test('a refusal is put down to the settings only when the Bearer token and a made-up token get the same', async () => {
+  const request = { method: 'POST', url: 'http://127.0.0.1/v1/postventa/7001/messageChannel/t/u', headers: {} };
+  const answer = (status: number, body: string) =>
+    exchangeOf(
+      OPERATIONS.sendChannelMessage,
+      'none',
+      request,
+      {
+        status,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(body),
+        sizeBytes: body.length,
+        truncated: false,
+        durationMs: 1,
+      },
+      [],
+      CAP,
+    );
+  const config = loadConfig();
+  const refusal = answer(403, '{"success":"error"}');
+  const suspect = (judged: Exchange, withBearer: Exchange, wrong: Exchange) =>
+    refusedAsWrongSettings(
+      judged,
+      {
+        settings: ['channelToken'],
+        wrong: WRONG_CHANNEL_TOKEN,
+        sendWrong: async () => wrong,
+        sendWithBearer: async () => withBearer,
+      },
+      config,
+    );
+  expect(await suspect(refusal, refusal, refusal)).toMatch(
+    /^operation 15 .* RSF_CHANNEL_TOKEN \(secret\) may be wrong/,
+  );
+  // Judged as before: another refusal of the made-up token (the message, not the token, was refused), a refusal the
+  // Bearer token lifts (a target that demands it, OP15-NO-AUTH-HEADER), a server's error, a success.
+  expect(await suspect(refusal, refusal, answer(403, '{"success":"error","msg":"bad token"}'))).toBeUndefined();
+  expect(await suspect(refusal, answer(200, '{"success":"ok"}'), refusal)).toBeUndefined();
+  const failing = answer(500, 'oops');
+  expect(await suspect(failing, failing, failing)).toBeUndefined();
+  const ok = answer(200, '{"success":"ok"}');
+  expect(await suspect(ok, ok, ok)).toBeUndefined();
 });
 
 test('a target that resets connections mid-run: ERROR, after a few requests', async () => {
