@@ -32,7 +32,9 @@ const LOOKS: Record<string, StatusLook> = {
   inconclusive: {
     symbol: '~',
     label: 'inconclusive',
-    meaning: "could not be judged: throttled, a gateway's error, no answer, too large, a firewall's page, out of time",
+    meaning:
+      "could not be judged: throttled, a gateway's error, no answer, too large, a firewall's page, out of time, " +
+      'a setting that may be wrong',
   },
   warning: { symbol: '!', label: 'warning', meaning: 'a SHOULD or INFO requirement was not met' },
   'not run': { symbol: '·', label: 'not run', meaning: 'not run: the target had stopped answering' },
