@@ -84,6 +84,8 @@ export interface HarEntryExtension {
   credentials?: string;
   /** Present when the response body stored is not the whole body. */
   responseBodyCut?: { limitBytes: number; announcedBytes?: number };
+  /** Response headers whose values were recorded cut (MAX_HEADER_VALUE_CHARS), by name. */
+  responseHeadersCut?: string[];
 }
 
 export type RsfHarLog = Log & { _rsf: HarLogExtension };
@@ -125,12 +127,30 @@ function maskedSetCookie(value: string): string {
   return `${name}${REDACTED}${end === -1 ? '' : value.slice(end)}`;
 }
 
-function headerList(headers: HeaderMap, redact: (text: string) => string): Header[] {
+/**
+ * A response header's value is recorded up to this many characters: a target that sent 200 KB of
+ * Content-Security-Policy with every answer made a recording of 106 MB (the wire reads headers up to 256 KiB, as curl
+ * does). What is left out says how much it was.
+ */
+export const MAX_HEADER_VALUE_CHARS = 8192;
+/** The headers the checks read, and so a replay and a re-grade: recorded whole, whatever their size. */
+const JUDGED_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'retry-after']);
+
+/** `value`, cut after MAX_HEADER_VALUE_CHARS unless the checks read it: redacted first, so no secret is cut in two. */
+function recordedValue(name: string, value: string): { value: string; cut: boolean } {
+  if (value.length <= MAX_HEADER_VALUE_CHARS || JUDGED_HEADERS.has(name.toLowerCase())) return { value, cut: false };
+  const left = `… (${value.length} characters in all; the recording keeps ${MAX_HEADER_VALUE_CHARS})`;
+  return { value: `${value.slice(0, MAX_HEADER_VALUE_CHARS)}${left}`, cut: true };
+}
+
+/** The HAR's headers, redacted; the names of those whose value was cut go in `cut`. */
+function headerList(headers: HeaderMap, redact: (text: string) => string, cut: string[] = []): Header[] {
   return Object.entries(headers).flatMap(([name, value]) =>
-    headerValues(value).map((v) => ({
-      name,
-      value: redact(SET_COOKIE.has(name.toLowerCase()) ? maskedSetCookie(v) : v),
-    })),
+    headerValues(value).map((v) => {
+      const recorded = recordedValue(name, redact(SET_COOKIE.has(name.toLowerCase()) ? maskedSetCookie(v) : v));
+      if (recorded.cut && !cut.includes(name)) cut.push(name);
+      return { name, value: recorded.value };
+    }),
   );
 }
 
@@ -194,6 +214,8 @@ export function toHarEntry(r: ExchangeRecord, options: HarOptions): Entry {
     : [];
   const requestType = headerValue(r.requestHeaders, 'content-type') ?? 'application/octet-stream';
   const { content, cut } = responseContent(r, options);
+  const headersCut: string[] = [];
+  const responseHeaders = headerList(r.responseHeaders, redact, headersCut);
   const extension: HarEntryExtension = {
     ...(r.test && { test: { ...(r.test.id !== undefined && { id: r.test.id }), title: redact(r.test.title) } }),
     requirements: [...r.requirements],
@@ -204,6 +226,7 @@ export function toHarEntry(r: ExchangeRecord, options: HarOptions): Entry {
     ...(r.error !== undefined && { error: redact(r.error) }),
     ...(r.credentials !== undefined && { credentials: r.credentials }),
     ...(cut && { responseBodyCut: cut }),
+    ...(headersCut.length > 0 && { responseHeadersCut: headersCut }),
   };
   return {
     startedDateTime: r.startedAt,
@@ -224,7 +247,7 @@ export function toHarEntry(r: ExchangeRecord, options: HarOptions): Entry {
       statusText: r.statusText ?? '',
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: headerList(r.responseHeaders, redact),
+      headers: responseHeaders,
       content,
       redirectURL: '',
       headersSize: -1,

@@ -14,6 +14,7 @@ import {
   type ExchangeRecord,
   HAR_FILE,
   HarError,
+  MAX_HEADER_VALUE_CHARS,
   Recording,
   buildHar,
   parseHar,
@@ -278,6 +279,29 @@ test.describe('HAR', () => {
     ]);
     expect(JSON.stringify(har)).not.toMatch(/c00k1e-v4lue|node-7|bare-v4lue/);
     expect(entry?.response.headers).toContainEqual({ name: 'content-type', value: 'application/json' });
+  });
+
+  test("keeps a long header's value up to a cap, saying how long it was; the headers the checks read whole", () => {
+    // 200 KB of policy on every answer made a recording of 106 MB. A token just before the cap is redacted first,
+    // so that no part of it is left.
+    const policy = `${'x'.repeat(MAX_HEADER_VALUE_CHARS - 5)}Bearer ${BEARER}${"default-src 'self'; ".repeat(10_000)}`;
+    const type = `application/json; ${'p=1; '.repeat(2_000)}charset=utf-8`;
+    const responseHeaders = { 'content-type': type, 'Content-Security-Policy': policy };
+    const har = buildHar([record({ responseHeaders })], harOptions);
+    const [entry] = har.log.entries;
+    const value = (name: string) => entry?.response.headers.find((h) => h.name === name)?.value ?? '';
+    const recorded = value('Content-Security-Policy');
+    const redactedLength = redact(policy).length;
+    expect(recorded).toBe(
+      `${redact(policy).slice(0, MAX_HEADER_VALUE_CHARS)}… (${redactedLength} characters in all; the recording ` +
+        `keeps ${MAX_HEADER_VALUE_CHARS})`,
+    );
+    expect(value('content-type'), 'read by the checks, so by a replay too').toBe(type);
+    expect((entry as { _rsf?: { responseHeadersCut?: string[] } })._rsf?.responseHeadersCut).toEqual([
+      'Content-Security-Policy',
+    ]);
+    for (const form of secretForms(BEARER, ['Bearer '])) expect(JSON.stringify(har)).not.toContain(form);
+    expect(parseHar(JSON.stringify(har)).records[0]?.responseHeaders['content-type']).toBe(type);
   });
 
   test('reads back into the records, redacted, with the cut body saying so', () => {
