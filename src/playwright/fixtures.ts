@@ -91,7 +91,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
         return;
       }
       // Ctrl-C or SIGTERM cuts this worker's requests short (interrupt.ts): a test Playwright's stop missed ends too.
-      interruptOnSignals();
+      interruptOnSignals(process.env[RUN_STATE_ENV]);
       await use(new Transport(options, base, workerInfo.config.workers));
     },
     { scope: 'worker', box: 'self' },

@@ -12,6 +12,7 @@ import { reportsDirProblem } from '../report/reports-dir';
 import { loadWaivers } from '../report/waivers';
 import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
+import { markInterrupted } from '../http/interrupt';
 import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
 import { readRecording } from './replay';
 import { REPORTERS_REPLACED_ENV, replacedReportersNotice, replacingReporters } from './replaced-reporters';
@@ -104,8 +105,12 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // runner exits, whichever way it does.
   process.once('exit', runState.remove);
   // SIGTERM (a cancelled CI job, `timeout`) stops the run as Ctrl-C does, once: the reporters still run, so the
-  // reports say ERROR (interrupted) instead of an earlier run's verdict standing, and nothing is left behind.
-  process.once('SIGTERM', () => process.kill(process.pid, 'SIGINT'));
+  // reports say ERROR (interrupted) instead of an earlier run's verdict standing, and nothing is left behind. The
+  // workers' requests in flight are cut short, should the signal have reached the runner alone (interrupt.ts).
+  process.once('SIGTERM', () => {
+    markInterrupted(runState.dir);
+    process.kill(process.pid, 'SIGINT');
+  });
   if (config.recording) {
     // A replay sends nothing: no reference to start, no preflight (its answers are not in the recording).
     try {

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
+import { markInterrupted } from '../../src/http/interrupt';
 import { expect, test } from '../../src/playwright/fixtures';
 import { REPO_ROOT, foldersLeftBy, readReport, runInGroup, runSuiteIn } from './support/child-run';
 import { startHostileTarget } from './support/hostile-server';
@@ -88,19 +89,22 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
 
 // Playwright's stop interrupts the test a worker runs, but not one that starts as the stop arrives (between two of its
 // phases): that test then waited on its request to a hanging target until RSF_REQUEST_TIMEOUT_MS, and the run with it.
-// The signal reaches the workers too (a process group's), and a worker cuts its requests short itself.
-test('a worker that gets the signal cuts its requests in flight short and sends no more, time-out or not', async () => {
-  let connections = 0;
-  const silent = createServer(() => connections++); // accepts, and never answers
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/prices`;
-  // A worker's two requests, the first in flight as the signal comes, with a time-out longer than this test's.
-  const script = join(scratchDir('worker'), 'worker.ts');
-  writeFileSync(
-    script,
-    `import { interruptOnSignals } from ${JSON.stringify(join(REPO_ROOT, 'src/http/interrupt'))};
+// A signal to the process group reaches the workers too; a SIGTERM to the runner alone (`kill <pid>`) reaches them as
+// the runner's mark in the run directory. Either way a worker cuts its requests short itself.
+for (const how of ['SIGTERM to the group', "the runner's mark"] as const) {
+  test(`a worker cuts its requests in flight short and sends no more, time-out or not: ${how}`, async () => {
+    let connections = 0;
+    const silent = createServer(() => connections++); // accepts, and never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/prices`;
+    const runDir = scratchDir('run');
+    // A worker's two requests, the first in flight as the signal comes, with a time-out longer than this test's.
+    const script = join(scratchDir('worker'), 'worker.ts');
+    writeFileSync(
+      script,
+      `import { interruptOnSignals } from ${JSON.stringify(join(REPO_ROOT, 'src/http/interrupt'))};
 import { wire } from ${JSON.stringify(join(REPO_ROOT, 'src/http/wire'))};
-interruptOnSignals();
+interruptOnSignals(${JSON.stringify(runDir)});
 const send = wire({ timeoutMs: 600_000, maxBodyBytes: 1024 });
 const request = { method: 'GET', url: ${JSON.stringify(url)}, headers: {} };
 void (async () => {
@@ -112,15 +116,18 @@ void (async () => {
   console.log(JSON.stringify(kinds));
 })();
 `,
-  );
-  try {
-    const run = await runInGroup('node', ['--import', 'tsx', script], {}, 50_000, {
-      interrupt: { signal: 'SIGTERM', when: once(() => connections > 0) },
-    });
-    expect(run.code, run.output).toBe(0);
-    expect(JSON.parse(run.stdout), 'each request, as the script saw it').toEqual(['interrupted', 'interrupted']);
-    expect(connections, 'the second request was not sent').toBe(1);
-  } finally {
-    silent.close();
-  }
-});
+    );
+    const inFlight = once(() => connections > 0);
+    try {
+      const byMark = how === "the runner's mark";
+      if (byMark) void inFlight.then(() => markInterrupted(runDir));
+      const options = byMark ? {} : { interrupt: { signal: 'SIGTERM' as const, when: inFlight } };
+      const run = await runInGroup('node', ['--import', 'tsx', script], {}, 50_000, options);
+      expect(run.code, run.output).toBe(0);
+      expect(JSON.parse(run.stdout), 'each request, as the script saw it').toEqual(['interrupted', 'interrupted']);
+      expect(connections, 'the second request was not sent').toBe(1);
+    } finally {
+      silent.close();
+    }
+  });
+}
