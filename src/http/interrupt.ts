@@ -20,11 +20,6 @@ const LOOK_EVERY_MS = 200;
 /** The runner's mark in the run directory: the run was interrupted. */
 const MARKER_FILE = 'interrupted';
 
-/** Whether the run was interrupted in this process: nothing more is sent. */
-export function isInterrupted(): boolean {
-  return interrupted;
-}
-
 /**
  * Calls `cutShort` if this process is interrupted while the request is in flight (at once, if it already was); the
  * returned function unregisters it, once the request is settled.
@@ -54,7 +49,7 @@ function stopLooking(): void {
 }
 
 /** Cuts every request in flight short, and refuses the next ones. */
-export function interruptRequests(): void {
+function interruptRequests(): void {
   interrupted = true;
   stopLooking();
   for (const cutShort of [...inFlight]) cutShort();

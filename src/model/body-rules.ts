@@ -47,8 +47,10 @@ const rule = (r: Omit<BodyRule, 'schema'>): BodyRule => ({ ...r, schema: schemaO
  * A request of an operation with one of its settings made wrong on purpose: a target that refuses a request as it
  * refuses this one may be refusing the settings, not failing the spec (src/playwright/wrong-settings.ts).
  */
-export interface WrongSettings {
+export interface WrongSettings<Setting extends string = string> {
   what: string;
+  /** The settings the operation's requests depend on, named when they are suspect (by their keys in SETTINGS). */
+  settings: readonly Setting[];
   request: (ctx: RequestContext) => SendOptions;
 }
 
@@ -56,8 +58,9 @@ export interface WrongSettings {
  * Operation 15's message, sent as the channel's own is, with a channel token that no target issued (made from the
  * channel's user).
  */
-export const WRONG_CHANNEL_TOKEN: WrongSettings = {
+export const WRONG_CHANNEL_TOKEN: WrongSettings<keyof ChannelSettings> = {
   what: 'a made-up channel token',
+  settings: ['postSaleId', 'channelToken', 'channelUserId'],
   request: (ctx) => ({
     params: channelParams(ctx, `wrong-${ctx.config.channelUserId}-token`),
     json: ctx.bodies.channelMessage(),

@@ -35,8 +35,8 @@ export interface ProbeSpec {
   checks: readonly Check[];
   /** Settings the request depends on that the preflight cannot check without writing: named if it goes wrong. */
   settings?: readonly SettingKey[];
-  /** A request with one of `settings` made wrong on purpose: a refusal alike is inconclusive (wrong-settings.ts). */
-  wrongSettings?: WrongSettings;
+  /** A request with one of its settings made wrong on purpose: a refusal alike is inconclusive (wrong-settings.ts). */
+  wrongSettings?: WrongSettings<SettingKey>;
   annotation?: TestDetails['annotation'];
 }
 
@@ -60,10 +60,10 @@ export async function runProbe(
     resent.set(credentials, sent);
     return sent;
   };
-  const { wrongSettings: wrong, settings } = spec;
-  if (wrong && settings) {
+  const wrong = spec.wrongSettings;
+  if (wrong) {
     const sendWrong = () => api.call(spec.operation, wrong.request(ctx));
-    const control = { settings, wrong, sendWrong, sendWithBearer: () => resend('valid') };
+    const control = { wrong, sendWrong, sendWithBearer: () => resend('valid') };
     const reason = await refusedAsWrongSettings(exchange, control, config);
     if (reason !== undefined) stopAsInconclusive(reason);
   }

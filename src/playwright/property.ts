@@ -206,10 +206,10 @@ export interface PropertySpec<T> {
   /** Generated values to check, from RSF_FC_NUM_RUNS: a family of many properties may check fewer each. */
   numRuns?: (configured: number) => number;
   /**
-   * Settings every input depends on, and a request with one of them made wrong on purpose: an input refused alike
-   * makes the property inconclusive, naming them (wrong-settings.ts), once.
+   * A request with one of the settings every input depends on made wrong on purpose: an input refused alike makes the
+   * property inconclusive, naming them (wrong-settings.ts), once.
    */
-  control?: { settings: readonly SettingKey[]; wrong: WrongSettings };
+  wrongSettings?: WrongSettings<SettingKey>;
 }
 
 /** The arguments of Playwright's `test(title, details, body)` for a property, to spread. */
@@ -225,23 +225,23 @@ interface PropertyFixtures {
 const asJson = (value: unknown): string => JSON.stringify(value);
 
 /**
- * Sends an input. The first refused one, when the property has a control, is sent with the Bearer token and the
- * control's wrong settings: refused alike, the property stops as inconclusive, naming the settings.
+ * Sends an input. The first refused one, when the property has wrongSettings, is sent with the Bearer token, and the
+ * wrong settings' request is sent: refused alike, the property stops as inconclusive, naming the settings.
  */
 function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Config }, api: ApiClient) {
   let suspect: Promise<string | undefined> | undefined;
   return async (value: T): Promise<Exchange> => {
     const request = spec.request(value, ctx);
     const exchange = await api.call(spec.operation, request);
-    const { control } = spec;
-    if (!control) return exchange;
+    const wrong = spec.wrongSettings;
+    if (!wrong) return exchange;
     // Inputs answered meanwhile wait for the answer, so that none is judged before the settings are cleared.
     suspect ??= refusedWith4xx(exchange, ctx.config)
       ? refusedAsWrongSettings(
           exchange,
           {
-            ...control,
-            sendWrong: () => api.call(spec.operation, control.wrong.request(ctx)),
+            wrong,
+            sendWrong: () => api.call(spec.operation, wrong.request(ctx)),
             sendWithBearer: () => api.call(spec.operation, { ...request, credentials: 'valid' }),
           },
           ctx.config,

@@ -8,26 +8,21 @@ export function isUnjudged(): boolean {
   return test.info().expectedStatus === 'skipped';
 }
 
-/** Every attempt was throttled, or one request got no answer: the requirements not yet judged are inconclusive. */
-export function stopAsInconclusive(reason: string): never {
-  test.info().annotations.push({ type: INCONCLUSIVE_ANNOTATION, description: reason });
-  test.skip(true, `inconclusive: ${reason}`);
+/** Skips the test, with the annotation the conformance reporter reads and the reason Playwright shows. */
+function stopAs(type: string, kind: string, reason: string): never {
+  test.info().annotations.push({ type, description: reason });
+  test.skip(true, `${kind}: ${reason}`);
   throw new Error('unreachable: test.skip throws');
 }
+
+/** Every attempt was throttled, or one request got no answer: the requirements not yet judged are inconclusive. */
+export const stopAsInconclusive = (reason: string): never => stopAs(INCONCLUSIVE_ANNOTATION, 'inconclusive', reason);
 
 /** The run's circuit breaker is open: nothing more is sent, and the test is reported "not run". */
-export function stopAsNotRun(reason: string): never {
-  test.info().annotations.push({ type: NOT_RUN_ANNOTATION, description: reason });
-  test.skip(true, `not run: ${reason}`);
-  throw new Error('unreachable: test.skip throws');
-}
+export const stopAsNotRun = (reason: string): never => stopAs(NOT_RUN_ANNOTATION, 'not run', reason);
 
 /** The run was interrupted (Ctrl-C, or a signal) while the test waited on a request: reported as interrupted. */
-export function stopAsInterrupted(reason: string): never {
-  test.info().annotations.push({ type: INTERRUPTED_ANNOTATION, description: reason });
-  test.skip(true, `interrupted: ${reason}`);
-  throw new Error('unreachable: test.skip throws');
-}
+export const stopAsInterrupted = (reason: string): never => stopAs(INTERRUPTED_ANNOTATION, 'interrupted', reason);
 
 /**
  * Skips again, for code that caught the runner's skip (fast-check treats a throw inside a property as a failure):

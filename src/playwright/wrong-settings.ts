@@ -10,9 +10,8 @@ import { operationLabel } from '../model/operations';
 import { type SettingKey, settingHint, settingValues } from './conformance';
 
 export interface SettingsControl {
-  /** The settings the request depends on, named in the reason. */
-  settings: readonly SettingKey[];
-  wrong: WrongSettings;
+  /** The request made wrong on purpose, and the settings named in the reason. */
+  wrong: WrongSettings<SettingKey>;
   /** Sends the wrong settings' request. */
   sendWrong: () => Promise<Exchange>;
   /** Sends the judged request again with the Bearer token. */
@@ -38,10 +37,11 @@ export async function refusedAsWrongSettings(
   const alike = (x: Exchange) =>
     refusedWith4xx(x, config) && x.status === exchange.status && x.rawBody.equals(exchange.rawBody);
   if (!alike(await control.sendWithBearer()) || !alike(await control.sendWrong())) return undefined;
+  const { what, settings } = control.wrong;
   // The settings first: the verdict line keeps a reason's first 300 characters.
   return (
     `${operationLabel(exchange.operation)} refused it with HTTP ${exchange.status}, as it refuses ` +
-    `${control.wrong.what}, and with the Bearer token too: ${settingValues(config, control.settings)} may be wrong ` +
-    `rather than the target, so it was not judged. ${settingHint(config, control.settings) ?? ''}`
+    `${what}, and with the Bearer token too: ${settingValues(config, settings)} may be wrong ` +
+    `rather than the target, so it was not judged. ${settingHint(config, settings) ?? ''}`
   ).trim();
 }

@@ -44,7 +44,7 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
       operation: 'sendChannelMessage',
       request: (ctx) => ({ params: channelParams(ctx), json: ctx.bodies.channelMessage(), credentials: 'none' }),
       checks: [worksWithoutCredentials('OP15-NO-AUTH-HEADER'), succeedsWithJson('OP15-SUCCESS-SHAPE')],
-      settings: ['postSaleId', 'channelToken', 'channelUserId'],
+      settings: WRONG_CHANNEL_TOKEN.settings,
       wrongSettings: WRONG_CHANNEL_TOKEN,
     }),
   );

@@ -448,8 +448,7 @@ test('a refusal is put down to the settings only when the Bearer token and a mad
     refusedAsWrongSettings(
       judged,
       {
-        settings: ['channelToken'],
-        wrong: WRONG_CHANNEL_TOKEN,
+        wrong: { ...WRONG_CHANNEL_TOKEN, settings: ['channelToken'] },
         sendWrong: async () => wrong,
         sendWithBearer: async () => withBearer,
       },
