@@ -1,32 +1,35 @@
-// A compile cache for Playwright's bundles, preloaded (`--require`) into npm test's child runs only (child-run.ts,
-// childEnv): never into the suite's own runs, nor into npm run bench's, which measure what users run.
+// A compile cache for the CommonJS modules of this checkout, preloaded (`--require`) into npm test's child runs only
+// (child-run.ts, childEnv): never into the suite's own runs, nor into npm run bench's, which measure what users run.
 //
-// npm test starts about 180 Playwright runners and workers, and each compiles Playwright's bundles (about 10 MB of
-// JavaScript) before it does anything: about 0.15 s of CPU each, on the 2 cores npm test is bound by. With V8's code
-// cache of them kept on disk, npm test took 118 and 123 s, against 128 and 131 s without (alternating; README,
-// "Benchmark").
+// npm test starts about 180 Playwright runners and workers, and each compiles what it loads before it does anything:
+// Playwright's bundles (about 10 MB of JavaScript), fast-check, ajv, and the suite's own modules as Playwright's
+// TypeScript transform hands them over. With V8's code cache of them kept on disk, a child run's runner and worker
+// together took 1.31 s of CPU instead of 1.39 s with Playwright's bundles alone cached (medians of 5, alternating);
+// the bundles alone saved about 0.15 s a process (README, "Benchmark"). Modules from outside the checkout are compiled
+// as Node does: npm's own, under npx, exited at once with code 1 when they went through the cache.
 //
-// Node 22.1 and later have a public API for it, module.enableCompileCache(), which this file then calls. Node 20 has
-// none, and this file uses Node internals there, as the code-cache packages do: Module.prototype._compile, replaced
-// for those bundles only; Module.wrap and the parts of a module's require function; and
-// vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER (experimental), so that import() in a bundle works as without the
+// Node 22.1 and later have a public API for it, module.enableCompileCache(), which this file then calls (for every
+// module). Node 20 has none, and this file uses Node internals there, as the code-cache packages do:
+// Module.prototype._compile, replaced; Module.wrap and the parts of a module's require function; and
+// vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER (experimental), so that import() in a module works as without the
 // cache. Node 20 gets no new features, so they stay as they are; tests/self/compile-cache.spec.ts fails loudly if not.
-// A bundle's cache is written as its process exits, so that it holds the functions that process ran, not only the top
-// level; a cache V8 refuses (another Node, other flags) is compiled over and written again.
+// A module's cache is written as its process exits, so that it holds the functions that process ran, not only the top
+// level; a cache V8 refuses (another Node, other flags) is compiled over and written again. A module is keyed by its
+// path and its text: a changed source is a new entry.
 'use strict';
 
 const { createHash } = require('node:crypto');
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
-const { dirname, join } = require('node:path');
+const { dirname, join, resolve, sep } = require('node:path');
 const vm = require('node:vm');
 
 /** Where the cache is kept: beside the schemas' compiled validators, in a folder of its own. */
 const CACHE_DIR =
   process.env.SELF_TEST_COMPILE_CACHE_DIR || join(__dirname, '../../../node_modules/.cache/rsf-compile-cache');
-/** Playwright's bundles: its large files, the ones worth a cache. */
-const BUNDLE = /[\\/]node_modules[\\/](playwright|playwright-core)[\\/]lib[\\/]/;
-const BUNDLE_MIN_CHARS = 200_000;
+
+/** This checkout: its modules are cached, and no other. */
+const CHECKOUT = resolve(__dirname, '../../..') + sep;
 
 /** For compile-cache.spec.ts: what this process read from the cache, and what it compiled. */
 const stats = { read: 0, compiled: 0 };
@@ -48,8 +51,8 @@ function useInternals() {
   }
 
   Module.prototype._compile = function compileWithCache(content, filename, format, ...rest) {
-    // An ES module (format 'module'), or anything but a bundle: as Node does it.
-    if (format === 'module' || !(BUNDLE.test(filename) && content.length >= BUNDLE_MIN_CHARS))
+    // An ES module (format 'module'), or a module from outside this checkout: as Node does it.
+    if (format === 'module' || !filename.startsWith(CHECKOUT))
       return compile.call(this, content, filename, format, ...rest);
     const file = join(CACHE_DIR, createHash('sha1').update(filename).update(content).digest('hex'));
     let cachedData;
