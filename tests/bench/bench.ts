@@ -117,7 +117,8 @@ export interface BenchResult {
   };
   runs: number;
   floor: Samples;
-  full: Samples & { verdicts: string[] };
+  /** Each full run's tests and requests sent (conformance.json): how much work the ratio to the floor covers. */
+  full: Samples & { verdicts: string[]; tests: number[]; requests: number[] };
   /** Empty tests shaped like the suite, its workers, no browser plumbing (empty-suite.ts): Playwright's own cost. */
   playwrightAlone: Samples & { tests: number; files: number; workers: number };
   throughput: {
@@ -230,6 +231,8 @@ async function measureGoalA(
   const full: number[] = [];
   const alone: number[] = [];
   const verdicts: string[] = [];
+  const tests: number[] = [];
+  const requests: number[] = [];
   let workers = 0;
   let emptyConfig = '';
   for (let i = 1; i <= RUNS; i++) {
@@ -241,6 +244,9 @@ async function measureGoalA(
     requirePass('npx playwright test', run);
     full.push(run.toVerdictMs);
     verdicts.push(run.verdict ?? '?');
+    const { tests: counted, requestsSent } = summaryOf(reportsDir);
+    tests.push(counted.total);
+    requests.push(requestsSent ?? 0);
     if (i === 1) {
       workers = workersOf(run);
       emptyConfig = writeEmptySuite(EMPTY_SUITE_DIR, shape, workers);
@@ -255,7 +261,7 @@ async function measureGoalA(
   }
   return {
     floor: { samplesMs: floor, medianMs: median(floor) },
-    full: { samplesMs: full, medianMs: median(full), verdicts },
+    full: { samplesMs: full, medianMs: median(full), verdicts, tests, requests },
     playwrightAlone: {
       samplesMs: alone,
       medianMs: median(alone),
@@ -343,10 +349,13 @@ async function measureLatency(reportsDir: string, timingsDir: string): Promise<B
   };
 }
 
+function summaryOf(reportsDir: string): ConformanceReport['summary'] {
+  return (JSON.parse(readFileSync(join(reportsDir, 'conformance.json'), 'utf8')) as ConformanceReport).summary;
+}
+
 /** Failed tests as conformance.json counts them (summary.tests, src/report/model.ts). */
 function failedTestsOf(reportsDir: string): number {
-  const report = JSON.parse(readFileSync(join(reportsDir, 'conformance.json'), 'utf8')) as ConformanceReport;
-  return report.summary.tests.failed;
+  return summaryOf(reportsDir).tests.failed;
 }
 
 /** Embedded runs against the reference fault, alternating with clean runs, as the latency measure does. */
@@ -474,6 +483,11 @@ function npmTestRows(npm: BenchResult['npmTest']): string[] {
 }
 
 const load = (averages: number[]): string => averages.map((n) => n.toFixed(2)).join(' ');
+/** "210", or "951 to 990" when the runs differ (the properties' inputs follow each run's seed). */
+const spread = (counts: number[]): string => {
+  const [low, high] = [Math.min(...counts), Math.max(...counts)];
+  return low === high ? String(low) : `${low} to ${high}`;
+};
 
 export function benchTable(r: BenchResult): string {
   const t = r.throughput;
@@ -491,7 +505,8 @@ export function benchTable(r: BenchResult): string {
     '| measure | value | samples (s) |',
     '|---|---|---|',
     `| a. \`npx playwright test --list\` (the startup floor) | ${seconds(r.floor.medianMs)} | ${samples(r.floor)} |`,
-    `| a. full embedded run, command start to verdict line | ${seconds(r.full.medianMs)} | ${samples(r.full)} |`,
+    `| a. full embedded run (${spread(r.full.tests)} tests, ${spread(r.full.requests)} requests), command start to ` +
+      `verdict line | ${seconds(r.full.medianMs)} | ${samples(r.full)} |`,
     `| a. Playwright alone: ${p.tests} empty tests in the suite's ${p.files} files, ${workers(p.workers)}, ` +
       `command start to exit (${(p.medianMs / r.floor.medianMs).toFixed(2)} × the floor) ` +
       `| ${seconds(p.medianMs)} | ${samples(p)} |`,
