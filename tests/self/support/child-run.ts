@@ -28,7 +28,7 @@ export interface ChildRun {
  * RSF_ / FAKE_ setting, and GitHub's job summary file (each child's report would be appended to it). Each setting
  * is also set empty, which dotenv does not override, so that a developer's .env
  * (a real RSF_TARGET_URL, say) never reaches a self-test's child run: it gets the defaults, and what `extra` says.
- * In npm test, NODE_OPTIONS also preloads the compile cache of Playwright's bundles (withCompileCache).
+ * In npm test, NODE_OPTIONS also preloads the compile cache of the checkout's modules (withCompileCache).
  */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -41,7 +41,7 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
   return env;
 }
 
-/** Keeps V8's code cache of Playwright's bundles for the next process (compile-cache.cjs says why, and how). */
+/** Keeps V8's code cache of the checkout's modules for the next process (compile-cache.cjs says why, and how). */
 export const COMPILE_CACHE = join(__dirname, 'compile-cache.cjs');
 
 /**
