@@ -9,7 +9,7 @@ import { baselineLines, evidenceText, runFacts } from './format';
 import { type MatrixCell, type MatrixRow, buildMatrix } from './matrix';
 import { STATUSES } from './model';
 import type { ConformanceReport, EvidenceEntry, RequirementRow } from './model';
-import { knownFailures } from './verdict';
+import { knownFailures, passHeadlineSaysNoMustFailed } from './verdict';
 
 export function html(text: string): string {
   return text
@@ -285,8 +285,8 @@ function banner(report: ConformanceReport, byId: ReadonlyMap<string, Requirement
     const rest = shown.length - BANNER_ITEMS;
     list.push(`<li><a href="#${named.length > 0 ? 'attention' : 'requirements'}">and ${rest} more</a></li>`);
   }
-  // A PASS's headline says already that no MUST requirement failed, unless it speaks of regressions.
-  const noneFailed = s.verdict === 'PASS' && s.failOn !== 'regression' ? '' : 'No MUST requirement failed. ';
+  const noneFailed =
+    s.verdict === 'PASS' && passHeadlineSaysNoMustFailed(s.failOn) ? '' : 'No MUST requirement failed. ';
   const lead =
     named.length > 0
       ? ''

@@ -77,6 +77,14 @@ export function oneSentence(message: string): string {
 }
 
 /**
+ * Whether a PASS's headline says that no MUST requirement failed: every policy's does but RSF_FAIL_ON=regression's,
+ * which speaks of regressions (known failures may stand). The HTML banner says so itself when the headline does not.
+ */
+export function passHeadlineSaysNoMustFailed(failOn: FailOn): boolean {
+  return failOn !== 'regression';
+}
+
+/**
  * The requirements whose failure fails the run under the policy. Under regression, a MUST failure the baseline did not
  * have, and one whose waiver expired: an end date is a promise that outlasts the baseline.
  */
@@ -164,11 +172,10 @@ export function decideVerdict(input: VerdictInput): VerdictOutcome {
   if (unjudged.length > 0) return outcome('ERROR', unjudged[0] ?? '', unjudged);
   const known = knownFailures(input.failOn, input.rows);
   const knownList = known.length > 0 ? ` (${plural(known.length, 'known failure')}: ${idList(known)})` : '';
-  const headline =
-    input.failOn === 'regression'
-      ? `no MUST requirement regressed against the baseline${knownList}`
-      : input.failOn === 'strict'
-        ? 'no MUST requirement failed and no SHOULD requirement warned'
-        : 'no MUST requirement failed';
+  const headline = !passHeadlineSaysNoMustFailed(input.failOn)
+    ? `no MUST requirement regressed against the baseline${knownList}`
+    : input.failOn === 'strict'
+      ? 'no MUST requirement failed and no SHOULD requirement warned'
+      : 'no MUST requirement failed';
   return outcome('PASS', headline, []);
 }
