@@ -24,12 +24,11 @@ const Module = require('node:module');
 const { dirname, join, resolve, sep } = require('node:path');
 const vm = require('node:vm');
 
-/** Where the cache is kept: beside the schemas' compiled validators, in a folder of its own. */
-const CACHE_DIR =
-  process.env.SELF_TEST_COMPILE_CACHE_DIR || join(__dirname, '../../../node_modules/.cache/rsf-compile-cache');
-
 /** This checkout: its modules are cached, and no other. */
 const CHECKOUT = resolve(__dirname, '../../..') + sep;
+
+/** Where the cache is kept: beside the schemas' compiled validators, in a folder of its own. */
+const CACHE_DIR = process.env.SELF_TEST_COMPILE_CACHE_DIR || join(CHECKOUT, 'node_modules/.cache/rsf-compile-cache');
 
 /** For compile-cache.spec.ts: what this process read from the cache, and what it compiled. */
 const stats = { read: 0, compiled: 0 };
