@@ -43,7 +43,7 @@ test('Ctrl-C during the preflight: ERROR before any test ran, exit 130, nothing 
       /^Conformance: ERROR — the run was interrupted \(Ctrl-C, or a signal\) before any test/,
     );
     expect(readReport(run.reportsDir).summary.verdict).toBe('ERROR');
-    expect(foldersLeftBy(run.pid)).toEqual([]);
+    expect(foldersLeftBy(run)).toEqual([]);
   } finally {
     silent.close();
   }
@@ -80,7 +80,7 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
     );
     expect(run.stdout, 'a test cut short is interrupted, not failed').not.toMatch(/^ {2}\d+ failed$/m);
     expect(readReport(run.reportsDir).summary.verdict).toBe('ERROR');
-    expect(foldersLeftBy(run.pid)).toEqual([]);
+    expect(foldersLeftBy(run)).toEqual([]);
   } finally {
     await target.close();
     await reference.close();

@@ -430,7 +430,7 @@ test('reports that cannot be written after the tests ran: ERROR, and the run lea
   expect(lastLine(run.stdout)).toMatch(/RSF_REPORTS_DIR: the reports could not be written to .*\(reports incomplete\)/);
   expect(run.stderr).toMatch(/^Conformance reporter: RSF_REPORTS_DIR: the reports could not be written to .*EISDIR/m);
   // The workers' exchanges, which no recording took, go as they would have (run-folders.ts names them by runner).
-  expect(foldersLeftBy(run.pid)).toEqual([]);
+  expect(foldersLeftBy(run)).toEqual([]);
 });
 
 test('run from another folder, a relative RSF_REPORTS_DIR is checked where the reports go: by the config', async () => {

@@ -1,7 +1,7 @@
 // Self-test helpers: run Playwright in a child process, the way Playwright tests its own reporters.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requirements } from '../../../src/model/catalogue';
@@ -18,6 +18,8 @@ const CLI = require.resolve('@playwright/test/cli');
 export interface ChildRun {
   /** The child's process ID: a run's folders in the temporary folder are named after its runner's (run-folders.ts). */
   pid?: number;
+  /** When it was spawned (epoch ms): a folder of an earlier process with the same ID is older. */
+  startedAt: number;
   code: number | null;
   stdout: string;
   stderr: string;
@@ -62,9 +64,17 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
-/** The folders a run left in the temporary folder: run-folders.ts names them `rsf-<kind>-<runner pid>-…`. */
-export function foldersLeftBy(pid: number | undefined): string[] {
-  return readdirSync(tmpdir()).filter((name) => name.startsWith('rsf-') && name.includes(`-${pid}-`));
+/**
+ * The folders a run left in the temporary folder: run-folders.ts names them `rsf-<kind>-<runner pid>-…`. Process IDs
+ * are reused, and a run killed on purpose leaves its folders for a day (run-folders.ts): one made before the run
+ * started is another process's.
+ */
+export function foldersLeftBy({ pid, startedAt }: Pick<ChildRun, 'pid' | 'startedAt'>): string[] {
+  return readdirSync(tmpdir()).filter((name) => {
+    if (!(name.startsWith('rsf-') && name.includes(`-${pid}-`))) return false;
+    const made = statSync(join(tmpdir(), name), { throwIfNoEntry: false });
+    return made !== undefined && (made.birthtimeMs || made.mtimeMs) >= startedAt;
+  });
 }
 
 export interface GroupRun extends ChildRun {
@@ -130,7 +140,14 @@ export function runInGroup(
       clearTimeout(timer);
       // A run killed here had no global teardown: its folders in the temporary folder go with it.
       if (killed) removeAbandonedRunFolders({ since: started });
-      resolvePromise({ ...(child.pid !== undefined && { pid: child.pid }), code, stdout, stderr, output });
+      resolvePromise({
+        ...(child.pid !== undefined && { pid: child.pid }),
+        startedAt: started,
+        code,
+        stdout,
+        stderr,
+        output,
+      });
     });
   });
 }
@@ -159,8 +176,9 @@ export async function runPlaywright(
   options: GroupRunOptions = {},
 ): Promise<ChildRun> {
   const [runArgs, env] = conformanceDefaults(args, extraEnv);
-  const { pid, code, stdout, stderr } = await runInGroup(process.execPath, [CLI, ...runArgs], env, timeoutMs, options);
-  return { ...(pid !== undefined && { pid }), code, stdout, stderr };
+  const run = await runInGroup(process.execPath, [CLI, ...runArgs], env, timeoutMs, options);
+  const { pid, startedAt, code, stdout, stderr } = run;
+  return { ...(pid !== undefined && { pid }), startedAt, code, stdout, stderr };
 }
 
 /** A run of the suite in an output folder of its own: where its results and reports went, and what it printed. */

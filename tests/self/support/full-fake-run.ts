@@ -9,9 +9,9 @@ import { oncePerRun } from './once-per-run';
 /** `runFakeSuite` with its defaults: no waivers, fresh secrets, every test of the fake suite. */
 export async function fullFakeRun(): Promise<FakeRun> {
   const outDir = join(test.info().project.outputDir, 'full-fake-run');
-  const { code, stdout, stderr, secrets } = await oncePerRun('full-fake-run', FAKE_RUN_TIMEOUT_MS, async () => {
-    const { code, stdout, stderr, secrets } = await runFakeSuite(outDir);
-    return { code, stdout, stderr, secrets };
+  const { secrets, ...run } = await oncePerRun('full-fake-run', FAKE_RUN_TIMEOUT_MS, async () => {
+    const { startedAt, code, stdout, stderr, secrets } = await runFakeSuite(outDir);
+    return { startedAt, code, stdout, stderr, secrets };
   });
-  return fakeRunIn(outDir, { code, stdout, stderr }, secrets);
+  return fakeRunIn(outDir, run, secrets);
 }
