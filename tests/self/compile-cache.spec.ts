@@ -1,8 +1,9 @@
 // The compile cache of npm test's child runs (support/compile-cache.cjs): on Node 20 it relies on Node internals,
 // and this fails loudly when they change, instead of the cache silently doing nothing.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
+import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { COMPILE_CACHE, REPO_ROOT, childEnv, runPlaywright } from './support/child-run';
 import { scratchDir } from './support/scratch';
@@ -10,20 +11,20 @@ import { scratchDir } from './support/scratch';
 /** Node 22.1 and later: the public module.enableCompileCache(). */
 const publicApi = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-/** Loads @playwright/test in a process of its own with the cache preloaded: what it printed, and its counts. */
-function loadPlaywright(cacheDir: string): { stdout: string; counts: unknown } {
-  const child = spawnSync(
-    process.execPath,
-    ['--require', COMPILE_CACHE, '-e', "process.stdout.write(typeof require('@playwright/test').test)"],
-    {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      env: { ...childEnv({}), SELF_TEST_COMPILE_CACHE_DIR: cacheDir, SELF_TEST_COMPILE_CACHE_REPORT: '1' },
-    },
-  );
+/** Runs `code` in a process of its own with the cache preloaded: what it printed, and its counts. */
+function throughCache(cacheDir: string, code: string): { stdout: string; counts: unknown } {
+  const child = spawnSync(process.execPath, ['--require', COMPILE_CACHE, '-e', code], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env: { ...childEnv({}), SELF_TEST_COMPILE_CACHE_DIR: cacheDir, SELF_TEST_COMPILE_CACHE_REPORT: '1' },
+  });
   expect(child.stderr, 'only the counts on stderr: no warning, no error').toMatch(/^compile-cache: \{.*\}\n$/);
   return { stdout: child.stdout, counts: JSON.parse(child.stderr.slice('compile-cache: '.length)) };
 }
+
+/** Loads @playwright/test through the cache. */
+const loadPlaywright = (cacheDir: string) =>
+  throughCache(cacheDir, "process.stdout.write(typeof require('@playwright/test').test)");
 
 test('Node 20: the modules a process loads are compiled once, and the next process reads their code cache', () => {
   test.skip(publicApi, 'Node 22.1 and later: module.enableCompileCache(), no internals');
@@ -39,6 +40,21 @@ test('Node 20: the modules a process loads are compiled once, and the next proce
   expect(second.stdout).toBe('function');
   // Node no longer compiles CommonJS through Module.prototype._compile, or V8 refuses the cache: this fails.
   expect(second.counts, 'every module read from the cache, none compiled').toEqual({ read: compiled, compiled: 0 });
+});
+
+test('Node 20: a module whose text changed replaces its entry: editing the suite does not grow the cache', () => {
+  test.skip(publicApi, 'Node 22.1 and later: module.enableCompileCache(), no internals');
+  const dir = scratchDir('compile-cache');
+  // In the checkout (the test's output folder): modules from outside it are not cached.
+  const module = join(scratchDir('module'), 'answer.js');
+  const load = () => throughCache(dir, `process.stdout.write(String(require(${JSON.stringify(module)})))`);
+  writeFileSync(module, 'module.exports = 1;');
+  expect(load()).toEqual({ stdout: '1', counts: { read: 0, compiled: 1 } });
+  const [first] = readdirSync(dir);
+  writeFileSync(module, 'module.exports = 2;');
+  expect(load()).toEqual({ stdout: '2', counts: { read: 0, compiled: 1 } });
+  expect(readdirSync(dir), 'the entry of its earlier text is gone').toEqual([expect.not.stringMatching(first ?? '')]);
+  expect(load(), 'and the new one is read').toEqual({ stdout: '2', counts: { read: 1, compiled: 0 } });
 });
 
 test('Node 22.1 and later: the cache is module.enableCompileCache(), in the same folder', () => {

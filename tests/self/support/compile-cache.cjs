@@ -15,13 +15,14 @@
 // cache. Node 20 gets no new features, so they stay as they are; tests/self/compile-cache.spec.ts fails loudly if not.
 // A module's cache is written as its process exits, so that it holds the functions that process ran, not only the top
 // level; a cache V8 refuses (another Node, other flags) is compiled over and written again. A module is keyed by its
-// path and its text: a changed source is a new entry.
+// path and its text: a changed source is a new entry, which replaces the entry of its path's earlier text, so that
+// editing the suite does not grow the cache.
 'use strict';
 
 const { createHash } = require('node:crypto');
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
-const { dirname, join, resolve, sep } = require('node:path');
+const { basename, dirname, join, resolve, sep } = require('node:path');
 const vm = require('node:vm');
 
 /** This checkout: its modules are cached, and no other. */
@@ -32,6 +33,22 @@ const CACHE_DIR = process.env.SELF_TEST_COMPILE_CACHE_DIR || join(CHECKOUT, 'nod
 
 /** For compile-cache.spec.ts: what this process read from the cache, and what it compiled. */
 const stats = { read: 0, compiled: 0 };
+
+/** A module's entry: `<its path's hash>-<its text's hash>`. */
+function entryName(filename, content) {
+  const sha1 = (text) => createHash('sha1').update(text).digest('hex');
+  return `${sha1(filename).slice(0, 16)}-${sha1(content)}`;
+}
+
+/** Removes the entries of `written`'s paths other than `written`: the code of a module's earlier text. */
+function removeReplaced(written) {
+  const pathOf = (name) => name.slice(0, name.indexOf('-') + 1);
+  const paths = new Set(written.map(pathOf));
+  for (const name of readdirSync(CACHE_DIR)) {
+    if (!paths.has(pathOf(name)) || written.includes(name) || name.endsWith('.tmp')) continue;
+    rmSync(join(CACHE_DIR, name), { force: true });
+  }
+}
 
 function useInternals() {
   const compile = Module.prototype._compile;
@@ -53,7 +70,7 @@ function useInternals() {
     // An ES module (format 'module'), or a module from outside this checkout: as Node does it.
     if (format === 'module' || !filename.startsWith(CHECKOUT))
       return compile.call(this, content, filename, format, ...rest);
-    const file = join(CACHE_DIR, createHash('sha1').update(filename).update(content).digest('hex'));
+    const file = join(CACHE_DIR, entryName(filename, content));
     let cachedData;
     try {
       cachedData = readFileSync(file);
@@ -80,15 +97,22 @@ function useInternals() {
   };
 
   process.once('exit', () => {
+    const written = [];
     for (const { script, file } of toWrite) {
       try {
         mkdirSync(CACHE_DIR, { recursive: true });
         const partial = `${file}.${process.pid}.tmp`;
         writeFileSync(partial, script.createCachedData());
         renameSync(partial, file); // whole or not at all, for the processes reading it
+        written.push(basename(file));
       } catch {
         // A cache that cannot be written: the next process compiles, as without it.
       }
+    }
+    try {
+      if (written.length > 0) removeReplaced(written);
+    } catch {
+      // Left for the next process that writes an entry of the same module.
     }
   });
 }
