@@ -497,6 +497,9 @@ export function benchTable(r: BenchResult): string {
   const samples = (s: Samples) => s.samplesMs.map((ms) => (ms / 1000).toFixed(2)).join(', ');
   const workers = (n: number) => `${n} worker${n === 1 ? '' : 's'}`;
   const mark = (met: boolean | null) => (met === null ? '–' : met ? 'met' : '**missed**');
+  // Per request, the suite's own work is comparable across versions that send more or fewer requests.
+  const ownMs = r.full.medianMs - p.medianMs;
+  const ownPerRequestMs = ownMs / median(r.full.requests);
   return [
     `Measured ${r.date} at ${r.commit}: ${r.machine.cpus} × ${r.machine.cpuModel}, Node ${r.machine.node}, ` +
       `load average ${load(r.machine.loadAverageAtStart)} at start and ${load(r.machine.loadAverageAtEnd)} at end; ` +
@@ -510,7 +513,8 @@ export function benchTable(r: BenchResult): string {
     `| a. Playwright alone: ${p.tests} empty tests in the suite's ${p.files} files, ${workers(p.workers)}, ` +
       `command start to exit (${(p.medianMs / r.floor.medianMs).toFixed(2)} × the floor) ` +
       `| ${seconds(p.medianMs)} | ${samples(p)} |`,
-    `| a. the suite's own work: full run − Playwright alone | ${seconds(r.full.medianMs - p.medianMs)} | |`,
+    `| a. the suite's own work: full run − Playwright alone (${ownPerRequestMs.toFixed(2)} ms a request sent) ` +
+      `| ${seconds(ownMs)} | |`,
     `| b. suite against a reference process (${workers(t.workers)}, ${t.requests} requests) ` +
       `| ${t.suiteRequestsPerSecond.toFixed(0)} req/s | |`,
     `| b. raw \`fetch\`, same process, same number of requests, ${t.rawConcurrency} at a time ` +
