@@ -14,6 +14,7 @@ import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
 import { markInterrupted } from '../http/interrupt';
 import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
+import { whenLauncherGone } from './launcher-gone';
 import { readRecording } from './replay';
 import { REPORTERS_REPLACED_ENV, replacedReportersNotice, replacingReporters } from './replaced-reporters';
 import { registerBearerToken } from './secrets';
@@ -107,10 +108,16 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // SIGTERM (a cancelled CI job, `timeout`) stops the run as Ctrl-C does, once: the reporters still run, so the
   // reports say ERROR (interrupted) instead of an earlier run's verdict standing, and nothing is left behind. The
   // workers' requests in flight are cut short, should the signal have reached the runner alone (interrupt.ts).
-  process.once('SIGTERM', () => {
+  let stopping = false;
+  const stopAsCtrlC = (): void => {
+    if (stopping) return;
+    stopping = true;
     markInterrupted(runState.dir);
     process.kill(process.pid, 'SIGINT');
-  });
+  };
+  process.once('SIGTERM', stopAsCtrlC);
+  // A SIGTERM to npm alone ends the shell that npm started Playwright with, and never reaches this process.
+  whenLauncherGone(stopAsCtrlC);
   if (config.recording) {
     // A replay sends nothing: no reference to start, no preflight (its answers are not in the recording).
     try {

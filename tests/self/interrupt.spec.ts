@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { markInterrupted } from '../../src/http/interrupt';
 import { expect, test } from '../../src/playwright/fixtures';
-import { REPO_ROOT, foldersLeftBy, readReport, runInGroup, runSuiteIn } from './support/child-run';
+import { REPO_ROOT, foldersLeftBy, lastLine, readReport, runInGroup, runSuiteIn } from './support/child-run';
 import { startHostileTarget } from './support/hostile-server';
 import { scratchDir } from './support/scratch';
 
@@ -84,6 +84,36 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
   } finally {
     await target.close();
     await reference.close();
+  }
+});
+
+// `npm run conformance` starts Playwright under `sh -c`, and dash passes no signal on: a SIGTERM to npm alone (`docker
+// stop` with npm as the container's first process) ended npm and its shell, and left the run going (launcher-gone.ts).
+test('SIGTERM to npm alone, as docker stop sends it: the run stops as on Ctrl-C, ERROR', async () => {
+  let connections = 0;
+  const silent = createServer(() => connections++); // accepts, and never answers: the run ends only if stopped
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const out = scratchDir('interrupt-npm');
+  const reportsDir = join(out, 'reports');
+  try {
+    const run = await runInGroup(
+      'npm',
+      ['run', '--silent', 'conformance', '--', '--output', join(out, 'results')],
+      {
+        RSF_TARGET_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        RSF_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
+        RSF_REPORTS_DIR: reportsDir,
+      },
+      // Killed before the test's own time-out, so that a run that went on fails on what it printed.
+      RUN_TIMEOUT_MS / 2,
+      { interrupt: { signal: 'SIGTERM', when: once(() => connections > 0), alone: true } },
+    );
+    expect(lastLine(run.stdout), run.output).toMatch(
+      /^Conformance: ERROR — the run was interrupted \(Ctrl-C, or a signal\) before any test/,
+    );
+    expect(readReport(reportsDir).summary.verdict).toBe('ERROR');
+  } finally {
+    silent.close();
   }
 });
 

@@ -85,8 +85,11 @@ export interface GroupRun extends ChildRun {
 export interface GroupRunOptions {
   /** Sees stdout as it comes (the bench times the verdict line by it). */
   onStdout?: (stdoutSoFar: string) => void;
-  /** Sends `signal` to the whole group once `when` resolves, as a terminal's Ctrl-C or a cancelled CI job does. */
-  interrupt?: { signal: NodeJS.Signals; when: Promise<unknown> };
+  /**
+   * Sends `signal` to the whole group once `when` resolves, as a terminal's Ctrl-C or a cancelled CI job does; or,
+   * `alone`, to the process spawned only, as `kill <pid>` does.
+   */
+  interrupt?: { signal: NodeJS.Signals; when: Promise<unknown>; alone?: boolean };
   /** The working directory, when not the repository root. */
   cwd?: string;
 }
@@ -130,7 +133,8 @@ export function runInGroup(
       killGroup(child);
     }, timeoutMs);
     void interrupt?.when.then(() => {
-      if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, interrupt.signal);
+      if (child.pid !== undefined && child.exitCode === null)
+        process.kill(interrupt.alone ? child.pid : -child.pid, interrupt.signal);
     });
     child.on('error', (e) => {
       clearTimeout(timer);
