@@ -2,6 +2,7 @@
 // `npm run docs:config` rewrites both; tests/self/config.spec.ts fails when they are stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import dotenv from 'dotenv';
 import { SETTINGS } from './config';
 import { SETTING_CHECKS } from './setting-checks';
 import { PROXY_VARIABLES, PROXY_VARIABLES_DOC } from './proxy-env';
@@ -36,10 +37,20 @@ export function envExample(): string {
     '',
   ];
   for (const s of settings()) {
-    lines.push(`# ${s.doc}`, `# ${s.name}=${s.secret ? '' : s.default}`, '');
+    lines.push(`# ${s.doc}`, `# ${s.name}=${s.secret ? '' : asInDotenv(s.name, s.default)}`, '');
   }
   lines.push(`# ${PROXY_VARIABLES_DOC}`, ...PROXY_VARIABLES.map((name) => `# ${name}=`), '');
   return lines.join('\n');
+}
+
+/**
+ * `value` written so that dotenv reads it back unchanged: dotenv drops the quotes around a value, so a JSON string
+ * (RSF_PLACE_ID="PL-2000") goes inside single quotes, which keep it whole.
+ */
+function asInDotenv(name: string, value: string): string {
+  if (dotenv.parse(`${name}=${value}`)[name] === value) return value;
+  if (value.includes("'")) throw new Error(`${name}: no way to write its default ${value} in .env`);
+  return `'${value}'`;
 }
 
 /** Each setting that names data on the target: how it is checked, what a wrong value gives (issue 23 item 6). */

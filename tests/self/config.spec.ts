@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import dotenv from 'dotenv';
 import fc from 'fast-check';
 import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
 import { lastCharacterChanged, nearMissTokens, otherCase } from '../../src/http/near-miss-tokens';
@@ -275,6 +276,15 @@ test('README and .env.example document every setting, as the code defines them',
   const readme = readFileSync(README_PATH, 'utf8');
   expect(readme, 'stale README configuration table: run npm run docs:config').toBe(readmeWithTable(readme));
   for (const setting of Object.values(SETTINGS)) expect(readme).toContain(`\`${setting.name}\``);
+});
+
+test('.env.example, its lines uncommented as a user copies it to .env, gives every setting its default', () => {
+  const uncommented = readFileSync(ENV_EXAMPLE_PATH, 'utf8').replace(/^# (RSF_[A-Z_]+=)/gm, '$1');
+  const read = dotenv.parse(uncommented);
+  for (const setting of Object.values(SETTINGS))
+    if (!setting.secret) expect(read[setting.name], setting.name).toBe(setting.default);
+  // The one that needs it: a JSON string, whose quotes dotenv drops unless they are inside single quotes.
+  expect(uncommented).toContain(`RSF_PLACE_ID='${SETTINGS.placeId.default}'`);
 });
 
 test.describe("expect's matchers", () => {

@@ -16,7 +16,11 @@ const json = (raw: string): unknown => {
   try {
     return JSON.parse(raw);
   } catch (e) {
-    throw new ConfigProblem(`not valid JSON: ${(e as Error).message}`);
+    // A bare word meant as a string: .env drops the double quotes around a value unless single quotes keep them.
+    const asString = /^\s*[[{"]/.test(raw)
+      ? ''
+      : `; a string goes in double quotes, and in .env in single ones too: '"…"'`;
+    throw new ConfigProblem(`not valid JSON: ${(e as Error).message}${asString}`);
   }
 };
 
