@@ -371,6 +371,26 @@ test('a target that refuses the token with HTTP 200 and an error body', async ()
   );
 });
 
+test('a price list inside an object: the token was accepted, and its test judges the shape', async () => {
+  const entry = { id: 48213, sku: 'LMN-NB14', currencyQuote: 1, value: 1500.5, iva: 21, finalPrice: 1815.61 };
+  const prices = /\/prices$/;
+  const json = { 'content-type': 'application/json' };
+  const wrapped = JSON.stringify({ items: [entry, entry], count: 2 });
+  // A list under a member that holds no price entries is no price list: as far as the preflight can tell, a refusal.
+  const errors = JSON.stringify({ errors: [{ code: 'unauthorized', detail: 'token expired' }] });
+  const answering = (body: string) =>
+    startHostileTarget({ upstream: reference().url, misbehave: answerFor(prices, body, json) });
+  const [inAnObject, refusal] = await Promise.all([answering(wrapped), answering(errors)]);
+  try {
+    expect((await preflightOutcome({ ...token, RSF_TARGET_URL: inAnObject.url })).failed).toBeUndefined();
+    expect(await preflightMessage({ ...token, RSF_TARGET_URL: refusal.url })).toMatch(
+      /HTTP 200, but not the price list of §4\.9: \{"errors"[\s\S]*Does the target accept RSF_BEARER_TOKEN/,
+    );
+  } finally {
+    await Promise.all([inAnObject.close(), refusal.close()]);
+  }
+});
+
 test('an invalid setting stops the run with a message naming it', async () => {
   const run = await suiteAgainst({ RSF_REQUEST_TIMEOUT_MS: '5', RSF_PLACE_ID: 'not json' });
   expect(run.code).toBe(2);
