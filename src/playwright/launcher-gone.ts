@@ -8,14 +8,15 @@
 const LOOK_EVERY_MS = 500;
 
 /**
- * Calls `stop` once, if the process that started this one ends first; the returned function stops looking.
+ * Calls `stop` once, if the process that started this one ends first. The runner looks until it exits (the timer
+ * does not keep it alive).
  *
  * Only under a package manager (npm, pnpm and yarn set `npm_lifecycle_event`), whose shell ends before the run only
  * when it is killed: a run started from a terminal with `nohup … &` outlives the terminal on purpose. Not on Windows,
  * where a process keeps the ID of a parent that ended, and signals are not passed through a shell anyway.
  */
-export function whenLauncherGone(stop: () => void): () => void {
-  if (process.env.npm_lifecycle_event === undefined || process.platform === 'win32') return () => {};
+export function whenLauncherGone(stop: () => void): void {
+  if (process.env.npm_lifecycle_event === undefined || process.platform === 'win32') return;
   const launcher = process.ppid;
   const looking = setInterval(() => {
     if (process.ppid === launcher) return;
@@ -23,5 +24,4 @@ export function whenLauncherGone(stop: () => void): () => void {
     stop();
   }, LOOK_EVERY_MS);
   looking.unref();
-  return () => clearInterval(looking);
 }
