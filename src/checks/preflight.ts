@@ -1,6 +1,7 @@
 // Before any test: is the target there, is it this API, does it accept the token, and does every setting that can be
 // read without writing name something the target has? A wrong setting is a configuration error, never a failure of
 // the target: the run stops with one message naming the variable, its value and what the target answered.
+import { randomInt } from 'node:crypto';
 import type { DataConfig } from '../config/settings/data';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import type { ReferenceConfig } from '../config/settings/reference';
@@ -58,7 +59,15 @@ interface ResourceRead {
   expect: 'present' | 'missing';
   /** What it should name, for the advice: "an order the target has". */
   names: string;
+  /**
+   * For a resource that must be missing and was found: the params of one that no target has. Found as well, the
+   * target finds whatever it is asked for, and the setting is not to blame: the tests judge that.
+   */
+  control?: Record<string, string | number>;
 }
+
+/** A product id of 12 random digits: a control that no catalogue has. */
+const madeUpProductId = (): string => String(randomInt(10 ** 11, 10 ** 12));
 
 /**
  * The settings that operations 8, 10, 11 and 14 can check without writing, one read per distinct request; with writes
@@ -99,6 +108,7 @@ function resourceReads(config: DataConfig & Pick<TargetConfig, 'writesEnabled'>)
       ...product(config.missingProductId),
       expect: 'missing',
       names: 'a product the target does not have',
+      control: product(madeUpProductId()).params,
     },
     {
       settings: [`RSF_ORDER_BRANCH=${config.orderBranch}`, `RSF_ORDER_ALB_NUMBER=${config.orderAlbNumber}`],
@@ -309,7 +319,8 @@ async function checkPrices(
     fail(
       `RSF_TARGET_URL=${targetShown(config)} leads to no API: the target answered ${answerOf(exchange)}.\n` +
         `  RSF_TARGET_URL must be the base URL that /v1 follows (§9), with its path prefix if the API has one.` +
-        (endsInAnotherVersion(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : ''),
+        (endsInAnotherVersion(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : '') +
+        (await servedWithoutV1(transport, config, base)),
     );
   if ((status === 401 || status === 403) && /^\s*</.test(body))
     fail(
@@ -353,6 +364,26 @@ async function checkPrices(
   }
 }
 
+/**
+ * After a 404 or 405 under /v1: whether the price list is served without /v1, which §9 requires (GEN-V1-PREFIX); a
+ * sentence for the message if so. One request more, on a path that leads nowhere else.
+ */
+async function servedWithoutV1(transport: Transport, config: PreflightConfig, base: string): Promise<string> {
+  if (!base.endsWith('/v1')) return '';
+  const request = outgoing(OPERATIONS.listPrices, {}, config, base.slice(0, -'/v1'.length));
+  const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
+  if (delivery.kind !== 'answer') return '';
+  const { response, attempts } = delivery;
+  const exchange = exchangeOf(OPERATIONS.listPrices, 'valid', request, response, attempts, config.maxResponseBytes);
+  const parsed = parseBody(exchange.text, exchange.contentType);
+  const { status } = exchange;
+  if (status < 200 || status > 299 || !(parsed?.kind === 'json' && Array.isArray(parsed.value))) return '';
+  return (
+    `\n  GET ${request.url}, without /v1, answers a price list: the target serves the API without the /v1 ` +
+    'that §9 requires (GEN-V1-PREFIX).'
+  );
+}
+
 /** The schema of one entry of the price list (§2.7). */
 const PRICE_ENTRY = 'resources.price-entry';
 
@@ -394,7 +425,9 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
         return { targetProblem: `${sent}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
-      const wrongSetting = resourceProblem(read, exchange, config);
+      const problem = resourceProblem(read, exchange, config);
+      const anyFound = problem !== undefined && read.control && (await foundAsWell(transport, read, config, base));
+      const wrongSetting = anyFound ? undefined : problem;
       // A write refused as unauthorised: the account may be one that reads only, as a staging account often is.
       const writeRefused =
         wrongSetting !== undefined && read.body !== undefined && [401, 403].includes(exchange.status);
@@ -409,6 +442,31 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
   const readOnly = results.some((r) => r.writeRefused) ? `\n  ${READ_ONLY_ADVICE}` : '';
   const named = wrong.map((p) => `  ${p}`).join('\n');
   throw new PreflightError(redact(`${HEADING} ${what} what the target has:\n${named}${readOnly}`));
+}
+
+/**
+ * Whether the target also finds the made-up resource of `read.control`: then it finds whatever it is asked for (the
+ * tests fail it, OP8-UNKNOWN-PRODUCT), and the setting is not what stops the run. Unanswered counts as not found.
+ */
+async function foundAsWell(
+  transport: Transport,
+  read: ResourceRead,
+  config: PreflightConfig,
+  base: string,
+): Promise<boolean> {
+  const operation = OPERATIONS[read.operation];
+  const request = outgoing(operation, { params: read.control, query: read.query }, config, base);
+  const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
+  if (delivery.kind !== 'answer') return false;
+  const exchange = exchangeOf(
+    operation,
+    'valid',
+    request,
+    delivery.response,
+    delivery.attempts,
+    config.maxResponseBytes,
+  );
+  return outcomeOf(exchange, config).succeeded;
 }
 
 /** After a write of the preflight refused with 401 or 403: the token's account, not the setting, may be why. */

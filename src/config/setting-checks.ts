@@ -45,7 +45,12 @@ const channel = (howToCheck: string): SettingCheck => ({
 export const SETTING_CHECKS: Partial<Record<Key, SettingCheck>> = {
   productId: read('GET /item/{id}, operation 8'),
   stockProductIds: read('GET /item/{id} for each, operation 8'),
-  missingProductId: { how: 'Preflight reads it (operation 8): it must be missing', wrong: READ },
+  missingProductId: {
+    how:
+      'Preflight reads it (operation 8): it must be missing. Found, it is blamed only if a made-up id of 12 digits ' +
+      'is missing: a target that finds that too finds any id, and the test of OP8-UNKNOWN-PRODUCT fails it',
+    wrong: READ,
+  },
   productDetailQuery: { how: 'Sent with the preflight reads of operation 8', wrong: READ },
   cartProductId: read('GET /item/{id}, operation 8'),
   orderBranch: read('GET /miCuenta/pedidos/{branch}/{albNumber}, operation 11'),

@@ -64,5 +64,6 @@ for (const [what, path, answer, namesTheVersion] of [
       ),
     );
     expect(message.includes('It ends in another version: this suite tests /v1.')).toBe(namesTheVersion);
+    expect(message, 'the price list is not served without /v1 either').not.toContain('GEN-V1-PREFIX');
   });
 }

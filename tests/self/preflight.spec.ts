@@ -391,6 +391,26 @@ test('a price list inside an object: the token was accepted, and its test judges
   }
 });
 
+test('a target that serves the API without /v1: the preflight says so, naming GEN-V1-PREFIX (§9)', async () => {
+  const json = { 'content-type': 'application/json' };
+  const list = JSON.stringify([{ id: 7, sku: 'S-7', currencyQuote: 1, value: 100, iva: 21, finalPrice: 121 }]);
+  const withoutV1 = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res, index) => {
+      if (!(req.url ?? '').startsWith('/v1/')) return answerFor(/^\/prices$/, list, json)(req, res, index);
+      res.writeHead(404, json).end('{"error":"unknown path"}');
+      return true;
+    },
+  });
+  try {
+    expect(await preflightMessage({ ...token, RSF_TARGET_URL: withoutV1.url })).toMatch(
+      /leads to no API[\s\S]*\n {2}GET \S+\/prices, without \/v1, answers a price list: .*\(GEN-V1-PREFIX\)\.$/,
+    );
+  } finally {
+    await withoutV1.close();
+  }
+});
+
 test('an invalid setting stops the run with a message naming it', async () => {
   const run = await suiteAgainst({ RSF_REQUEST_TIMEOUT_MS: '5', RSF_PLACE_ID: 'not json' });
   expect(run.code).toBe(2);
@@ -532,6 +552,30 @@ test('writes refused with 403, as to an account that reads only: the message say
     expect(message).toMatch(/Use a token whose account may write, or leave RSF_ALLOW_WRITES off\.$/);
   } finally {
     await readOnly.close();
+  }
+});
+
+// A product that exists, named as missing, stops the run (the next test). One that a target finds whatever it is asked
+// for does not: a made-up id is found too, so the setting is not to blame, and OP8-UNKNOWN-PRODUCT's test judges it.
+test('a target that finds any product: RSF_MISSING_PRODUCT_ID is not blamed, and the run goes on', async () => {
+  const detail = await fetch(`${reference().url}/v1/item/1001`, {
+    headers: { authorization: `Bearer ${secrets.bearer}` },
+  }).then((r) => r.text());
+  const found = answerFor(/\/item\//, detail, { 'content-type': 'application/json' });
+  let askedMissing = 0;
+  const findsAny = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res, index) => {
+      // The default RSF_MISSING_PRODUCT_ID (999999), and a made-up id of 12 digits.
+      if (/\/item\/(999999|\d{12})\b/.test(req.url ?? '')) askedMissing++;
+      return found(req, res, index);
+    },
+  });
+  try {
+    expect((await preflightOutcome({ ...token, RSF_TARGET_URL: findsAny.url })).failed).toBeUndefined();
+    expect(askedMissing, 'RSF_MISSING_PRODUCT_ID and the made-up id, each once').toBe(2);
+  } finally {
+    await findsAny.close();
   }
 });
 
