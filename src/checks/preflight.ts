@@ -186,6 +186,16 @@ function outgoing(operation: Operation, options: SendOptions, config: PreflightC
   return request;
 }
 
+/** The exchange of a preflight request that was answered: judged, as the tests judge theirs, as sent with the token. */
+function answered(
+  operation: Operation,
+  request: OutgoingRequest,
+  { response, attempts }: Extract<Delivery, { kind: 'answer' }>,
+  config: Pick<TargetConfig, 'maxResponseBytes'>,
+): Exchange {
+  return exchangeOf(operation, 'valid', request, response, attempts, config.maxResponseBytes);
+}
+
 /** An answer that says "no such thing": not a 2xx, or a 2xx with an error body (§7.3: errors may come with 200). */
 function isRefusal(exchange: Exchange, config: RecognitionConfig): boolean {
   if (exchange.status < 200 || exchange.status > 299) return true;
@@ -290,14 +300,7 @@ async function checkPrices(
     return fail(transportProblem(delivery, `GET ${url}`, url, config) + waitAdvice(notUp, config));
   }
   const { response } = delivery;
-  const exchange = exchangeOf(
-    OPERATIONS.listPrices,
-    'valid',
-    request,
-    response,
-    delivery.attempts,
-    config.maxResponseBytes,
-  );
+  const exchange = answered(OPERATIONS.listPrices, request, delivery, config);
   const { status } = exchange;
   // A body cut at the cap is shown with the size it announced, or as more than what was read.
   const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...excerptSize(exchange) });
@@ -373,8 +376,7 @@ async function servedWithoutV1(transport: Transport, config: PreflightConfig, ba
   const request = outgoing(OPERATIONS.listPrices, {}, config, base.slice(0, -'/v1'.length));
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') return '';
-  const { response, attempts } = delivery;
-  const exchange = exchangeOf(OPERATIONS.listPrices, 'valid', request, response, attempts, config.maxResponseBytes);
+  const exchange = answered(OPERATIONS.listPrices, request, delivery, config);
   const parsed = parseBody(exchange.text, exchange.contentType);
   const { status } = exchange;
   if (status < 200 || status > 299 || !(parsed?.kind === 'json' && Array.isArray(parsed.value))) return '';
@@ -412,14 +414,7 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
         const problem = transportProblem(delivery, operationLabel(operation), url, config);
         return { targetProblem: `${sent}\n  ${problem}` };
       }
-      const exchange = exchangeOf(
-        operation,
-        'valid',
-        request,
-        delivery.response,
-        delivery.attempts,
-        config.maxResponseBytes,
-      );
+      const exchange = answered(operation, request, delivery, config);
       // A firewall's page is no answer about the setting, and a server error says first that the target is failing.
       if (blockedInFront(exchange))
         return { targetProblem: `${sent}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
@@ -458,15 +453,7 @@ async function foundAsWell(
   const request = outgoing(operation, { params: read.control, query: read.query }, config, base);
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') return false;
-  const exchange = exchangeOf(
-    operation,
-    'valid',
-    request,
-    delivery.response,
-    delivery.attempts,
-    config.maxResponseBytes,
-  );
-  return outcomeOf(exchange, config).succeeded;
+  return outcomeOf(answered(operation, request, delivery, config), config).succeeded;
 }
 
 /** After a write of the preflight refused with 401 or 403: the token's account, not the setting, may be why. */
