@@ -25,18 +25,24 @@ function once(condition: () => boolean): Promise<void> {
   });
 }
 
-test('Ctrl-C during the preflight: ERROR before any test ran, exit 130, nothing left behind', async () => {
+/** A target that accepts connections and never answers: its root URL, and how many connections it has had. */
+async function silentTarget(): Promise<{ url: string; connections: () => number; close: () => void }> {
   let connections = 0;
-  const silent = createServer(() => connections++); // accepts, and never answers
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const server = createServer(() => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, connections: () => connections, close: () => server.close() };
+}
+
+test('Ctrl-C during the preflight: ERROR before any test ran, exit 130, nothing left behind', async () => {
+  const silent = await silentTarget();
   try {
     const run = await runSuiteIn(
       'interrupt-preflight',
-      { RSF_TARGET_URL: url, RSF_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS) },
+      { RSF_TARGET_URL: silent.url, RSF_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS) },
       [],
       RUN_TIMEOUT_MS,
-      { interrupt: { signal: 'SIGINT', when: once(() => connections > 0) } },
+      { interrupt: { signal: 'SIGINT', when: once(() => silent.connections() > 0) } },
     );
     expect(run.code, run.output).toBe(130);
     expect(run.verdict).toMatch(
@@ -90,9 +96,7 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
 // `npm run conformance` starts Playwright under `sh -c`, and dash passes no signal on: a SIGTERM to npm alone (`docker
 // stop` with npm as the container's first process) ended npm and its shell, and left the run going (launcher-gone.ts).
 test('SIGTERM to npm alone, as docker stop sends it: the run stops as on Ctrl-C, ERROR', async () => {
-  let connections = 0;
-  const silent = createServer(() => connections++); // accepts, and never answers: the run ends only if stopped
-  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const silent = await silentTarget(); // the run ends only if stopped
   const out = scratchDir('interrupt-npm');
   const reportsDir = join(out, 'reports');
   try {
@@ -100,13 +104,13 @@ test('SIGTERM to npm alone, as docker stop sends it: the run stops as on Ctrl-C,
       'npm',
       ['run', '--silent', 'conformance', '--', '--output', join(out, 'results')],
       {
-        RSF_TARGET_URL: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        RSF_TARGET_URL: silent.url,
         RSF_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
         RSF_REPORTS_DIR: reportsDir,
       },
       // Killed before the test's own time-out, so that a run that went on fails on what it printed.
       RUN_TIMEOUT_MS / 2,
-      { interrupt: { signal: 'SIGTERM', when: once(() => connections > 0), alone: true } },
+      { interrupt: { signal: 'SIGTERM', when: once(() => silent.connections() > 0), alone: true } },
     );
     expect(lastLine(run.stdout), run.output).toMatch(
       /^Conformance: ERROR — the run was interrupted \(Ctrl-C, or a signal\) before any test/,
@@ -123,10 +127,8 @@ test('SIGTERM to npm alone, as docker stop sends it: the run stops as on Ctrl-C,
 // the runner's mark in the run directory. Either way a worker cuts its requests short itself.
 for (const how of ['SIGTERM to the group', "the runner's mark"] as const) {
   test(`a worker cuts its requests in flight short and sends no more, time-out or not: ${how}`, async () => {
-    let connections = 0;
-    const silent = createServer(() => connections++); // accepts, and never answers
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1/prices`;
+    const silent = await silentTarget();
+    const url = `${silent.url}/v1/prices`;
     const runDir = scratchDir('run');
     // A worker's two requests, the first in flight as the signal comes, with a time-out longer than this test's.
     const script = join(scratchDir('worker'), 'worker.ts');
@@ -147,7 +149,7 @@ void (async () => {
 })();
 `,
     );
-    const inFlight = once(() => connections > 0);
+    const inFlight = once(() => silent.connections() > 0);
     try {
       const byMark = how === "the runner's mark";
       if (byMark) void inFlight.then(() => markInterrupted(runDir));
@@ -155,7 +157,7 @@ void (async () => {
       const run = await runInGroup('node', ['--import', 'tsx', script], {}, 50_000, options);
       expect(run.code, run.output).toBe(0);
       expect(JSON.parse(run.stdout), 'each request, as the script saw it').toEqual(['interrupted', 'interrupted']);
-      expect(connections, 'the second request was not sent').toBe(1);
+      expect(silent.connections(), 'the second request was not sent').toBe(1);
     } finally {
       silent.close();
     }
