@@ -142,6 +142,23 @@ export function keptBreakerTrip(dir: string): BreakerTrip | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BreakerTrip) : undefined;
 }
 
+const SETUP_STOP_FILE = 'stopped-before-tests.txt';
+
+/**
+ * For the global setup, which stopped the run before any test (a failed preflight or token command): keeps why
+ * (redacted by the caller), so that the recording says so and a replay stops alike, instead of judging tests that
+ * the recorded run never ran.
+ */
+export function keepSetupStop(dir: string | undefined, message: string): void {
+  if (dir && existsSync(dir)) writeFileSync(join(dir, SETUP_STOP_FILE), message);
+}
+
+/** What keepSetupStop kept, if the global setup stopped the run. */
+export function keptSetupStop(dir: string): string | undefined {
+  const path = join(dir, SETUP_STOP_FILE);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
 /** How every line of ExchangeLog starts (toHarEntry's first field): lines sort by it without being parsed. */
 const LINE_START = '{"startedDateTime":"';
 

@@ -69,6 +69,8 @@ export interface ReplaySettings {
   runNonce?: string;
   /** Set when the run's circuit breaker opened: the tests that sent nothing after it are "not run" in a replay too. */
   breaker?: BreakerTrip;
+  /** Why the run stopped before its first test (a failed preflight): a replay stops alike, and runs no test either. */
+  stoppedBeforeTests?: string;
 }
 
 /** The `_rsf` field of an entry. */
@@ -397,6 +399,9 @@ function replaySettingsOf(value: unknown): ReplaySettings {
     writesEnabled: need<boolean>(typeof writes === 'boolean', writes, 'log._rsf.replay.writesEnabled', 'a boolean'),
     ...(r.runNonce !== undefined && { runNonce: str(r.runNonce, 'log._rsf.replay.runNonce') }),
     ...(r.breaker !== undefined && { breaker: breakerOf(r.breaker) }),
+    ...(r.stoppedBeforeTests !== undefined && {
+      stoppedBeforeTests: str(r.stoppedBeforeTests, 'log._rsf.replay.stoppedBeforeTests'),
+    }),
   };
 }
 

@@ -44,7 +44,7 @@ import { loadWaivers } from '../report/waivers';
 import { loadConfig } from '../config/config';
 import { runNonceOfThisRun, takeUnclaimedSlowDowns } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
-import { EXCHANGES_DIR_ENV, keptBreakerTrip, writeRecording } from '../evidence/exchange-log';
+import { EXCHANGES_DIR_ENV, keptBreakerTrip, keptSetupStop, writeRecording } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
 import { addToLastFailed, lastRunFile } from './internals';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
@@ -70,8 +70,10 @@ function writeExchanges(outputDir: string, metadata: Record<string, unknown>): v
     const { fcNumRuns, writesEnabled } = config;
     const runNonce = runNonceOfThisRun();
     const breaker = keptBreakerTrip(dir);
+    const stoppedBeforeTests = keptSetupStop(dir);
     replay = {
       ...(breaker && { breaker }),
+      ...(stoppedBeforeTests !== undefined && { stoppedBeforeTests }),
       apiBase: redact(apiBase(config, referenceProfilePath(config))),
       fcNumRuns,
       writesEnabled,

@@ -13,9 +13,10 @@ import { loadWaivers } from '../report/waivers';
 import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
 import { markInterrupted } from '../http/interrupt';
-import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip } from '../evidence/exchange-log';
+import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip, keepSetupStop } from '../evidence/exchange-log';
+import { redact } from '../http/redact';
 import { whenLauncherGone } from './launcher-gone';
-import { readRecording } from './replay';
+import { StoppedReplayError, readRecording } from './replay';
 import { REPORTERS_REPLACED_ENV, replacedReportersNotice, replacingReporters } from './replaced-reporters';
 import { registerBearerToken } from './secrets';
 import { TokenCommandError, runTokenCommand } from '../config/token-command';
@@ -120,11 +121,17 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   whenLauncherGone(stopAsCtrlC);
   if (config.recording) {
     // A replay sends nothing: no reference to start, no preflight (its answers are not in the recording).
+    let stopped: string | undefined;
     try {
-      readRecording(config.recording);
+      stopped = readRecording(config.recording).rsf?.replay?.stoppedBeforeTests;
     } catch (e) {
       runState.remove();
       throw plain(new ConfigError([`RSF_TARGET_URL: ${(e as Error).message}`]));
+    }
+    if (stopped !== undefined) {
+      // Judging tests the recorded run never ran would only find each request missing from the recording.
+      runState.remove();
+      throw plain(new StoppedReplayError(config.recording, stopped));
     }
     console.log(`Replaying ${config.recording}: nothing is sent, and the preflight is skipped.`);
     return async () => runState.remove();
@@ -154,7 +161,9 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     } catch (e) {
       await stop?.();
       runState.remove();
-      throw plain(e instanceof TokenCommandError ? new ConfigError([e.message]) : (e as Error));
+      const error = e instanceof TokenCommandError ? new ConfigError([e.message]) : (e as Error);
+      keepSetupStop(process.env[EXCHANGES_DIR_ENV], redact(error.message));
+      throw plain(error);
     }
   }
   try {
@@ -164,6 +173,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   } catch (e) {
     await stop?.();
     runState.remove();
+    // The recording says why the run stopped here (its redacted message): its replay stops alike.
+    keepSetupStop(process.env[EXCHANGES_DIR_ENV], redact((e as Error).message));
     throw plain(e as Error);
   }
   return async () => {

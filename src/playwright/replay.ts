@@ -33,6 +33,15 @@ export function readRecording(path: string): ParsedHar {
   return har;
 }
 
+/** A replay of a run that its global setup stopped before any test (log._rsf.replay.stoppedBeforeTests). */
+export class StoppedReplayError extends Error {
+  override name = 'StoppedReplayError';
+
+  constructor(path: string, recordedReason: string) {
+    super(`The recorded run stopped before its first test, and so does this replay of ${path}:\n${recordedReason}`);
+  }
+}
+
 /**
  * The environment a replay runs under, in the runner before any worker starts: the recorded seed, property runs and
  * writes, so that the suite sends what the recorded run sent (a seed set by hand would draw other inputs).

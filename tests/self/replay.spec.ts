@@ -151,6 +151,34 @@ test('a run whose target died mid-run replays alike: the tests it left unsent ar
   expect(statuses(replayed)).toEqual(statuses(died));
 });
 
+test('a run its preflight stopped replays alike, and its bundle verifies: the verdict stands (ERROR)', async () => {
+  test.setTimeout(2 * RUN_TIMEOUT_MS);
+  const secrets = fakeSecrets();
+  const reference = await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+  let stopped: ConformanceReport;
+  try {
+    // A token the target does not accept, as an expired one: the preflight stops the run before any test.
+    stopped = await conformance('stopped', { RSF_TARGET_URL: reference.url, RSF_BEARER_TOKEN: fakeSecrets().bearer });
+  } finally {
+    await reference.close();
+  }
+  const har = join(dir, 'stopped', HAR_FILE);
+  const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
+  expect(stopped.summary.verdict).toBe('ERROR');
+  expect(recorded.log._rsf.replay?.stoppedBeforeTests).toMatch(/^Preflight failed, so no test was run\.\n.*HTTP 401/s);
+  const replayed = await conformance('stopped-replayed', { RSF_TARGET_URL: `har:${har}` });
+  expect(replayed.summary.verdict).toBe('ERROR');
+  expect(replayed.summary.errors.join('\n')).toContain('The recorded run stopped before its first test');
+  expect(statuses(replayed)).toEqual(statuses(stopped));
+  // Before, the replay judged every test on a recording that held none of their requests: "does not stand".
+  const out = join(dir, 'stopped-bundle');
+  const made = await cli('cli-bundle.ts', ['--reports', join(dir, 'stopped'), '--out', out]);
+  expect(made.code, made.output).toBe(0);
+  const verified = await cli('cli-verify.ts', [join(out, readdirSync(out)[0] ?? '')]);
+  expect(verified.code, verified.output).toBe(0);
+  expect(verified.stdout).toMatch(/re-grade: the verdict stands \(ERROR\): all \d+ requirements have the same status/);
+});
+
 test.describe('a faulty run and its replay', () => {
   let live: ConformanceReport;
   test.beforeAll(async () => {
