@@ -7,6 +7,7 @@ import { version } from './package.json';
 import { SETTINGS, loadConfig, loadEnvFile } from './src/config/config';
 import { displayTarget, referenceProfilePath, targetInProcess } from './src/config/target';
 import { recordingPath, replayEnvironment } from './src/playwright/replay';
+import { SPEC_DIR } from './src/report/model';
 
 // Before anything reads a setting; workers inherit the environment this leaves.
 loadEnvFile();
@@ -81,7 +82,7 @@ const PLAN: ReporterDescription = ['./src/playwright/plan-reporter.ts'];
 const CONSOLE: ReporterDescription = ['./src/playwright/console-reporter.ts'];
 
 export default defineConfig({
-  testDir: './tests/conformance',
+  testDir: `./${SPEC_DIR}`,
   outputDir: './test-results/conformance',
   // A worker runs a spec file's tests in order: it sends the file's declared requests as the file starts
   // (src/playwright/prefetch.ts); the properties are shared out test by test.

@@ -1,14 +1,15 @@
 // `npm run verify -- BUNDLE [--public-key PATH]`: checks a conformance bundle. Exit 0 intact, 1 re-graded
 // differently, 2 damaged, tampered or unreadable (one line on stderr saying what, and which file).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeRunFolder } from '../http/run-folders';
 import { DEFAULT_LIMITS, limitsFor } from './bundle';
 import { isUsageError, userError } from './cli-bundle';
 import { describeCheckout } from './manifest';
 import { type Regrade, type RequirementStatuses, verifyBundle } from './verify';
+import { type ConformanceReport, SPEC_DIR } from '../report/model';
 
 const ROOT = resolve(__dirname, '../..');
 const USAGE = `usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-bytes N]
@@ -16,6 +17,22 @@ const USAGE = `usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-
   --public-key PATH      the Ed25519 public key in PEM that the manifest's signature must be of
   --max-entry-bytes N    the largest file of the archive it unpacks (default ${DEFAULT_LIMITS.maxEntryBytes})
 Exit 0: intact; 1: re-graded differently; 2: damaged, tampered or unreadable.`;
+
+/**
+ * The tests of the recorded run, from its conformance.json, as Playwright's --test-list reads them: `[project] › file
+ * › describe › title`, the file relative to the spec folder. A run of some tests (a file, --grep, a shard) is
+ * re-graded on those alone: every other test would find its requests missing from the recording, inconclusive.
+ */
+export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>): string[] {
+  const lines = new Set<string>();
+  for (const row of report.requirements) {
+    for (const t of row.tests) {
+      const project = t.project === '' ? '' : `[${t.project}] › `;
+      lines.add(`${project}${posix.relative(SPEC_DIR, t.file)} › ${t.title}`);
+    }
+  }
+  return [...lines];
+}
 
 /**
  * Grades a recording again with this checkout's suite (issue 24, item 4): `playwright test` in a child process with
@@ -28,9 +45,18 @@ export function regradeWithThisCheckout(reportsDir: string): Regrade {
     // The recording decides these (replay.ts, replayEnvironment); a baseline or waivers of this shell must not.
     for (const name of ['RSF_FC_SEED', 'RSF_FC_PATH', 'RSF_BASELINE', 'RSF_FAIL_ON', 'RSF_STRICT']) delete env[name];
     const cli = resolve(ROOT, 'node_modules/@playwright/test/cli.js');
+    const args = [cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts')];
+    // The bundled report beside the recording: its tests, unless none ran (a run its preflight stopped).
+    const bundled = JSON.parse(readFileSync(join(dirname(harPath), 'conformance.json'), 'utf8')) as ConformanceReport;
+    const tests = recordedTestList(bundled);
+    if (tests.length > 0) {
+      const list = join(dirname(harPath), 'recorded-tests.txt');
+      writeFileSync(list, `${tests.join('\n')}\n`);
+      args.push('--test-list', list);
+    }
     const output: Buffer[] = [];
     await new Promise<void>((done, fail) => {
-      const child = spawn(process.execPath, [cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts')], {
+      const child = spawn(process.execPath, args, {
         cwd: ROOT,
         env,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -92,6 +92,9 @@ export interface TestRecord {
   credentials?: string;
 }
 
+/** The folder of the conformance spec files, repository-relative: the suite's testDir, where TestRef.file lies. */
+export const SPEC_DIR = 'tests/conformance';
+
 export interface TestRef {
   title: string;
   file: string;

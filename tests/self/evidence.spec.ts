@@ -28,6 +28,7 @@ import { CREDENTIALS } from '../../src/model/send-options';
 import { Replay } from '../../src/playwright/replay';
 import { SIGNATURE_FILE } from '../../src/evidence/sign';
 import { type Regrade, verifyBundle } from '../../src/evidence/verify';
+import { recordedTestList } from '../../src/evidence/cli-verify';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { scratchDir } from './support/scratch';
 
@@ -513,6 +514,20 @@ test.describe('bundle and verify', () => {
     const gone = await verifyBundle(path, { outDir: join(dir, 'out3'), regrade: missing });
     expect(gone.exitCode).toBe(1);
     expect(gone.regraded?.changed.map((c) => c.id)).toEqual(['OP4-UTILITY-MAX', 'OP8-DETAIL']);
+  });
+
+  test("a re-grade runs the recorded run's tests alone, as Playwright's --test-list reads them", () => {
+    const ref = (title: string, project = '') => ({ title, file: 'tests/conformance/prices.spec.ts', project });
+    const rows = [
+      { tests: [ref('GET /prices · operation 9 · §4.9 › lists prices as §2.7 entries, under /v1')] },
+      { tests: [ref('GET /prices · operation 9 · §4.9 › lists prices as §2.7 entries, under /v1'), ref('t', 'p')] },
+    ];
+    const requirements = rows as unknown as Parameters<typeof recordedTestList>[0]['requirements'];
+    // Each test once, its file relative to the suite's testDir, where the test list looks for it.
+    expect(recordedTestList({ requirements })).toEqual([
+      'prices.spec.ts › GET /prices · operation 9 · §4.9 › lists prices as §2.7 entries, under /v1',
+      '[p] › prices.spec.ts › t',
+    ]);
   });
 
   test('nothing is written outside the output folder, and a link planted in it is not followed', async () => {

@@ -28,13 +28,18 @@ test.beforeAll(() => {
 });
 
 /**
- * `npx playwright test` of the conformance suite, its reports in `<dir>/<name>`. A live run has two workers, so that
- * its recording is gathered from the files of both.
+ * `npx playwright test` of the conformance suite (the tests `filters` pick), its reports in `<dir>/<name>`. A live run
+ * has two workers, so that its recording is gathered from the files of both.
  */
-async function conformance(name: string, env: Record<string, string>, workers = 1): Promise<ConformanceReport> {
+async function conformance(
+  name: string,
+  env: Record<string, string>,
+  workers = 1,
+  filters: string[] = [],
+): Promise<ConformanceReport> {
   const reports = join(dir, name);
   const run = await runPlaywright(
-    ['test', '--output', join(dir, `${name}-results`), `--workers=${workers}`],
+    ['test', '--output', join(dir, `${name}-results`), `--workers=${workers}`, ...filters],
     { RSF_REPORTS_DIR: reports, ...env },
     RUN_TIMEOUT_MS,
   );
@@ -151,6 +156,24 @@ test('a run whose target died mid-run replays alike: the tests it left unsent ar
   expect(statuses(replayed)).toEqual(statuses(died));
 });
 
+/** `npm run bundle` of the reports in `<dir>/<name>`, then `npm run verify` of the bundle. */
+async function bundleAndVerify(name: string) {
+  const out = join(dir, `${name}-bundle`);
+  const made = await cli('cli-bundle.ts', ['--reports', join(dir, name), '--out', out]);
+  expect(made.code, made.output).toBe(0);
+  return cli('cli-verify.ts', [join(out, readdirSync(out)[0] ?? '')]);
+}
+
+test('a run of some tests (--grep) is re-graded on those alone: the verdict stands', async () => {
+  test.setTimeout(2 * RUN_TIMEOUT_MS);
+  const partial = await conformance('some', { RSF_REFERENCE_FAULT: FAULT }, 1, ['--grep', `@${FAULT_REQUIREMENT}\\b`]);
+  expect(partial.summary.verdict).toBe('FAIL');
+  expect(partial.summary.counts.MUST.untested).toBeGreaterThan(50);
+  const verified = await bundleAndVerify('some');
+  expect(verified.code, verified.output).toBe(0);
+  expect(verified.stdout).toMatch(/re-grade: the verdict stands \(FAIL\): all \d+ requirements have the same status/);
+});
+
 test('a run its preflight stopped replays alike, and its bundle verifies: the verdict stands (ERROR)', async () => {
   test.setTimeout(2 * RUN_TIMEOUT_MS);
   const secrets = fakeSecrets();
@@ -171,10 +194,7 @@ test('a run its preflight stopped replays alike, and its bundle verifies: the ve
   expect(replayed.summary.errors.join('\n')).toContain('The recorded run stopped before its first test');
   expect(statuses(replayed)).toEqual(statuses(stopped));
   // Before, the replay judged every test on a recording that held none of their requests: "does not stand".
-  const out = join(dir, 'stopped-bundle');
-  const made = await cli('cli-bundle.ts', ['--reports', join(dir, 'stopped'), '--out', out]);
-  expect(made.code, made.output).toBe(0);
-  const verified = await cli('cli-verify.ts', [join(out, readdirSync(out)[0] ?? '')]);
+  const verified = await bundleAndVerify('stopped');
   expect(verified.code, verified.output).toBe(0);
   expect(verified.stdout).toMatch(/re-grade: the verdict stands \(ERROR\): all \d+ requirements have the same status/);
 });
