@@ -93,6 +93,23 @@ export function secretSettings(config: Config): { name: string; value: string }[
     .flatMap(([key, s]) => secretValues(config[key]).map((value) => ({ name: s.name, value })));
 }
 
+/**
+ * The settings that decide what a run sends and how it judges the answers, secrets left out: the test data, the
+ * recognition patterns, the retries and the body cap. A recording keeps their values (replayedSettings), and its
+ * replay takes them over, so that a re-grade elsewhere, without the run's .env, sends and judges as the run did.
+ */
+export const REPLAYED_SETTINGS: readonly Setting<unknown>[] = [
+  ...Object.values(DATA_SETTINGS),
+  ...Object.values(RECOGNITION_SETTINGS),
+  TARGET_SETTINGS.maxRetries,
+  TARGET_SETTINGS.maxResponseBytes,
+].filter((setting) => !setting.secret);
+
+/** The raw value of each of REPLAYED_SETTINGS in `env`, or its default, by name. */
+export function replayedSettings(env: Env = process.env): Record<string, string> {
+  return Object.fromEntries(REPLAYED_SETTINGS.map((s) => [s.name, env[s.name]?.trim() || s.default]));
+}
+
 /** The secret values of a config, for redaction. */
 export function secretsOf(config: Config): string[] {
   return secretSettings(config).map((s) => s.value);

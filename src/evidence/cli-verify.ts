@@ -41,8 +41,14 @@ export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>
  */
 export function regradeWithThisCheckout(reportsDir: string): Regrade {
   return async (harPath) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, RSF_TARGET_URL: `har:${harPath}`, RSF_REPORTS_DIR: reportsDir };
-    // The recording decides these (replay.ts, replayEnvironment); a baseline or waivers of this shell must not.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      RSF_TARGET_URL: `har:${harPath}`,
+      RSF_REPORTS_DIR: reportsDir,
+      // No waivers, this shell's or this checkout's: a re-grade judges, and the run's waivers are in its report.
+      RSF_WAIVERS_FILE: join(reportsDir, 'no-waivers.json'),
+    };
+    // The recording decides these (replay.ts, replayEnvironment); a baseline of this shell must not.
     for (const name of ['RSF_FC_SEED', 'RSF_FC_PATH', 'RSF_BASELINE', 'RSF_FAIL_ON', 'RSF_STRICT']) delete env[name];
     const cli = resolve(ROOT, 'node_modules/@playwright/test/cli.js');
     const args = [cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts')];

@@ -71,6 +71,11 @@ export interface ReplaySettings {
   breaker?: BreakerTrip;
   /** Why the run stopped before its first test (a failed preflight): a replay stops alike, and runs no test either. */
   stoppedBeforeTests?: string;
+  /**
+   * The raw values of the settings that decided what the run sent and how it judged (config.ts, REPLAYED_SETTINGS):
+   * its test data, for one, which a replay on another machine must send again to find the recorded exchanges.
+   */
+  settings?: Record<string, string>;
 }
 
 /** The `_rsf` field of an entry. */
@@ -402,7 +407,13 @@ function replaySettingsOf(value: unknown): ReplaySettings {
     ...(r.stoppedBeforeTests !== undefined && {
       stoppedBeforeTests: str(r.stoppedBeforeTests, 'log._rsf.replay.stoppedBeforeTests'),
     }),
+    ...(r.settings !== undefined && { settings: stringsOf(r.settings, 'log._rsf.replay.settings') }),
   };
+}
+
+function stringsOf(value: unknown, where: string): Record<string, string> {
+  const o = obj(value, where);
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, str(v, `${where}.${k}`)]));
 }
 
 function breakerOf(value: unknown): BreakerTrip {

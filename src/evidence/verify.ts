@@ -82,8 +82,12 @@ export function compareStatuses(before: RequirementStatuses, now: RequirementSta
   return out;
 }
 
-/** Statuses from a conformance.json's bytes. */
-function reportStatuses(bytes: Uint8Array, name: string): RequirementStatuses {
+/**
+ * Statuses from a conformance.json's bytes, each as the run judged it: a waived requirement's is the status its waiver
+ * hid (failed or warning). Waivers are the run's policy, which the bundled report shows; a re-grade judges the
+ * recording again without them. `waived`: the IDs of those requirements.
+ */
+function reportStatuses(bytes: Uint8Array, name: string): { statuses: RequirementStatuses; waived: string[] } {
   let data: { format?: unknown; requirements?: unknown };
   try {
     data = JSON.parse(Buffer.from(bytes).toString('utf8'));
@@ -97,12 +101,15 @@ function reportStatuses(bytes: Uint8Array, name: string): RequirementStatuses {
   )
     throw new BundleError(`${name} is not a conformance report (no "format": "rsf-conformance/…" and requirements)`);
   const statuses: RequirementStatuses = {};
-  for (const row of data.requirements as { id?: unknown; status?: unknown }[]) {
+  const waived: string[] = [];
+  for (const row of data.requirements as { id?: unknown; status?: unknown; waivedStatus?: unknown }[]) {
     if (typeof row?.id !== 'string' || typeof row.status !== 'string')
       throw new BundleError(`${name} has a requirement without a string "id" and "status"`);
-    statuses[row.id] = row.status;
+    const hidden = row.status === 'waived' && typeof row.waivedStatus === 'string' ? row.waivedStatus : undefined;
+    if (hidden !== undefined) waived.push(row.id);
+    statuses[row.id] = hidden ?? row.status;
   }
-  return statuses;
+  return { statuses, waived };
 }
 
 /** Checks the digests of the manifest against the archive's entries; returns the manifest. */
@@ -160,10 +167,13 @@ function extract(entries: ReadonlyMap<string, Uint8Array>, outDir: string): void
 
 const changeLine = (c: StatusChange) => `${c.id} (${c.before ?? 'absent'} → ${c.now ?? 'absent'})`;
 
-function regradeLines(r: Regraded, verdict: string): string[] {
+function regradeLines(r: Regraded, verdict: string, waived: readonly string[], before: RequirementStatuses): string[] {
   const total = r.same.length + r.newlyFailing.length + r.newlyPassing.length + r.changed.length;
-  if (total === r.same.length)
-    return [`re-grade: the verdict stands (${verdict}): all ${total} requirements have the same status`];
+  if (total === r.same.length) {
+    const judged = waived.map((id) => `${id} (${before[id]})`).join(', ');
+    const alike = waived.length > 0 ? `; waived in the run, and judged as the run judged them: ${judged}` : '';
+    return [`re-grade: the verdict stands (${verdict}): all ${total} requirements have the same status${alike}`];
+  }
   const group = (label: string, list: StatusChange[]) =>
     list.length > 0 ? [`  ${label} (${list.length}): ${list.map(changeLine).join(', ')}`] : [];
   return [
@@ -220,7 +230,7 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
     (n) => n === 'conformance.json' || n.endsWith('/conformance.json'),
   );
   if (!reportName) throw new BundleError('the bundle has no conformance.json to compare a re-grade with');
-  const before = reportStatuses(entries.get(reportName) ?? new Uint8Array(0), reportName);
+  const { statuses: before, waived } = reportStatuses(entries.get(reportName) ?? new Uint8Array(0), reportName);
   const withoutSignature = new Map([...entries].filter(([name]) => name !== SIGNATURE_FILE));
   extract(withoutSignature, options.outDir);
   let now: RequirementStatuses;
@@ -230,7 +240,7 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
     throw new BundleError(`re-grading failed: ${(e as Error).message.split('\n')[0]}`);
   }
   const regraded = compareStatuses(before, now);
-  lines.push(...regradeLines(regraded, run.verdict));
+  lines.push(...regradeLines(regraded, run.verdict, waived, before));
   const stands = regraded.same.length === Object.keys({ ...before, ...now }).length;
   return { exitCode: stands ? 0 : 1, lines, manifest, regraded };
 }

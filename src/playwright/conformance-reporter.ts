@@ -41,7 +41,7 @@ import { renderHtml } from '../report/render-html';
 import { renderJunit } from '../report/render-junit';
 import { renderMarkdown } from '../report/render-markdown';
 import { loadWaivers } from '../report/waivers';
-import { loadConfig } from '../config/config';
+import { loadConfig, replayedSettings } from '../config/config';
 import { runNonceOfThisRun, takeUnclaimedSlowDowns } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
 import { EXCHANGES_DIR_ENV, keptBreakerTrip, keptSetupStop, writeRecording } from '../evidence/exchange-log';
@@ -78,6 +78,7 @@ function writeExchanges(outputDir: string, metadata: Record<string, unknown>): v
       fcNumRuns,
       writesEnabled,
       ...(runNonce !== undefined && { runNonce }),
+      settings: Object.fromEntries(Object.entries(replayedSettings()).map(([name, value]) => [name, redact(value)])),
     };
   } catch {
     replay = undefined; // an invalid configuration ran no test: the recording is empty

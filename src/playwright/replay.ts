@@ -3,6 +3,7 @@
 // they ran. A request the recording does not hold gets the no-answer kind 'not-recorded', which the client turns
 // into "inconclusive: not in the recording" and the breaker does not count.
 import { readFileSync } from 'node:fs';
+import { REPLAYED_SETTINGS } from '../config/config';
 import { REPLAY_SCHEME } from '../config/settings/target';
 import { REPLAY_API_BASE } from '../config/target';
 import type { Send } from '../http/delivery';
@@ -43,14 +44,19 @@ export class StoppedReplayError extends Error {
 }
 
 /**
- * The environment a replay runs under, in the runner before any worker starts: the recorded seed, property runs and
- * writes, so that the suite sends what the recorded run sent (a seed set by hand would draw other inputs).
+ * The environment a replay runs under, in the runner before any worker starts: the recorded seed, property runs,
+ * writes and settings (its test data, its recognition patterns), so that the suite sends what the recorded run sent
+ * and judges as it judged, whatever this machine's .env says (a seed set by hand would draw other inputs).
  */
 export function replayEnvironment(path: string): Record<string, string> {
   const { rsf } = readRecording(path);
   const replay = rsf?.replay;
   if (!rsf || !replay) return {};
+  // Only the settings a recording may decide: a setting it names otherwise (a token command, say) is not taken.
+  const replayed = new Set(REPLAYED_SETTINGS.map((s) => s.name));
+  const settings = Object.entries(replay.settings ?? {}).filter(([name]) => replayed.has(name));
   return {
+    ...Object.fromEntries(settings),
     RSF_FC_SEED: rsf.seed,
     RSF_FC_NUM_RUNS: String(replay.fcNumRuns),
     RSF_ALLOW_WRITES: String(replay.writesEnabled),

@@ -116,9 +116,9 @@ const REPORT = {
 };
 const STATUSES = Object.fromEntries(REPORT.requirements.map((r) => [r.id, r.status]));
 
-function files(har: string | null = harText()): Record<string, Uint8Array> {
+function files(har: string | null = harText(), report: object = REPORT): Record<string, Uint8Array> {
   return {
-    'conformance.json': Buffer.from(JSON.stringify(REPORT)),
+    'conformance.json': Buffer.from(JSON.stringify(report)),
     'conformance.md': Buffer.from('# Conformance: FAIL\n'),
     ...(har !== null && { [HAR_FILE]: Buffer.from(har) }),
   };
@@ -133,13 +133,15 @@ const RUN = {
 };
 const checkout = describeCheckout(ROOT);
 
-function bundle(options: { har?: string | null; signingKey?: ReturnType<typeof keys>['privateKey'] } = {}) {
+function bundle(
+  options: { har?: string | null; signingKey?: ReturnType<typeof keys>['privateKey']; report?: object } = {},
+) {
   const har = options.har === undefined ? harText() : options.har;
   return makeBundle({
     checkout,
     configuration: { failOn: 'must', seed: '42' },
     run: RUN,
-    files: files(har),
+    files: files(har, options.report),
     recording: har === null ? null : HAR_FILE,
     ...(options.signingKey && { signingKey: options.signingKey }),
   }).archive;
@@ -514,6 +516,21 @@ test.describe('bundle and verify', () => {
     const gone = await verifyBundle(path, { outDir: join(dir, 'out3'), regrade: missing });
     expect(gone.exitCode).toBe(1);
     expect(gone.regraded?.changed.map((c) => c.id)).toEqual(['OP4-UTILITY-MAX', 'OP8-DETAIL']);
+  });
+
+  test('a requirement the run waived is re-graded as the run judged it, the failure its waiver hid', async () => {
+    const waive = (r: (typeof REPORT.requirements)[number]) =>
+      r.id === 'OP4-UTILITY-MAX' ? { ...r, status: 'waived', waivedStatus: 'failed' } : r;
+    const path = save('w.zip', bundle({ report: { ...REPORT, requirements: REPORT.requirements.map(waive) } }));
+    const result = await verifyBundle(path, {
+      outDir: join(dir, 'out'),
+      regrade: async () => ({ requirements: STATUSES }),
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.lines.at(-1)).toBe(
+      're-grade: the verdict stands (FAIL): all 3 requirements have the same status; ' +
+        'waived in the run, and judged as the run judged them: OP4-UTILITY-MAX (failed)',
+    );
   });
 
   test("a re-grade runs the recorded run's tests alone, as Playwright's --test-list reads them", () => {

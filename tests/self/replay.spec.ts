@@ -78,8 +78,8 @@ const failing = (report: ConformanceReport) =>
   report.requirements.filter((r) => r.status === 'failed' || r.status === 'warning').map((r) => r.id);
 
 /** The npm scripts as `npm run` starts them, minus npm: tsx loads the TypeScript. */
-const cli = (script: string, args: string[]) =>
-  runInGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/evidence', script), ...args], {}, 200_000);
+const cli = (script: string, args: string[], env: Record<string, string> = {}) =>
+  runInGroup(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'src/evidence', script), ...args], env, 200_000);
 
 /** The session cookie the echoing target sets on every answer, as an SSO gateway would. */
 const SESSION_COOKIE = `sso-${randomBytes(12).toString('hex')}`;
@@ -199,11 +199,17 @@ test('a run its preflight stopped replays alike, and its bundle verifies: the ve
   expect(verified.stdout).toMatch(/re-grade: the verdict stands \(ERROR\): all \d+ requirements have the same status/);
 });
 
+/**
+ * Test data other than the defaults, as a vendor's .env sets it: its replays and re-grade are not given them, as a
+ * machine without that .env would not be; the recording carries them (log._rsf.replay.settings).
+ */
+const LIVE_DATA = { RSF_PRODUCT_ID: '1002', RSF_CART_AMOUNT: '2' };
+
 test.describe('a faulty run and its replay', () => {
   let live: ConformanceReport;
   test.beforeAll(async () => {
     test.setTimeout(RUN_TIMEOUT_MS + 20_000);
-    live = await conformance('live', { RSF_REFERENCE_FAULT: FAULT }, 2);
+    live = await conformance('live', { RSF_REFERENCE_FAULT: FAULT, ...LIVE_DATA }, 2);
   });
 
   test('the replay fails on the same requirements as the live run, every status alike, sending nothing', async () => {
@@ -211,6 +217,7 @@ test.describe('a faulty run and its replay', () => {
     const har = join(dir, 'live', HAR_FILE);
     const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
     expect(recorded.log._rsf.seed).toBe(live.summary.seed);
+    expect(recorded.log._rsf.replay?.settings).toMatchObject(LIVE_DATA);
     expect(recorded.log.entries.some((e) => e.request.url.includes(`/_faults/${FAULT}/v1/`))).toBe(true);
     const replayed = await conformance('replayed', { RSF_TARGET_URL: `har:${har}` });
     expect(live.summary.verdict).toBe('FAIL');
@@ -249,7 +256,13 @@ test.describe('a faulty run and its replay', () => {
     entries.set(HAR_FILE, har);
     const changed = join(dir, 'changed.zip');
     writeFileSync(changed, zipSync(Object.fromEntries(entries)));
-    const [stands, refused] = await Promise.all([cli('cli-verify.ts', [path]), cli('cli-verify.ts', [changed])]);
+    // The verifier's own waivers do not apply: the re-grade judges, and the run's waivers are in its report.
+    const waivers = join(dir, 'verifier-waivers.json');
+    writeFileSync(waivers, JSON.stringify([{ id: FAULT_REQUIREMENT, reason: "the verifier's own" }]));
+    const [stands, refused] = await Promise.all([
+      cli('cli-verify.ts', [path], { RSF_WAIVERS_FILE: waivers }),
+      cli('cli-verify.ts', [changed]),
+    ]);
     expect(stands.code, stands.output).toBe(0);
     expect(stands.stdout).toContain('run: FAIL against embedded reference server');
     expect(stands.stdout).toMatch(/re-grade: the verdict stands \(FAIL\): all \d+ requirements have the same status/);
