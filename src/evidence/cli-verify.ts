@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { makeRunFolder } from '../http/run-folders';
 import { DEFAULT_LIMITS, limitsFor } from './bundle';
 import { isUsageError, userError } from './cli-bundle';
+import { parseHar } from './har';
 import { describeCheckout } from './manifest';
 import { type Regrade, type RequirementStatuses, verifyBundle } from './verify';
 import { type ConformanceReport, SPEC_DIR } from '../report/model';
@@ -19,14 +20,18 @@ const USAGE = `usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-
 Exit 0: intact; 1: re-graded differently; 2: damaged, tampered or unreadable.`;
 
 /**
- * The tests of the recorded run, from its conformance.json, as Playwright's --test-list reads them: `[project] › file
+ * The tests the recorded run ran, from its conformance.json, as Playwright's --test-list reads them: `[project] › file
  * › describe › title`, the file relative to the spec folder. A run of some tests (a file, --grep, a shard) is
- * re-graded on those alone: every other test would find its requests missing from the recording, inconclusive.
+ * re-graded on those alone: every other test would find its requests missing from the recording, inconclusive. So
+ * is an interrupted run, on the tests it finished: those it cut short or never began are left out, unless its breaker
+ * had opened (`breakerOpened`), when a replay has each test that found nothing recorded not run again, as it was.
  */
-export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>): string[] {
+export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>, breakerOpened = false): string[] {
+  const unfinished = new Set<string>(breakerOpened ? ['interrupted'] : ['interrupted', 'not run']);
   const lines = new Set<string>();
   for (const row of report.requirements) {
     for (const t of row.tests) {
+      if (unfinished.has(t.outcome)) continue;
       const project = t.project === '' ? '' : `[${t.project}] › `;
       lines.add(`${project}${posix.relative(SPEC_DIR, t.file)} › ${t.title}`);
     }
@@ -52,14 +57,17 @@ export function regradeWithThisCheckout(reportsDir: string): Regrade {
     for (const name of ['RSF_FC_SEED', 'RSF_FC_PATH', 'RSF_BASELINE', 'RSF_FAIL_ON', 'RSF_STRICT']) delete env[name];
     const cli = resolve(ROOT, 'node_modules/@playwright/test/cli.js');
     const args = [cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts')];
-    // The bundled report beside the recording: its tests, unless none ran (a run its preflight stopped).
+    // The bundled report beside the recording says which tests ran (none, when its preflight stopped it).
     const bundled = JSON.parse(readFileSync(join(dirname(harPath), 'conformance.json'), 'utf8')) as ConformanceReport;
-    const tests = recordedTestList(bundled);
-    if (tests.length > 0) {
-      const list = join(dirname(harPath), 'recorded-tests.txt');
-      writeFileSync(list, `${tests.join('\n')}\n`);
-      args.push('--test-list', list);
-    }
+    const breakerOpened = parseHar(readFileSync(harPath, 'utf8'), harPath).rsf?.replay?.breaker !== undefined;
+    const list = join(dirname(harPath), 'recorded-tests.txt');
+    writeFileSync(
+      list,
+      recordedTestList(bundled, breakerOpened)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
+    args.push('--test-list', list);
     const output: Buffer[] = [];
     await new Promise<void>((done, fail) => {
       const child = spawn(process.execPath, args, {

@@ -533,18 +533,27 @@ test.describe('bundle and verify', () => {
     );
   });
 
-  test("a re-grade runs the recorded run's tests alone, as Playwright's --test-list reads them", () => {
-    const ref = (title: string, project = '') => ({ title, file: 'tests/conformance/prices.spec.ts', project });
+  test("a re-grade runs the recorded run's finished tests alone, as Playwright's --test-list reads them", () => {
+    const ref = (title: string, outcome = 'passed', project = '') => ({
+      title: `GET /prices · operation 9 · §4.9 › ${title}`,
+      file: 'tests/conformance/prices.spec.ts',
+      project,
+      outcome,
+    });
     const rows = [
-      { tests: [ref('GET /prices · operation 9 · §4.9 › lists prices as §2.7 entries, under /v1')] },
-      { tests: [ref('GET /prices · operation 9 · §4.9 › lists prices as §2.7 entries, under /v1'), ref('t', 'p')] },
+      { tests: [ref('lists prices'), ref('cut short', 'interrupted')] },
+      { tests: [ref('lists prices'), ref('in a project', 'failed', 'p'), ref('never began', 'not run')] },
     ];
     const requirements = rows as unknown as Parameters<typeof recordedTestList>[0]['requirements'];
+    const list = (breakerOpened: boolean) => recordedTestList({ requirements }, breakerOpened);
     // Each test once, its file relative to the suite's testDir, where the test list looks for it.
-    expect(recordedTestList({ requirements })).toEqual([
-      'prices.spec.ts › GET /prices · operation 9 · §4.9 › lists prices as §2.7 entries, under /v1',
-      '[p] › prices.spec.ts › t',
+    expect(list(false)).toEqual([
+      'prices.spec.ts › GET /prices · operation 9 · §4.9 › lists prices',
+      '[p] › prices.spec.ts › GET /prices · operation 9 · §4.9 › in a project',
     ]);
+    // After the breaker opened, a test not run was one it stopped: its replay is not run again, as it was.
+    expect(list(true)).toContain('prices.spec.ts › GET /prices · operation 9 · §4.9 › never began');
+    expect(list(true)).not.toContain('prices.spec.ts › GET /prices · operation 9 · §4.9 › cut short');
   });
 
   test('nothing is written outside the output folder, and a link planted in it is not followed', async () => {

@@ -140,6 +140,14 @@ test('the HAR of a run against a target that echoes the tokens holds no copy of 
   expect(text).not.toContain(SESSION_COOKIE);
 });
 
+/** `npm run bundle` of the reports in `<dir>/<name>`, then `npm run verify` of the bundle. */
+async function bundleAndVerify(name: string) {
+  const out = join(dir, `${name}-bundle`);
+  const made = await cli('cli-bundle.ts', ['--reports', join(dir, name), '--out', out]);
+  expect(made.code, made.output).toBe(0);
+  return cli('cli-verify.ts', [join(out, readdirSync(out)[0] ?? '')]);
+}
+
 test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
   test.setTimeout(RUN_TIMEOUT_MS + 20_000);
   const dying = (upstream: string) => startHostileTarget({ upstream, after: 60, misbehave: hang });
@@ -154,15 +162,11 @@ test('a run whose target died mid-run replays alike: the tests it left unsent ar
   expect(Object.values(statuses(died))).toContain('not run');
   expect(replayed.summary.verdict).toBe('ERROR');
   expect(statuses(replayed)).toEqual(statuses(died));
+  // Re-graded, the tests the breaker stopped are in the test list, and not run again, as they were.
+  const verified = await bundleAndVerify('died');
+  expect(verified.code, verified.output).toBe(0);
+  expect(verified.stdout).toMatch(/re-grade: the verdict stands \(ERROR\)/);
 });
-
-/** `npm run bundle` of the reports in `<dir>/<name>`, then `npm run verify` of the bundle. */
-async function bundleAndVerify(name: string) {
-  const out = join(dir, `${name}-bundle`);
-  const made = await cli('cli-bundle.ts', ['--reports', join(dir, name), '--out', out]);
-  expect(made.code, made.output).toBe(0);
-  return cli('cli-verify.ts', [join(out, readdirSync(out)[0] ?? '')]);
-}
 
 test('a run of some tests (--grep) is re-graded on those alone: the verdict stands', async () => {
   test.setTimeout(2 * RUN_TIMEOUT_MS);
