@@ -15,6 +15,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { loadEnvFile, SETTINGS } from '../config/config';
+import { SPEC_DIR } from '../report/model';
 
 loadEnvFile();
 
@@ -23,6 +24,6 @@ const reportsDir = resolve(repoRoot, process.env[SETTINGS.reportsDir.name]?.trim
 
 export default defineConfig({
   // merge-reports resolves test locations against testDir: it must be the testDir of playwright.config.ts.
-  testDir: resolve(repoRoot, 'tests/conformance'),
+  testDir: resolve(repoRoot, SPEC_DIR),
   reporter: [['./console-reporter.ts'], ['./conformance-reporter.ts', { outputDir: reportsDir, merge: true }]],
 });

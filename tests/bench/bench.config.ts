@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import base from '../../playwright.config';
+import { SPEC_DIR } from '../../src/report/model';
 
 const ROOT = resolve(__dirname, '../..');
 /** The base config's paths are relative to the repository root; this file lives two folders down. */
@@ -22,7 +23,7 @@ const timing: ReporterDescription = [resolve(__dirname, 'timing-reporter.ts')];
 
 export default defineConfig({
   ...base,
-  testDir: resolve(ROOT, 'tests/conformance'),
+  testDir: resolve(ROOT, SPEC_DIR),
   outputDir: resolve(ROOT, 'test-results/bench'),
   globalSetup: resolve(ROOT, 'src/playwright/global-setup.ts'),
   reporter: [...reporters.slice(0, -1), timing, ...reporters.slice(-1)],
