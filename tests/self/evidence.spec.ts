@@ -25,7 +25,7 @@ import { REPLAY_API_BASE } from '../../src/config/target';
 import { outgoingRequest } from '../../src/http/request';
 import { OPERATIONS } from '../../src/model/operations';
 import { CREDENTIALS } from '../../src/model/send-options';
-import { Replay } from '../../src/playwright/replay';
+import { Replay, replayEnvironment } from '../../src/playwright/replay';
 import { SIGNATURE_FILE } from '../../src/evidence/sign';
 import { type Regrade, verifyBundle } from '../../src/evidence/verify';
 import { recordedTestList } from '../../src/evidence/cli-verify';
@@ -718,6 +718,24 @@ test('src/evidence imports the model, the report and node only; of src/http, typ
       expect(allowed, `${file} imports ${from}`).toBe(true);
     }
   }
+});
+
+test("a replay takes over the recorded run's settings, only those that decide what it sends and judges", () => {
+  const settings = { RSF_PRODUCT_ID: '48213', RSF_REJECTION_TEXT: 'rechaz', RSF_BEARER_TOKEN_COMMAND: 'touch /tmp/x' };
+  const path = save(
+    'settings.har',
+    Buffer.from(JSON.stringify(buildHar([], { ...harOptions, replay: { ...REPLAY, settings } }))),
+  );
+  const env = replayEnvironment(path);
+  expect(env).toMatchObject({ RSF_PRODUCT_ID: '48213', RSF_REJECTION_TEXT: 'rechaz', RSF_FC_NUM_RUNS: '25' });
+  // A HAR handed over must not run a command, or point the run elsewhere, on the machine that replays it.
+  expect(env).not.toHaveProperty('RSF_BEARER_TOKEN_COMMAND');
+  const wrong = { ...REPLAY, settings: { RSF_PRODUCT_ID: 7 } };
+  const refused = save(
+    'wrong.har',
+    Buffer.from(JSON.stringify(buildHar([], { ...harOptions, replay: wrong as never }))),
+  );
+  expect(() => replayEnvironment(refused)).toThrow('log._rsf.replay.settings.RSF_PRODUCT_ID is not a string');
 });
 
 test('a replay hands each test its own answer under every kind of credentials, the near misses too', () => {
