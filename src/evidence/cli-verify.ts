@@ -60,13 +60,9 @@ export function regradeWithThisCheckout(reportsDir: string): Regrade {
     // The bundled report beside the recording says which tests ran (none, when its preflight stopped it).
     const bundled = JSON.parse(readFileSync(join(dirname(harPath), 'conformance.json'), 'utf8')) as ConformanceReport;
     const breakerOpened = parseHar(readFileSync(harPath, 'utf8'), harPath).rsf?.replay?.breaker !== undefined;
+    const recorded = recordedTestList(bundled, breakerOpened);
     const list = join(dirname(harPath), 'recorded-tests.txt');
-    writeFileSync(
-      list,
-      recordedTestList(bundled, breakerOpened)
-        .map((line) => `${line}\n`)
-        .join(''),
-    );
+    writeFileSync(list, recorded.map((line) => `${line}\n`).join(''));
     args.push('--test-list', list);
     const output: Buffer[] = [];
     await new Promise<void>((done, fail) => {
@@ -85,10 +81,12 @@ export function regradeWithThisCheckout(reportsDir: string): Regrade {
       const last = Buffer.concat(output).toString('utf8').trim().split('\n').at(-1) ?? '';
       throw new Error(`the replay wrote no conformance.json: ${last}`);
     }
-    const data = JSON.parse(readFileSync(report, 'utf8')) as { requirements: { id: string; status: string }[] };
+    const data = JSON.parse(readFileSync(report, 'utf8')) as ConformanceReport;
     const requirements: RequirementStatuses = {};
     for (const row of data.requirements) requirements[row.id] = row.status;
-    return { requirements };
+    // A test of the run that the re-grade's report lacks is one this checkout does not have.
+    const regraded = new Set(recordedTestList(data, true));
+    return { requirements, notInThisCheckout: recorded.filter((line) => !regraded.has(line)) };
   };
 }
 

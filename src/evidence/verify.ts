@@ -24,7 +24,14 @@ export type RequirementStatuses = Record<string, string>;
  * Grades the recording again with this checkout's suite, offline, and returns each requirement's status. The HAR is
  * at harPath, inside the output folder, with the other files of the bundle beside it.
  */
-export type Regrade = (harPath: string, manifest: Manifest) => Promise<{ requirements: RequirementStatuses }>;
+export type Regrade = (
+  harPath: string,
+  manifest: Manifest,
+) => Promise<{
+  requirements: RequirementStatuses;
+  /** Tests of the run that this checkout does not have (renamed or removed since): they were not re-graded. */
+  notInThisCheckout?: string[];
+}>;
 
 export interface VerifyOptions {
   /** PEM file of the Ed25519 public key the manifest must be signed with. */
@@ -185,6 +192,20 @@ function regradeLines(r: Regraded, verdict: string, waived: readonly string[], b
   ];
 }
 
+/** Titles of tests named in a line before "and N more". */
+const MAX_TITLES = 3;
+
+/** The run's tests that this checkout lacks, which is why their requirements may have changed. */
+function missingTestsLine(missing: readonly string[]): string {
+  const shown = missing.slice(0, MAX_TITLES).map((t) => `"${t}"`);
+  const more = missing.length > MAX_TITLES ? ` and ${missing.length - MAX_TITLES} more` : '';
+  const tests = missing.length === 1 ? '1 test of the run is' : `${missing.length} tests of the run are`;
+  return (
+    `  not re-graded: ${tests} not in this checkout (renamed or removed since): ${shown.join(', ')}${more}; ` +
+    'a replay by hand (RSF_TARGET_URL=har:…) shows what this checkout makes of the recording'
+  );
+}
+
 async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promise<VerifyResult> {
   const entries = readArchiveFile(bundlePath, options.limits ?? DEFAULT_LIMITS);
   const { manifest, manifestFile } = checkDigests(entries);
@@ -234,13 +255,17 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
   const withoutSignature = new Map([...entries].filter(([name]) => name !== SIGNATURE_FILE));
   extract(withoutSignature, options.outDir);
   let now: RequirementStatuses;
+  let missing: string[];
   try {
-    now = (await options.regrade(join(resolve(options.outDir), recording), manifest)).requirements;
+    const result = await options.regrade(join(resolve(options.outDir), recording), manifest);
+    now = result.requirements;
+    missing = result.notInThisCheckout ?? [];
   } catch (e) {
     throw new BundleError(`re-grading failed: ${(e as Error).message.split('\n')[0]}`);
   }
   const regraded = compareStatuses(before, now);
   lines.push(...regradeLines(regraded, run.verdict, waived, before));
+  if (missing.length > 0) lines.push(missingTestsLine(missing));
   const stands = regraded.same.length === Object.keys({ ...before, ...now }).length;
   return { exitCode: stands ? 0 : 1, lines, manifest, regraded };
 }

@@ -512,6 +512,14 @@ test.describe('bundle and verify', () => {
       '  newly failing (1): GEN-JSON-CONTENT-TYPE (passed → failed)',
       '  newly passing (1): OP4-UTILITY-MAX (failed → passed)',
     ]);
+    // Tests of the run this checkout lacks are named, as a reason their requirements may have changed.
+    const renamed: Regrade = async () => ({ requirements: STATUSES, notInThisCheckout: ['a › t', 'b', 'c', 'd'] });
+    const named = await verifyBundle(path, { outDir: join(dir, 'out4'), regrade: renamed });
+    expect(named.exitCode).toBe(0);
+    expect(named.lines.at(-1)).toBe(
+      '  not re-graded: 4 tests of the run are not in this checkout (renamed or removed since): "a › t", "b", "c" ' +
+        'and 1 more; a replay by hand (RSF_TARGET_URL=har:…) shows what this checkout makes of the recording',
+    );
     const missing: Regrade = async () => ({ requirements: { 'GEN-JSON-CONTENT-TYPE': 'passed' } });
     const gone = await verifyBundle(path, { outDir: join(dir, 'out3'), regrade: missing });
     expect(gone.exitCode).toBe(1);
