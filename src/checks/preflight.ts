@@ -379,7 +379,8 @@ async function servedWithoutV1(transport: Transport, config: PreflightConfig, ba
   const exchange = answered(OPERATIONS.listPrices, request, delivery, config);
   const parsed = parseBody(exchange.text, exchange.contentType);
   const { status } = exchange;
-  if (status < 200 || status > 299 || !(parsed?.kind === 'json' && Array.isArray(parsed.value))) return '';
+  // §2.7's entries, not any JSON array: another endpoint at that path (a legacy one, under a wrong base path) is not.
+  if (status < 200 || status > 299 || !(parsed?.kind === 'json' && isPriceList(parsed.value))) return '';
   return (
     `\n  GET ${request.url}, without /v1, answers a price list: the target serves the API without the /v1 ` +
     'that §9 requires (GEN-V1-PREFIX).'
@@ -389,15 +390,15 @@ async function servedWithoutV1(transport: Transport, config: PreflightConfig, ba
 /** The schema of one entry of the price list (§2.7). */
 const PRICE_ENTRY = 'resources.price-entry';
 
+/** A non-empty list of §2.7's price entries, all of them valid. */
+function isPriceList(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.every((e) => schemas().validate(PRICE_ENTRY, e).valid);
+}
+
 /** A JSON object with a member that is a list of §2.7's price entries, all of them valid. */
 function holdsPriceEntries(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(
-    (member) =>
-      Array.isArray(member) &&
-      member.length > 0 &&
-      member.every((entry) => schemas().validate(PRICE_ENTRY, entry).valid),
-  );
+  return Object.values(value).some(isPriceList);
 }
 
 /** Reads every resource the settings name, side by side (the transport keeps to the rate cap). */

@@ -402,12 +402,23 @@ test('a target that serves the API without /v1: the preflight says so, naming GE
       return true;
     },
   });
+  // Another endpoint at that path, found under a wrong base path: a JSON array, but no price list.
+  const legacy = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res, index) => {
+      if (!(req.url ?? '').startsWith('/v1/'))
+        return answerFor(/^\/prices$/, '[{"name":"old price"}]', json)(req, res, index);
+      res.writeHead(404, json).end('{"error":"unknown path"}');
+      return true;
+    },
+  });
   try {
     expect(await preflightMessage({ ...token, RSF_TARGET_URL: withoutV1.url })).toMatch(
       /leads to no API[\s\S]*\n {2}GET \S+\/prices, without \/v1, answers a price list: .*\(GEN-V1-PREFIX\)\.$/,
     );
+    expect(await preflightMessage({ ...token, RSF_TARGET_URL: legacy.url })).not.toContain('GEN-V1-PREFIX');
   } finally {
-    await withoutV1.close();
+    await Promise.all([withoutV1.close(), legacy.close()]);
   }
 });
 
