@@ -27,6 +27,18 @@ function integerField(exchange: Exchange, names: readonly string[]): number | un
   return undefined;
 }
 
+/**
+ * Why integerField found no id to send back: `none`, or an id beyond 2^53 (a 64-bit one), which JSON.parse rounds,
+ * so that the id sent back would not be the one returned: not judged, rather than failed on a rounded id.
+ */
+function noIdReason(exchange: Exchange, names: readonly string[], none: string): string {
+  const body = jsonBody(exchange);
+  const beyond = (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+  const name = isObject(body) ? names.find((n) => beyond(body[n])) : undefined;
+  return name === undefined ? none : `the answer's ${name} is beyond 2^53, which this suite cannot send back exactly`;
+}
+
 /** Whether `text` stands in any string of a JSON value. */
 function containsText(value: unknown, text: string): boolean {
   if (typeof value === 'string') return value.includes(text);
@@ -39,7 +51,11 @@ const createdAddressUpdates = linkCheck('LINK-ADDRESS-CREATED-UPDATABLE', ([crea
   if (!created) return notApplicable('no address was created');
   const stopped = firstStepFailed(created, config, 'OP2-SUCCESS-SHAPE');
   if (stopped) return notApplicable(stopped);
-  if (!updated) return notApplicable('the creation returned no addressId (§4.2 makes it optional)');
+  if (!updated) {
+    return notApplicable(
+      noIdReason(created, ['addressId'], 'the creation returned no addressId (§4.2 makes it optional)'),
+    );
+  }
   if (successProblem(updated, config)) {
     const expected = 'the update of the address just created (idDirCli = its addressId) to succeed';
     throw failure('A created address cannot be updated', expected, outcomeOf(updated, config).reason);
@@ -81,7 +97,10 @@ const createdPostSaleReadable = linkCheck('LINK-POSTSALE-CHANNEL-READABLE', ([cr
   if (!created) return notApplicable('no post-sale request was created');
   const stopped = firstStepFailed(created, config, 'OP13-SUCCESS-SHAPE');
   if (stopped) return notApplicable(stopped);
-  if (!read) return notApplicable(`the answer carries no integer id (${POST_SALE_ID_FIELDS.join(', ')})`);
+  if (!read) {
+    const none = `the answer carries no integer id (${POST_SALE_ID_FIELDS.join(', ')})`;
+    return notApplicable(noIdReason(created, POST_SALE_ID_FIELDS, none));
+  }
   if (successProblem(read, config)) {
     const expected = 'operation 14 to read the channel by the id of the request just created';
     throw failure('A created post-sale request has no readable channel', expected, outcomeOf(read, config).reason);
