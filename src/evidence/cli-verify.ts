@@ -33,7 +33,8 @@ export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>
     for (const t of row.tests) {
       if (unfinished.has(t.outcome)) continue;
       const project = t.project === '' ? '' : `[${t.project}] › `;
-      lines.add(`${project}${posix.relative(SPEC_DIR, t.file)} › ${t.title}`);
+      // One line a test, whatever a report handed over holds: a line break would start another.
+      lines.add(`${project}${posix.relative(SPEC_DIR, t.file)} › ${t.title}`.replace(/[\r\n]+/g, ' '));
     }
   }
   return [...lines];

@@ -551,6 +551,7 @@ test.describe('bundle and verify', () => {
     const rows = [
       { tests: [ref('lists prices'), ref('cut short', 'interrupted')] },
       { tests: [ref('lists prices'), ref('in a project', 'failed', 'p'), ref('never began', 'not run')] },
+      { tests: [ref('two\n# lines')] },
     ];
     const requirements = rows as unknown as Parameters<typeof recordedTestList>[0]['requirements'];
     const list = (breakerOpened: boolean) => recordedTestList({ requirements }, breakerOpened);
@@ -558,6 +559,8 @@ test.describe('bundle and verify', () => {
     expect(list(false)).toEqual([
       'prices.spec.ts › GET /prices · operation 9 · §4.9 › lists prices',
       '[p] › prices.spec.ts › GET /prices · operation 9 · §4.9 › in a project',
+      // A line break in a title handed over does not start a line of its own.
+      'prices.spec.ts › GET /prices · operation 9 · §4.9 › two # lines',
     ]);
     // After the breaker opened, a test not run was one it stopped: its replay is not run again, as it was.
     expect(list(true)).toContain('prices.spec.ts › GET /prices · operation 9 · §4.9 › never began');
