@@ -145,6 +145,14 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     process.env[EMBEDDED_URL_ENV] = server.url;
     stop = () => server.close();
   }
+  // The run stops before its first test: nothing is left running or behind, and the recording says why (its
+  // redacted message), so that its replay stops alike.
+  const stopBeforeTests = async (error: Error): Promise<never> => {
+    await stop?.();
+    runState.remove();
+    keepSetupStop(process.env[EXCHANGES_DIR_ENV], redact(error.message));
+    throw plain(error);
+  };
   const say = (message: string) => console.log(message);
   // A token command may mint its token at the target: it runs once the target is up. One that is still not up
   // after RSF_WAIT_FOR_TARGET_MS is what the preflight reports, not the command's failure.
@@ -159,11 +167,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       process.env.RSF_BEARER_TOKEN = token;
       config = { ...config, bearerToken: token };
     } catch (e) {
-      await stop?.();
-      runState.remove();
-      const error = e instanceof TokenCommandError ? new ConfigError([e.message]) : (e as Error);
-      keepSetupStop(process.env[EXCHANGES_DIR_ENV], redact(error.message));
-      throw plain(error);
+      await stopBeforeTests(e instanceof TokenCommandError ? new ConfigError([e.message]) : (e as Error));
     }
   }
   try {
@@ -171,11 +175,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     const resourceBase = config.embedded ? apiBase(config, '') : undefined;
     await preflight(config, apiBase(config), resourceBase, undefined, say, waited);
   } catch (e) {
-    await stop?.();
-    runState.remove();
-    // The recording says why the run stopped here (its redacted message): its replay stops alike.
-    keepSetupStop(process.env[EXCHANGES_DIR_ENV], redact((e as Error).message));
-    throw plain(e as Error);
+    await stopBeforeTests(e as Error);
   }
   return async () => {
     await stop?.();
