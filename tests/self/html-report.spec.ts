@@ -3,7 +3,7 @@
 // Screenshots go to the run's test-results/self/run-<pid>/html-report-screenshots/ for a reviewer to look at.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, test } from '../../src/playwright/fixtures';
 import { requirements } from '../../src/model/catalogue';
 import { type ConformanceReport, STATUSES, buildReport } from '../../src/report/model';
@@ -115,7 +115,8 @@ test('with a baseline, the banner names the regression first, and the comparison
 
 test.describe('conformance.html', () => {
   test.skip(!chromiumAvailable(), `${CHROMIUM} is not installed (Debian: apt-get install -y chromium)`);
-  // One fake run and one browser for all the tests below, in order, in one worker.
+  // One fake run, one browser and one page for all the tests below, in order, in one worker: a context costs the
+  // browser a renderer process, about 0.3 CPU-seconds, and npm test is bound by the CPU of its 2 cores.
   test.describe.configure({ mode: 'default' });
 
   let pageUrl = '';
@@ -123,6 +124,10 @@ test.describe('conformance.html', () => {
   /** What the page must show, from the run's own conformance.json: this tests the rendering, not the status rules. */
   let report: ConformanceReport;
   let browser: Browser | undefined;
+  let page: Page | undefined;
+  /** Requests that left file:// and errors of script, since the page opened; the report needs neither. */
+  let attempted: string[] = [];
+  const scriptErrors: string[] = [];
 
   test.beforeAll(async ({}, testInfo) => {
     testInfo.setTimeout(150_000);
@@ -132,27 +137,35 @@ test.describe('conformance.html', () => {
     pageUrl = pathToFileURL(join(run.reportsDir, 'conformance.html')).href;
     shots = join(testInfo.project.outputDir, 'html-report-screenshots');
     browser = await launchChromium();
+    const offline = await offlineContext(browser, { javaScriptEnabled: false });
+    attempted = offline.attempted;
+    page = await offline.context.newPage();
+    page.on('pageerror', (e) => scriptErrors.push(e.message));
   });
 
   test.afterAll(async () => {
     await browser?.close();
   });
 
-  /** Opens the report offline with script off, runs `body`, then checks nothing left file:// and no script ran. */
-  async function withPage(options: BrowserContextOptions, body: (page: Page) => Promise<void>): Promise<void> {
-    if (!browser) throw new Error('the browser did not start');
-    const { context, attempted } = await offlineContext(browser, { javaScriptEnabled: false, ...options });
-    try {
-      const page = await context.newPage();
-      const scriptErrors: string[] = [];
-      page.on('pageerror', (e) => scriptErrors.push(e.message));
-      await page.goto(pageUrl);
-      await body(page);
-      expect(scriptErrors).toEqual([]);
-      expect(attempted, 'requests that left file://').toEqual([]);
-    } finally {
-      await context.close();
-    }
+  interface View {
+    viewport?: { width: number; height: number };
+    colorScheme?: 'light' | 'dark';
+    media?: 'screen' | 'print';
+  }
+
+  /**
+   * Opens the report afresh in the shared page, offline and with script off, seen as `view` says (1400 px, light, on
+   * screen unless it says otherwise: each test sets all three), runs `body`, then checks that nothing left file://
+   * and that no script ran.
+   */
+  async function withPage(view: View, body: (page: Page) => Promise<void>): Promise<void> {
+    if (!page) throw new Error('the browser did not start');
+    await page.setViewportSize(view.viewport ?? WIDE);
+    await page.emulateMedia({ colorScheme: view.colorScheme ?? 'light', media: view.media ?? 'screen' });
+    await page.goto(pageUrl);
+    await body(page);
+    expect(scriptErrors).toEqual([]);
+    expect(attempted, 'requests that left file://').toEqual([]);
   }
 
   /** A requirement the fake run warns about (a SHOULD or INFO check failed), with its evidence. */
@@ -169,13 +182,17 @@ test.describe('conformance.html', () => {
   }
 
   /**
-   * The first screen and the matrix. Not the whole page: the report is 12,000 to 22,000 px tall, an image nobody
-   * reads, and taking it cost about a second and a CPU-second each.
+   * The first screen, and the matrix when it does not fit in it (on a phone). Not the whole page: the report is
+   * 12,000 to 22,000 px tall, an image nobody reads, and taking it cost about a second and a CPU-second each; a
+   * screen's picture costs the browser about 0.3 CPU-seconds.
    */
   async function screenshots(page: Page, name: string): Promise<void> {
     const path = join(shots, `${name}.png`);
     await page.screenshot({ path });
-    await page.locator('#matrix').screenshot({ path: join(shots, `${name}-matrix.png`) });
+    const matrix = await page.locator('#matrix').boundingBox();
+    const screenHeight = page.viewportSize()?.height ?? 0;
+    if (!matrix || matrix.y + matrix.height > screenHeight)
+      await page.locator('#matrix').screenshot({ path: join(shots, `${name}-matrix.png`) });
     await test.info().attach(name, { path, contentType: 'image/png' });
   }
 
@@ -283,8 +300,7 @@ test.describe('conformance.html', () => {
   });
 
   test('the matrix prints on one A4 page', async () => {
-    await withPage({ viewport: A4_CONTENT }, async (page) => {
-      await page.emulateMedia({ media: 'print' });
+    await withPage({ viewport: A4_CONTENT, media: 'print' }, async (page) => {
       const box = await page.locator('#matrix').boundingBox();
       expect(box, 'the matrix is laid out').not.toBeNull();
       expect(box?.width ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(A4_CONTENT.width);
