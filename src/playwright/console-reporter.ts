@@ -59,8 +59,12 @@ export default class ConsoleReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
+    const target = `${targetLine(config.metadata)}\n`;
+    // A run its global setup stopped (a failed preflight) has no test: what stopped it follows, not "Running 0 tests".
+    if (this.total === 0) return void process.stdout.write(`\n${target}`);
+    const tests = this.total === 1 ? '1 test' : `${this.total} tests`;
     const workers = config.workers === 1 ? '1 worker' : `${config.workers} workers`;
-    process.stdout.write(`\nRunning ${this.total} tests using ${workers}\n${targetLine(config.metadata)}\n`);
+    process.stdout.write(`\nRunning ${tests} using ${workers}\n${target}`);
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {

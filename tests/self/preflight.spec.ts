@@ -432,6 +432,9 @@ test('an invalid setting stops the run with a message naming it', async () => {
     ),
   );
   expect(run.output, 'no test ran').not.toMatch(/^\s*\d+ (passed|failed)/m);
+  // What stopped the run follows the target's line, not "Running 0 tests", as if no test had been found.
+  expect(run.stdout).toMatch(/^Target: invalid configuration, read-only$/m);
+  expect(run.stdout).not.toMatch(/^Running /m);
   // Its report goes where RSF_REPORTS_DIR says, though other settings are invalid: a CI job uploads it from there.
   expect(readReport(run.reportsDir).summary.verdict).toBe('ERROR');
 });
