@@ -162,11 +162,33 @@ export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
         const expected = `the operation to succeed, or a refusal in its documented error shape (${refusal.reason})`;
         throw failure('A valid request answered with a server error', expected, `HTTP ${x.status}`);
       }
-      if (shapes?.length) throwIf(schemaProblem(x, shapes));
+      const refused = shapes?.length ? schemaProblem(x, shapes) : undefined;
+      if (refused) throw neitherSuccessNorRefusal(x, config, refused, refusal.reason);
       return notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);
     },
     'success',
   );
+}
+
+/**
+ * An answer to a valid request that is neither a success nor a refusal in the documented error shape. Its status
+ * cannot say which it meant (a refusal may come with HTTP 200), so the schema errors of both readings are shown.
+ */
+function neitherSuccessNorRefusal(
+  exchange: Exchange,
+  config: RecognitionConfig,
+  refused: CheckFailure,
+  reason: string,
+): CheckFailure {
+  const outcome = outcomeOf(exchange, config);
+  const success = `the operation to succeed (2xx, a ${exchange.operation.successSchema} body, a success value)`;
+  const expected = `${success}, or a refusal in its documented error shape (${reason})`;
+  const errors = [
+    ...outcome.schemaErrors.map((e) => `as a success: ${e}`),
+    ...(refused.data.schemaErrors ?? []).map((e) => `as a refusal: ${e}`),
+  ];
+  const received = `${outcome.reason}; nor is it a refusal in the documented error shape`;
+  return failure('Neither a success nor a documented refusal', expected, received, errors);
 }
 
 /** content_type_conformance for JSON success bodies (intro paragraph). */

@@ -429,13 +429,25 @@ function propertyFailure<T>(
   const replay = replayCommand(info, seed, path);
   recordSeed(info, seed, path);
   Object.assign(result, { counterexample, path });
+  // What failed in the counterexample's run: fast-check's report from its "Got …" line, since the lines before it
+  // say again what the lines above say (the counterexample, the seed and path); all of it if its wording changed.
+  const got = report.split('\n').findIndex((line) => line.startsWith('Got '));
   const detail = [
     `Property of ${id} failed after ${details.numRuns} run(s); counterexample shrunk ${details.numShrinks} time(s).`,
     `Counterexample: ${counterexample}`,
     `Seed: ${seed}  Path: ${path}`,
     `Replay: ${replay}`,
     '',
-    `fast-check: ${report}`,
+    `fast-check: ${got === -1 ? report : report.split('\n').slice(got).join('\n')}`,
   ].join('\n');
-  return new CheckFailure({ title: 'Property falsified', detail, exchanges, seed: String(seed), replay });
+  const { errorInstance } = details;
+  const schemaErrors = errorInstance instanceof CheckFailure ? errorInstance.data.schemaErrors : undefined;
+  return new CheckFailure({
+    title: 'Property falsified',
+    detail,
+    exchanges,
+    seed: String(seed),
+    replay,
+    ...(schemaErrors?.length && { schemaErrors }),
+  });
 }

@@ -15,7 +15,8 @@ import type { Config } from '../../src/config/config';
 import { loadConfig } from '../../src/config/config';
 import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
-import { rejectionProblem, schemaProblem, successProblem } from '../../src/checks/checks';
+import { acceptsValidInput, rejectionProblem, schemaProblem, successProblem } from '../../src/checks/checks';
+import { CheckFailure } from '../../src/checks/failure';
 import { Transport } from '../../src/http/transport';
 import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
 import { type Exchange, exchangeOf } from '../../src/http/exchange';
@@ -1185,6 +1186,36 @@ test.describe('retries and the breaker', () => {
     const plain = { ...response, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not found') };
     const text = exchangeOf(OPERATIONS.getProduct, 'valid', request, plain, [], CAP);
     expect(schemaProblem(text, ['product.response'])?.message).toContain('received: a text body with schema errors');
+  });
+
+  test('a valid update answered 200 without its message: neither a success nor a refusal, both shown', async () => {
+    const body = '{"status":"ok","updatedAt":"2026-11-28T02:14:58Z"}';
+    const response = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(body),
+      sizeBytes: body.length,
+      truncated: false,
+      durationMs: 1,
+    };
+    const request = { method: 'PATCH', url: 'http://127.0.0.1/v1/client', headers: {} };
+    const exchange = exchangeOf(OPERATIONS.updateClient, 'valid', request, response, [], CAP);
+    const check = acceptsValidInput('OP1-SUCCESS-SHAPE', { reason: '§4.1', errorShape: 'OP1-ERROR-SHAPE' });
+    let thrown: unknown;
+    try {
+      await check.assertions[0]?.judge(exchange, { config: loadConfig() });
+    } catch (e) {
+      thrown = e;
+    }
+    // Not "does not match the error schema" alone, as if the target had meant a refusal.
+    expect(thrown).toBeInstanceOf(CheckFailure);
+    const { title, detail, schemaErrors } = (thrown as CheckFailure).data;
+    expect(title).toBe('Neither a success nor a documented refusal');
+    expect(detail).toContain('received: HTTP 200, but the body does not match client.response');
+    expect(schemaErrors).toEqual([
+      expect.stringMatching(/^as a success: .*required property 'message'/),
+      expect.stringMatching(/^as a refusal: .*required property 'message'/),
+    ]);
   });
 
   test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
