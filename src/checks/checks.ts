@@ -59,11 +59,14 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 // Problems: the judgements themselves, shared by the checks and by the custom matchers of fixtures' `expect`.
 
+/** A success, as a failure's "expected" says it. */
+const expectedSuccess = (exchange: Exchange): string =>
+  `the operation to succeed (2xx, a body matching ${exchange.operation.successSchema}, a success value)`;
+
 export function successProblem(exchange: Exchange, config: RecognitionConfig): CheckFailure | undefined {
   const outcome = outcomeOf(exchange, config);
   if (outcome.succeeded) return undefined;
-  const expected = `the operation to succeed (2xx, a ${exchange.operation.successSchema} body, a success value)`;
-  return failure('The operation did not succeed', expected, outcome.reason, outcome.schemaErrors);
+  return failure('The operation did not succeed', expectedSuccess(exchange), outcome.reason, outcome.schemaErrors);
 }
 
 export function rejectionProblem(exchange: Exchange, config: RecognitionConfig): CheckFailure | undefined {
@@ -181,8 +184,7 @@ function neitherSuccessNorRefusal(
   reason: string,
 ): CheckFailure {
   const outcome = outcomeOf(exchange, config);
-  const success = `the operation to succeed (2xx, a ${exchange.operation.successSchema} body, a success value)`;
-  const expected = `${success}, or a refusal in its documented error shape (${reason})`;
+  const expected = `${expectedSuccess(exchange)}, or a refusal in its documented error shape (${reason})`;
   const errors = [
     ...outcome.schemaErrors.map((e) => `as a success: ${e}`),
     ...(refused.data.schemaErrors ?? []).map((e) => `as a refusal: ${e}`),

@@ -112,7 +112,7 @@ export function outcomeOf(exchange: Exchange, config: RecognitionConfig): Outcom
   if (notSuccess) return { succeeded: false, reason: `HTTP ${exchange.status}, but ${notSuccess}`, schemaErrors: [] };
   return {
     succeeded: true,
-    reason: `HTTP ${exchange.status} with a ${exchange.operation.successSchema} body`,
+    reason: `HTTP ${exchange.status} with a body matching ${exchange.operation.successSchema}`,
     schemaErrors: [],
   };
 }
