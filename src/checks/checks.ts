@@ -5,7 +5,7 @@ import { requirement } from '../model/catalogue';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import { CheckFailure, expectedReceived, failure } from './failure';
 import { type Credentials, type Exchange, jsonSyntaxError, plainString, schemaInput } from '../http/exchange';
-import { isObject, outcomeOf } from './outcome';
+import { errorMarker, isObject, outcomeOf } from './outcome';
 import { schemas } from '../model/schema-registry';
 
 /** What an assertion may use besides the exchange. */
@@ -135,6 +135,36 @@ export function linkCheck(
 /** positive_data_acceptance: the operation succeeds with its documented success body. */
 export function succeeds(id: string): Check {
   return requirementCheck(id, (x, { config }) => throwIf(successProblem(x, config)), 'success');
+}
+
+/**
+ * The half of a rule whose valid values are "not rejected for it" (OP4-UTILITY-MAX): a refusal fails it (a non-2xx
+ * status, a success value that says it failed, an error marker of §7.1, the operation's documented error shape
+ * `errorShape`, or a plain string matching RSF_REJECTION_TEXT). A 2xx answer that is neither a documented success nor
+ * a refusal leaves it unjudged: that shape is the success requirement's to judge, one fault and not two.
+ */
+export function notRejected(id: string, errorShape: string): Check {
+  const shapes = requirement(errorShape).schemas;
+  if (!shapes?.length) throw new Error(`${errorShape} names no schema`);
+  return requirementCheck(
+    id,
+    (x, { config }) => {
+      const problem = successProblem(x, config);
+      if (!problem) return;
+      if (x.status < 200 || x.status > 299 || x.truncated) throw problem;
+      const body = schemaInput(x.body);
+      // A body of the success shape whose success value says otherwise is a refusal (§7.3).
+      if (schemas().validate(x.operation.successSchema, body).valid) throw problem;
+      if (errorMarker(body) !== undefined || shapes.some((name) => schemas().validate(name, body).valid)) throw problem;
+      const text = plainString(x.body);
+      if (text !== undefined && config.rejectionText.test(text)) throw problem;
+      return notApplicable(
+        `HTTP ${x.status} with a body that is neither a documented success nor a refusal: not rejected, it seems, ` +
+          'and its shape is for the success requirement to judge',
+      );
+    },
+    'success',
+  );
 }
 
 /** Why a valid request may still be refused: a reason the spec lists for the operation, that may apply to it. */

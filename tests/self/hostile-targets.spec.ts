@@ -15,7 +15,13 @@ import type { Config } from '../../src/config/config';
 import { loadConfig } from '../../src/config/config';
 import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
-import { acceptsValidInput, rejectionProblem, schemaProblem, successProblem } from '../../src/checks/checks';
+import {
+  acceptsValidInput,
+  notRejected,
+  rejectionProblem,
+  schemaProblem,
+  successProblem,
+} from '../../src/checks/checks';
 import { CheckFailure } from '../../src/checks/failure';
 import { Transport } from '../../src/http/transport';
 import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
@@ -1216,6 +1222,37 @@ test.describe('retries and the breaker', () => {
       expect.stringMatching(/^as a success: .*required property 'message'/),
       expect.stringMatching(/^as a refusal: .*required property 'message'/),
     ]);
+  });
+
+  test('utility 100 answered with a malformed success is not failed as refused: one fault, judged once', async () => {
+    const judge = async (status: number, body: string) => {
+      const response = {
+        status,
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.from(body),
+        sizeBytes: body.length,
+        truncated: false,
+        durationMs: 1,
+      };
+      const request = { method: 'PATCH', url: 'http://127.0.0.1/v1/miCuenta/misCategorias', headers: {} };
+      const exchange = exchangeOf(OPERATIONS.updateCategory, 'valid', request, response, [], CAP);
+      const check = notRejected('OP4-UTILITY-MAX', 'OP4-ERROR-SHAPE');
+      try {
+        return await check.assertions[0]?.judge(exchange, { config: loadConfig() });
+      } catch (e) {
+        return e instanceof CheckFailure ? e.data.title : e;
+      }
+    };
+    // success "ok" where §4.4 shows true: OP4-SUCCESS-SHAPE's fault; not a refusal of utility 100.
+    expect(await judge(200, '{"success":"ok","msg":"Category updated"}')).toEqual({
+      notApplicable: expect.stringContaining('neither a documented success nor a refusal'),
+    });
+    expect(await judge(200, '{"success":true,"msg":"Category updated"}')).toBeUndefined();
+    const refused = 'The operation did not succeed';
+    expect(await judge(200, '{"success":false,"msg":"utility out of range"}')).toBe(refused);
+    expect(await judge(200, '{"error_message":"utility out of range"}')).toBe(refused);
+    expect(await judge(422, '{"success":"ok","msg":"Category updated"}')).toBe(refused);
+    expect(await judge(200, '"invalid utility"')).toBe(refused);
   });
 
   test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
