@@ -5,7 +5,7 @@ import { requirement } from '../model/catalogue';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import { CheckFailure, expectedReceived, failure } from './failure';
 import { type Credentials, type Exchange, jsonSyntaxError, plainString, schemaInput } from '../http/exchange';
-import { errorMarker, isObject, outcomeOf } from './outcome';
+import { isObject, outcomeOf, saysRefused } from './outcome';
 import { schemas } from '../model/schema-registry';
 
 /** What an assertion may use besides the exchange. */
@@ -151,13 +151,7 @@ export function notRejected(id: string, errorShape: string): Check {
     (x, { config }) => {
       const problem = successProblem(x, config);
       if (!problem) return;
-      if (x.status < 200 || x.status > 299 || x.truncated) throw problem;
-      const body = schemaInput(x.body);
-      // A body of the success shape whose success value says otherwise is a refusal (§7.3).
-      if (schemas().validate(x.operation.successSchema, body).valid) throw problem;
-      if (errorMarker(body) !== undefined || shapes.some((name) => schemas().validate(name, body).valid)) throw problem;
-      const text = plainString(x.body);
-      if (text !== undefined && config.rejectionText.test(text)) throw problem;
+      if (saysRefused(x, config, shapes)) throw problem;
       return notApplicable(
         `HTTP ${x.status} with a body that is neither a documented success nor a refusal: not rejected, it seems, ` +
           'and its shape is for the success requirement to judge',

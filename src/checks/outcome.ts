@@ -116,3 +116,26 @@ export function outcomeOf(exchange: Exchange, config: RecognitionConfig): Outcom
     schemaErrors: [],
   };
 }
+
+/**
+ * Whether an answer says the request was refused: a non-2xx status, a body not read whole, a success body whose
+ * success value says it failed, an error marker of §7.1, a body of one of `errorSchemas`, or a plain string matching
+ * RSF_REJECTION_TEXT. A success is no refusal, and neither is a 2xx of another shape that says neither.
+ */
+export function saysRefused(exchange: Exchange, config: RecognitionConfig, errorSchemas: readonly string[]): boolean {
+  if (outcomeOf(exchange, config).succeeded) return false;
+  if (exchange.status < 200 || exchange.status > 299 || exchange.truncated) return true;
+  const body = schemaInput(exchange.body);
+  if (schemas().validate(exchange.operation.successSchema, body).valid) return true;
+  if (errorMarker(body) !== undefined || errorSchemas.some((name) => schemas().validate(name, body).valid)) return true;
+  const text = plainString(exchange.body);
+  return text !== undefined && config.rejectionText.test(text);
+}
+
+/**
+ * A 2xx answer that is neither a documented success nor a refusal in any shape the spec documents: the target took
+ * the request, whatever it answered, so the settings that named what it sent are not to blame for the answer.
+ */
+export function neitherSuccessNorRefusal(exchange: Exchange, config: RecognitionConfig): boolean {
+  return !outcomeOf(exchange, config).succeeded && !saysRefused(exchange, config, documentedErrorSchemas());
+}

@@ -8,6 +8,7 @@ import { type Assertion, type Check, type CheckContext, isNotApplicable } from '
 import { type Config, SETTINGS, secretSettings } from '../config/config';
 import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
+import { neitherSuccessNorRefusal } from '../checks/outcome';
 import type { Exchange } from '../http/exchange';
 import { describeExchange, recordOf } from '../http/presentation';
 import { operationLabel } from '../model/operations';
@@ -135,7 +136,11 @@ export class Conformance {
     const data = failure?.data;
     const exchanges = data?.exchanges ?? options.evidence ?? judged;
     const operation = exchanges[0] ? operationLabel(exchanges[0].operation) : `operations ${req.operations.join(', ')}`;
-    const hint = options.settings ? settingHint(this.config, options.settings) : undefined;
+    // A setting that named what the request sent is no suspect once the target took the request (a 2xx that is no
+    // refusal): a wrong shape of its answer is the target's alone.
+    const judgedLast = judged.at(-1);
+    const taken = judgedLast !== undefined && neitherSuccessNorRefusal(judgedLast, this.config);
+    const hint = options.settings && !taken ? settingHint(this.config, options.settings) : undefined;
     const what = failure ? failure.message : stripAnsi(error instanceof Error ? error.message : String(error));
     const message = redact(
       [

@@ -23,6 +23,7 @@ import {
   successProblem,
 } from '../../src/checks/checks';
 import { CheckFailure } from '../../src/checks/failure';
+import { neitherSuccessNorRefusal } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
 import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
 import { type Exchange, exchangeOf } from '../../src/http/exchange';
@@ -1253,6 +1254,32 @@ test.describe('retries and the breaker', () => {
     expect(await judge(200, '{"error_message":"utility out of range"}')).toBe(refused);
     expect(await judge(422, '{"success":"ok","msg":"Category updated"}')).toBe(refused);
     expect(await judge(200, '"invalid utility"')).toBe(refused);
+  });
+
+  test('a 2xx of another shape than success or refusal was taken: no setting is suspected of it', () => {
+    const answer = (status: number, body: string) =>
+      exchangeOf(
+        OPERATIONS.getProduct,
+        'valid',
+        { method: 'GET', url: 'http://127.0.0.1/v1/item/1001', headers: {} },
+        {
+          status,
+          headers: { 'content-type': 'application/json' },
+          body: Buffer.from(body),
+          sizeBytes: body.length,
+          truncated: false,
+          durationMs: 1,
+        },
+        [],
+        CAP,
+      );
+    const config = loadConfig();
+    // A product without its sku (§2.6): the target's fault, whatever RSF_PRODUCT_ID names.
+    expect(neitherSuccessNorRefusal(answer(200, '{"id":"1001","title":"Drill"}'), config)).toBe(true);
+    // Refusals, in a 404 or in a 200: the product id may name nothing on the target.
+    expect(neitherSuccessNorRefusal(answer(404, '{"error_message":"not found"}'), config)).toBe(false);
+    expect(neitherSuccessNorRefusal(answer(200, '{"error_message":"not found"}'), config)).toBe(false);
+    expect(neitherSuccessNorRefusal(answer(200, '"Product not found"'), config)).toBe(false);
   });
 
   test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
