@@ -16,6 +16,7 @@ import { loadConfig } from '../../src/config/config';
 import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
 import {
+  type Check,
   acceptsValidInput,
   notRejected,
   rejectionProblem,
@@ -26,10 +27,10 @@ import { CheckFailure } from '../../src/checks/failure';
 import { neitherSuccessNorRefusal } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
 import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
-import { type Exchange, exchangeOf } from '../../src/http/exchange';
+import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
 import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
-import { OPERATIONS } from '../../src/model/operations';
+import { OPERATIONS, type Operation } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
 import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
@@ -67,6 +68,29 @@ test.describe.configure({ mode: 'parallel' });
 
 const MiB = 1024 * 1024;
 const CAP = 4 * MiB; // RSF_MAX_RESPONSE_BYTES' default
+
+/** `operation`'s exchange answered `status` with the JSON `body`, as the judge sees it (no request is sent). */
+function answered(operation: Operation, status: number, body: string, credentials: Credentials = 'valid'): Exchange {
+  const request = { method: operation.method, url: `http://127.0.0.1/v1${operation.path}`, headers: {} };
+  const response = {
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from(body),
+    sizeBytes: body.length,
+    truncated: false,
+    durationMs: 1,
+  };
+  return exchangeOf(operation, credentials, request, response, [], CAP);
+}
+
+/** What `check`'s first assertion makes of `exchange`: nothing (passed), not applicable, or what it threw. */
+async function judgement(check: Check, exchange: Exchange): Promise<unknown> {
+  try {
+    return await check.assertions[0]?.judge(exchange, { config: loadConfig() });
+  } catch (e) {
+    return e;
+  }
+}
 /** Bytes no terminal should receive from a target: C0 controls but tab and line feed, DEL, C1 controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -433,23 +457,7 @@ test('a wrong channel token, refused as a made-up one is: operation 15 is not ju
 });
 
 test('a refusal is put down to the settings only when the Bearer token and a made-up token get the same', async () => {
-  const request = { method: 'POST', url: 'http://127.0.0.1/v1/postventa/7001/messageChannel/t/u', headers: {} };
-  const answer = (status: number, body: string) =>
-    exchangeOf(
-      OPERATIONS.sendChannelMessage,
-      'none',
-      request,
-      {
-        status,
-        headers: { 'content-type': 'application/json' },
-        body: Buffer.from(body),
-        sizeBytes: body.length,
-        truncated: false,
-        durationMs: 1,
-      },
-      [],
-      CAP,
-    );
+  const answer = (status: number, body: string) => answered(OPERATIONS.sendChannelMessage, status, body, 'none');
   const config = loadConfig();
   const refusal = answer(403, '{"success":"error"}');
   const suspect = (judged: Exchange, withBearer: Exchange, wrong: Exchange) =>
@@ -1196,24 +1204,9 @@ test.describe('retries and the breaker', () => {
   });
 
   test('a valid update answered 200 without its message: neither a success nor a refusal, both shown', async () => {
-    const body = '{"status":"ok","updatedAt":"2026-11-28T02:14:58Z"}';
-    const response = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.from(body),
-      sizeBytes: body.length,
-      truncated: false,
-      durationMs: 1,
-    };
-    const request = { method: 'PATCH', url: 'http://127.0.0.1/v1/client', headers: {} };
-    const exchange = exchangeOf(OPERATIONS.updateClient, 'valid', request, response, [], CAP);
+    const exchange = answered(OPERATIONS.updateClient, 200, '{"status":"ok","updatedAt":"2026-11-28T02:14:58Z"}');
     const check = acceptsValidInput('OP1-SUCCESS-SHAPE', { reason: '§4.1', errorShape: 'OP1-ERROR-SHAPE' });
-    let thrown: unknown;
-    try {
-      await check.assertions[0]?.judge(exchange, { config: loadConfig() });
-    } catch (e) {
-      thrown = e;
-    }
+    const thrown = await judgement(check, exchange);
     // Not "does not match the error schema" alone, as if the target had meant a refusal.
     expect(thrown).toBeInstanceOf(CheckFailure);
     const { title, detail, schemaErrors } = (thrown as CheckFailure).data;
@@ -1226,23 +1219,10 @@ test.describe('retries and the breaker', () => {
   });
 
   test('utility 100 answered with a malformed success is not failed as refused: one fault, judged once', async () => {
+    const check = notRejected('OP4-UTILITY-MAX', 'OP4-ERROR-SHAPE');
     const judge = async (status: number, body: string) => {
-      const response = {
-        status,
-        headers: { 'content-type': 'application/json' },
-        body: Buffer.from(body),
-        sizeBytes: body.length,
-        truncated: false,
-        durationMs: 1,
-      };
-      const request = { method: 'PATCH', url: 'http://127.0.0.1/v1/miCuenta/misCategorias', headers: {} };
-      const exchange = exchangeOf(OPERATIONS.updateCategory, 'valid', request, response, [], CAP);
-      const check = notRejected('OP4-UTILITY-MAX', 'OP4-ERROR-SHAPE');
-      try {
-        return await check.assertions[0]?.judge(exchange, { config: loadConfig() });
-      } catch (e) {
-        return e instanceof CheckFailure ? e.data.title : e;
-      }
+      const outcome = await judgement(check, answered(OPERATIONS.updateCategory, status, body));
+      return outcome instanceof CheckFailure ? outcome.data.title : outcome;
     };
     // success "ok" where §4.4 shows true: OP4-SUCCESS-SHAPE's fault; not a refusal of utility 100.
     expect(await judge(200, '{"success":"ok","msg":"Category updated"}')).toEqual({
@@ -1257,29 +1237,14 @@ test.describe('retries and the breaker', () => {
   });
 
   test('a 2xx of another shape than success or refusal was taken: no setting is suspected of it', () => {
-    const answer = (status: number, body: string) =>
-      exchangeOf(
-        OPERATIONS.getProduct,
-        'valid',
-        { method: 'GET', url: 'http://127.0.0.1/v1/item/1001', headers: {} },
-        {
-          status,
-          headers: { 'content-type': 'application/json' },
-          body: Buffer.from(body),
-          sizeBytes: body.length,
-          truncated: false,
-          durationMs: 1,
-        },
-        [],
-        CAP,
-      );
-    const config = loadConfig();
+    const taken = (status: number, body: string) =>
+      neitherSuccessNorRefusal(answered(OPERATIONS.getProduct, status, body), loadConfig());
     // A product without its sku (§2.6): the target's fault, whatever RSF_PRODUCT_ID names.
-    expect(neitherSuccessNorRefusal(answer(200, '{"id":"1001","title":"Drill"}'), config)).toBe(true);
+    expect(taken(200, '{"id":"1001","title":"Drill"}')).toBe(true);
     // Refusals, in a 404 or in a 200: the product id may name nothing on the target.
-    expect(neitherSuccessNorRefusal(answer(404, '{"error_message":"not found"}'), config)).toBe(false);
-    expect(neitherSuccessNorRefusal(answer(200, '{"error_message":"not found"}'), config)).toBe(false);
-    expect(neitherSuccessNorRefusal(answer(200, '"Product not found"'), config)).toBe(false);
+    expect(taken(404, '{"error_message":"not found"}')).toBe(false);
+    expect(taken(200, '{"error_message":"not found"}')).toBe(false);
+    expect(taken(200, '"Product not found"')).toBe(false);
   });
 
   test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
