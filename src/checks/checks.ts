@@ -153,7 +153,7 @@ export function notRejected(id: string, errorShape: string): Check {
       if (!problem) return;
       if (saysRefused(x, config, shapes)) throw problem;
       return notApplicable(
-        `HTTP ${x.status} with a body that is neither a documented success nor a refusal: not rejected, it seems, ` +
+        `HTTP ${x.status} with a body that is neither a documented success nor a refusal: no refusal to judge, ` +
           'and its shape is for the success requirement to judge',
       );
     },
@@ -190,7 +190,7 @@ export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
         throw failure('A valid request answered with a server error', expected, `HTTP ${x.status}`);
       }
       const refused = shapes?.length ? schemaProblem(x, shapes) : undefined;
-      if (refused) throw neitherSuccessNorRefusal(x, config, refused, refusal.reason);
+      if (refused) throw neitherSuccessNorRefusalProblem(x, config, refused, refusal.reason);
       return notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);
     },
     'success',
@@ -201,7 +201,7 @@ export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
  * An answer to a valid request that is neither a success nor a refusal in the documented error shape. Its status
  * cannot say which it meant (a refusal may come with HTTP 200), so the schema errors of both readings are shown.
  */
-function neitherSuccessNorRefusal(
+function neitherSuccessNorRefusalProblem(
   exchange: Exchange,
   config: RecognitionConfig,
   refused: CheckFailure,
