@@ -141,10 +141,8 @@ export function requirementHeading(r: ConformanceReport['requirements'][number])
 
 /** An evidence entry as readable text: used in Markdown code blocks, JUnit bodies and the HTML <pre>. */
 export function evidenceText(e: EvidenceEntry): string {
-  const lines = [
-    `Test: ${e.test} (${e.location}${e.project ? `, project ${e.project}` : ''})`,
-    `Message: ${e.evidence ? withoutDetail(e.message) : e.message}`,
-  ];
+  const message = e.evidence ? withoutDetail(e.message) : e.message;
+  const lines = [`Test: ${e.test} (${e.location}${e.project ? `, project ${e.project}` : ''})`, `Message: ${message}`];
   const ev = e.evidence;
   if (ev) {
     if (ev.operation) lines.push(`Operation: ${ev.operation}`);
@@ -165,8 +163,9 @@ export function evidenceText(e: EvidenceEntry): string {
       }
       if (x.curl) lines.push(`  replay with: ${x.curl}`);
     });
-    if (ev.seed) lines.push(`Seed: ${ev.seed}`);
-    if (ev.replay) lines.push(`Replay: ${ev.replay}`);
+    // A property's message names its seed and replay command already (property.ts): once is enough.
+    if (ev.seed && !message.includes(`Seed: ${ev.seed}`)) lines.push(`Seed: ${ev.seed}`);
+    if (ev.replay && !message.includes(`Replay: ${ev.replay}`)) lines.push(`Replay: ${ev.replay}`);
   }
   return lines.join('\n');
 }

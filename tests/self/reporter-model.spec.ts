@@ -13,7 +13,7 @@ import { runStatusOf, timedOutUnjudged } from '../../src/playwright/collect';
 import { expect, test } from '../../src/playwright/fixtures';
 import { type Baseline, loadBaseline } from '../../src/report/baseline';
 import { projectDirName, projectDirs } from '../../src/playwright/conformance-reporter';
-import { verdictLine } from '../../src/report/format';
+import { evidenceText, verdictLine } from '../../src/report/format';
 import { buildReport } from '../../src/report/model';
 import type { ReportInput, RequirementRow, Status, TestRecord } from '../../src/report/model';
 import { renderHtml } from '../../src/report/render-html';
@@ -443,6 +443,35 @@ function bigEvidence(id: string): Evidence {
     exchanges: [exchange, exchange],
   };
 }
+
+test("a property's seed and replay command are shown once: its message names them, other evidence does not", () => {
+  const replay = "RSF_FC_SEED=7 RSF_FC_PATH=0 npx playwright test tests/conformance/properties.spec.ts -g 'x'";
+  const evidence = (message: string): Evidence => ({
+    requirement: 'OP4-UTILITY-MAX',
+    level: 'MUST',
+    section: '8',
+    operation: 'operation 4',
+    message,
+    schemaErrors: [],
+    exchanges: [],
+    seed: '7',
+    replay,
+  });
+  const text = (message: string) =>
+    evidenceText({
+      kind: 'check',
+      test: 't',
+      location: 'x.spec.ts:1',
+      project: '',
+      message,
+      evidence: evidence(message),
+    });
+  const property = `MUST OP4-UTILITY-MAX: …\nProperty falsified\nSeed: 7  Path: 0\nReplay: ${replay}`;
+  expect(text(property).match(/Seed: 7/g)).toHaveLength(1);
+  expect(text(property).match(/Replay: /g)).toHaveLength(1);
+  // Evidence whose message does not name them gets them at its end.
+  expect(text('MUST OP4-UTILITY-MAX: refused').split('\n').slice(-2)).toEqual(['Seed: 7', `Replay: ${replay}`]);
+});
 
 test('conformance.md stays under 60,000 characters when everything fails, in the order the issue asks', () => {
   const all = requirements();
