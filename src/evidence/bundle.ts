@@ -2,7 +2,7 @@
 // central directory is read first, without inflating anything, and an archive whose entries are too many, too
 // large, or badly named is refused before a byte is inflated; then each entry is inflated as a stream and stopped
 // at the size its directory declared, so a small entry that inflates to gigabytes costs at most one chunk more.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeyObject } from 'node:crypto';
 import { type UnzipFile, Unzip, UnzipInflate, type Zippable, unzipSync, zipSync } from 'fflate';
@@ -207,6 +207,13 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits = DEFAULT
   return done;
 }
 
+/** A folder given for a bundle, as `npm run bundle -- --out` names one: the bundles it holds, if any. */
+function folderGiven(path: string): string {
+  const bundles = readdirSync(path).filter((name) => /^conformance-bundle-.*\.zip$/.test(name));
+  const held = bundles.sort().map((name) => join(path, name));
+  return `${path} is a folder, not a bundle: ${held.length > 0 ? `it holds ${held.join(', ')}` : 'it holds none'}`;
+}
+
 /** readArchive of a file, whose size is checked before it is read. */
 export function readArchiveFile(path: string, limits: ArchiveLimits = DEFAULT_LIMITS): Map<string, Uint8Array> {
   let fd: number;
@@ -217,6 +224,7 @@ export function readArchiveFile(path: string, limits: ArchiveLimits = DEFAULT_LI
   }
   try {
     const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new BundleError(folderGiven(path));
     if (!stat.isFile()) throw new BundleError(`${path} is not a file`);
     if (stat.size > limits.maxArchiveBytes)
       throw new BundleError(`${path} has ${stat.size} bytes, over the limit of ${limits.maxArchiveBytes}`);

@@ -671,10 +671,11 @@ test.describe('CLIs', () => {
     expect(readdirSync(dir).sort()).toEqual(['key.pem', 'out', 'pub.pem', 'reports']);
 
     const path = join(out, archive ?? '');
-    const [intact, wrongKey, damaged] = await Promise.all([
+    const [intact, wrongKey, damaged, folder] = await Promise.all([
       cli('cli-verify.ts', [path, '--public-key', publicPath]),
       cli('cli-verify.ts', [path, '--public-key', keyPath.replace('key.pem', 'nope.pem')]),
       cli('cli-verify.ts', [save('half.zip', readFileSync(path).subarray(0, 200))]),
+      cli('cli-verify.ts', [out]),
     ]);
     expect(intact).toMatchObject({ code: 0, stderr: '' });
     expect(intact.stdout).toContain('signature: good');
@@ -684,6 +685,9 @@ test.describe('CLIs', () => {
     expect(damaged.code).toBe(2);
     expect(damaged.stderr).toMatch(/^verify: not a readable zip archive \(truncated or damaged\): [^\n]+\n$/);
     expect(damaged.stdout).toBe('');
+    // The folder that --out named, given for its bundle: verify names the bundle in it.
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(`verify: ${out} is a folder, not a bundle: it holds ${path}\n`);
   });
 
   test('bundle and verify print their usage on --help, and with it refuse an unknown option', async () => {
