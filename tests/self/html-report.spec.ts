@@ -125,7 +125,7 @@ test.describe('conformance.html', () => {
   let report: ConformanceReport;
   let browser: Browser | undefined;
   let page: Page | undefined;
-  /** Requests that left file:// and errors of script, since the page opened; the report needs neither. */
+  /** Requests that left file:// and errors of script, in the test's page load; the report needs neither. */
   let attempted: string[] = [];
   const scriptErrors: string[] = [];
 
@@ -160,6 +160,9 @@ test.describe('conformance.html', () => {
    */
   async function withPage(view: View, body: (page: Page) => Promise<void>): Promise<void> {
     if (!page) throw new Error('the browser did not start');
+    // Each test answers for its own page load only.
+    scriptErrors.length = 0;
+    attempted.length = 0;
     await page.setViewportSize(view.viewport ?? WIDE);
     await page.emulateMedia({ colorScheme: view.colorScheme ?? 'light', media: view.media ?? 'screen' });
     await page.goto(pageUrl);
@@ -182,7 +185,7 @@ test.describe('conformance.html', () => {
   }
 
   /**
-   * The first screen, and the matrix when it does not fit in it (on a phone). Not the whole page: the report is
+   * The first screen, and the matrix with its legend when they do not fit in it. Not the whole page: the report is
    * 12,000 to 22,000 px tall, an image nobody reads, and taking it cost about a second and a CPU-second each; a
    * screen's picture costs the browser about 0.3 CPU-seconds.
    */
