@@ -76,7 +76,7 @@ function answered(operation: Operation, status: number, body: string, credential
     status,
     headers: { 'content-type': 'application/json' },
     body: Buffer.from(body),
-    sizeBytes: body.length,
+    sizeBytes: Buffer.byteLength(body),
     truncated: false,
     durationMs: 1,
   };
@@ -91,6 +91,7 @@ async function judgement(check: Check, exchange: Exchange): Promise<unknown> {
     return e;
   }
 }
+
 /** Bytes no terminal should receive from a target: C0 controls but tab and line feed, DEL, C1 controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
