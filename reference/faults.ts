@@ -431,6 +431,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       ignoresRequestError: (op, e) => op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility',
     },
   ),
+  successRefused(
+    4,
+    'op4-utility-limit-refused',
+    'OP4-UTILITY-MAX',
+    'utility 100 is refused, as if the bound were checked as utility < 100 (off by one).',
+    () => new Rejection('rule', 'utility must be below 100'),
+    (body) => body.utility === 100,
+  ),
   fault(
     'op4-unknown-category-accepted',
     'OP4-UNKNOWN-CATEGORY',

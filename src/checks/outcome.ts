@@ -123,10 +123,12 @@ export function outcomeOf(exchange: Exchange, config: RecognitionConfig): Outcom
  * RSF_REJECTION_TEXT. A success is no refusal, and neither is a 2xx of another shape that says neither.
  */
 export function saysRefused(exchange: Exchange, config: RecognitionConfig, errorSchemas: readonly string[]): boolean {
-  if (outcomeOf(exchange, config).succeeded) return false;
+  const outcome = outcomeOf(exchange, config);
+  if (outcome.succeeded) return false;
   if (exchange.status < 200 || exchange.status > 299 || exchange.truncated) return true;
+  // The success shape, with a success value that says it failed: the only 2xx outcome without schema errors.
+  if (outcome.schemaErrors.length === 0) return true;
   const body = schemaInput(exchange.body);
-  if (schemas().validate(exchange.operation.successSchema, body).valid) return true;
   if (errorMarker(body) !== undefined || errorSchemas.some((name) => schemas().validate(name, body).valid)) return true;
   const text = plainString(exchange.body);
   return text !== undefined && config.rejectionText.test(text);

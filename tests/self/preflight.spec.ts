@@ -394,24 +394,19 @@ test('a price list inside an object: the token was accepted, and its test judges
 test('a target that serves the API without /v1: the preflight says so, naming GEN-V1-PREFIX (§9)', async () => {
   const json = { 'content-type': 'application/json' };
   const list = JSON.stringify([{ id: 7, sku: 'S-7', currencyQuote: 1, value: 100, iva: 21, finalPrice: 121 }]);
-  const withoutV1 = await startHostileTarget({
-    upstream: reference().url,
-    misbehave: (req, res, index) => {
-      if (!(req.url ?? '').startsWith('/v1/')) return answerFor(/^\/prices$/, list, json)(req, res, index);
-      res.writeHead(404, json).end('{"error":"unknown path"}');
-      return true;
-    },
-  });
+  /** A target with nothing under /v1, and `prices` at /prices. */
+  const withoutV1At = (prices: string) =>
+    startHostileTarget({
+      upstream: reference().url,
+      misbehave: (req, res, index) => {
+        if (!(req.url ?? '').startsWith('/v1/')) return answerFor(/^\/prices$/, prices, json)(req, res, index);
+        res.writeHead(404, json).end('{"error":"unknown path"}');
+        return true;
+      },
+    });
+  const withoutV1 = await withoutV1At(list);
   // Another endpoint at that path, found under a wrong base path: a JSON array, but no price list.
-  const legacy = await startHostileTarget({
-    upstream: reference().url,
-    misbehave: (req, res, index) => {
-      if (!(req.url ?? '').startsWith('/v1/'))
-        return answerFor(/^\/prices$/, '[{"name":"old price"}]', json)(req, res, index);
-      res.writeHead(404, json).end('{"error":"unknown path"}');
-      return true;
-    },
-  });
+  const legacy = await withoutV1At('[{"name":"old price"}]');
   try {
     expect(await preflightMessage({ ...token, RSF_TARGET_URL: withoutV1.url })).toMatch(
       /leads to no API[\s\S]*\n {2}GET \S+\/prices, without \/v1, answers a price list: .*\(GEN-V1-PREFIX\)\.$/,

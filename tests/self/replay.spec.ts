@@ -140,13 +140,16 @@ test('the HAR of a run against a target that echoes the tokens holds no copy of 
   expect(text).not.toContain(SESSION_COOKIE);
 });
 
-/** `npm run bundle` of the reports in `<dir>/<name>`, then `npm run verify` of the bundle. */
-async function bundleAndVerify(name: string) {
+/** `npm run bundle` of the reports in `<dir>/<name>`: the bundle's path. */
+async function bundleOf(name: string): Promise<string> {
   const out = join(dir, `${name}-bundle`);
   const made = await cli('cli-bundle.ts', ['--reports', join(dir, name), '--out', out]);
   expect(made.code, made.output).toBe(0);
-  return cli('cli-verify.ts', [join(out, readdirSync(out)[0] ?? '')]);
+  return join(out, readdirSync(out)[0] ?? '');
 }
+
+/** `npm run verify` of the bundle of the reports in `<dir>/<name>`. */
+const bundleAndVerify = async (name: string) => cli('cli-verify.ts', [await bundleOf(name)]);
 
 test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
   test.setTimeout(RUN_TIMEOUT_MS + 20_000);
@@ -248,11 +251,7 @@ test.describe('a faulty run and its replay', () => {
 
   test('npm run verify re-grades the bundle: the verdict stands (exit 0); a changed HAR: exit 2, named', async () => {
     test.setTimeout(2 * RUN_TIMEOUT_MS);
-    const out = join(dir, 'bundles');
-    const made = await cli('cli-bundle.ts', ['--reports', join(dir, 'live'), '--out', out]);
-    expect(made.code, made.output).toBe(0);
-    const [archive] = readdirSync(out);
-    const path = join(out, archive ?? '');
+    const path = await bundleOf('live');
     const entries = readArchive(readFileSync(path));
     const har = Buffer.from(entries.get(HAR_FILE) ?? []);
     const at = Math.floor(har.length / 2);
