@@ -266,7 +266,7 @@ function transportProblem(
   const { kind, message } = delivery.failure;
   if (kind === 'timeout')
     return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
-  return `The target gave no HTTP answer: ${message}${check}`;
+  return `The target gave no complete HTTP answer: ${message}${check}`;
 }
 
 /** RSF_TARGET_URL as the user set it (it carries no secret: credentials and queries are refused when loaded). */

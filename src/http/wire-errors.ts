@@ -35,6 +35,24 @@ const CLIENT_CERTIFICATE_REFUSED = [
 /** The exchange's one deadline passed (RSF_REQUEST_TIMEOUT_MS). */
 export class DeadlineExceeded extends Error {}
 
+/**
+ * The target closed the connection before the whole body came: a proxy that cut it, a server that died while it
+ * wrote. How many bytes came, as sent (before any decompression), and how many its Content-Length announced.
+ */
+export class BodyCutShort extends Error {
+  readonly code = 'ECONNRESET';
+
+  constructor(
+    readonly receivedBytes: number,
+    readonly announcedBytes: number | undefined,
+  ) {
+    super('socket hang up');
+  }
+}
+
+/** A byte count in words: "1 byte", "10 bytes". */
+const bytes = (n: number): string => `${n} ${n === 1 ? 'byte' : 'bytes'}`;
+
 /** The run was interrupted in this process (interrupt.ts): the request was cut short, or not sent. */
 export class Interrupted extends Error {}
 
@@ -54,6 +72,14 @@ export function describeError(
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
   if (error instanceof Interrupted)
     return { kind: 'interrupted', message: 'the run was interrupted (Ctrl-C, or a signal) before the answer came' };
+  if (error instanceof BodyCutShort) {
+    const { receivedBytes: received, announcedBytes: announced } = error;
+    const what =
+      announced === undefined
+        ? `after ${bytes(received)} of the body, before its end`
+        : `after ${received} of the ${bytes(announced)} its Content-Length announced`;
+    return { kind: 'reset', message: `the target closed or reset the connection ${what} (ECONNRESET)` };
+  }
   const code = codeOf(error);
   const firstLine = firstLines(String((error as Error)?.message ?? error));
   if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };
@@ -86,7 +112,13 @@ export function describeError(
       kind: 'not-http',
       message: `the answer's headers are larger than ${maxHeaderBytes / 1024} KiB (${code})`,
     };
-  if (code.startsWith('HPE_')) return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
+  // The bytes do not begin with a status line: no HTTP at all.
+  if (code === 'HPE_INVALID_CONSTANT') return { kind: 'not-http', message: `the answer is not HTTP (${code})` };
+  // HTTP that breaks its own framing (two Content-Lengths, a bad chunk size): Node's parser says what it met.
+  if (code.startsWith('HPE_')) {
+    const reason = firstLine.replace(/^Parse Error: /, '');
+    return { kind: 'not-http', message: `the answer is not valid HTTP/1.1: ${reason} (${code})` };
+  }
   if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {
     return { kind: 'unreadable-body', message: `the body could not be decompressed (${code})` };
   }

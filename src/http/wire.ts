@@ -6,7 +6,7 @@ import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, request a
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
-import { DeadlineExceeded, Interrupted, codeOf, describeError, isOwnError } from './wire-errors';
+import { BodyCutShort, DeadlineExceeded, Interrupted, codeOf, describeError, isOwnError } from './wire-errors';
 import { whenInterrupted } from './interrupt';
 import { decompressorOf } from './decompress';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
@@ -132,6 +132,7 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
     let settled = false;
     let answered = false;
     const streams: Readable[] = [];
+    const progress: BodyProgress = { receivedBytes: 0 };
     let request: ClientRequest | undefined;
     let forget = (): void => {};
     const settle = (outcome: () => void): boolean => {
@@ -143,9 +144,16 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
       return true;
     };
     const fail = (error: unknown): void => {
-      const stale =
-        !answered && request !== undefined && request.reusedSocket && ['ECONNRESET', 'EPIPE'].includes(codeOf(error));
-      if (!settle(() => reject(stale ? new StaleConnection(error) : error))) return;
+      const reset = ['ECONNRESET', 'EPIPE'].includes(codeOf(error));
+      const stale = !answered && request !== undefined && request.reusedSocket && reset;
+      // A reset once the answer began cut its body short: said with how much of it came.
+      const cut = answered && reset && !(error instanceof BodyCutShort);
+      const why = stale
+        ? new StaleConnection(error)
+        : cut
+          ? new BodyCutShort(progress.receivedBytes, progress.announcedBytes)
+          : error;
+      if (!settle(() => reject(why))) return;
       for (const stream of streams) stream.destroy();
       request?.destroy();
     };
@@ -155,7 +163,7 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
     try {
       const onResponse = (response: IncomingMessage) => {
         answered = true;
-        readBody(response, wire.maxBodyBytes, streams).then((read) => {
+        readBody(response, wire.maxBodyBytes, streams, progress).then((read) => {
           const { statusCode = 0, headers: responseHeaders } = response;
           const answer = { status: statusCode, headers: responseHeaders, ...read, durationMs: Date.now() - started };
           settle(() => resolve(answer));
@@ -214,8 +222,22 @@ interface BodyRead {
   announcedBytes?: number;
 }
 
-/** Reads the body, decompressed, up to `max` bytes; a larger one is cut there and its streams destroyed. */
-function readBody(response: IncomingMessage, max: number, streams: Readable[]): Promise<BodyRead> {
+/** How much of a body came as sent (before any decompression), and how much its Content-Length announced. */
+interface BodyProgress {
+  receivedBytes: number;
+  announcedBytes?: number;
+}
+
+/**
+ * Reads the body, decompressed, up to `max` bytes; a larger one is cut there and its streams destroyed. `progress`
+ * follows the bytes as they come.
+ */
+function readBody(
+  response: IncomingMessage,
+  max: number,
+  streams: Readable[],
+  progress: BodyProgress,
+): Promise<BodyRead> {
   const encoding = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
@@ -254,16 +276,20 @@ function readBody(response: IncomingMessage, max: number, streams: Readable[]): 
     });
     // A body of no bytes is empty whatever its Content-Encoding says (a 204, a Content-Length of 0), as curl and
     // browsers read it; the decompressor calls that a truncated stream.
-    let rawBytes = 0;
-    if (decompressor) response.on('data', (chunk: Buffer) => (rawBytes += chunk.length));
+    const length = Number(response.headers['content-length']);
+    if (Number.isFinite(length)) progress.announcedBytes = length;
+    response.on('data', (chunk: Buffer) => (progress.receivedBytes += chunk.length));
+    // A body cut short by the target (a reset, a close before Content-Length) is no answer either: said with how much
+    // of it came.
+    const cutShort = () => new BodyCutShort(progress.receivedBytes, progress.announcedBytes);
     source.on('error', (error) => {
-      if (!decompressor || rawBytes > 0 || !response.complete) return reject(error);
+      if (!response.complete && codeOf(error) === 'ECONNRESET') return reject(cutShort());
+      if (!decompressor || progress.receivedBytes > 0 || !response.complete) return reject(error);
       done = true;
       resolve({ body: Buffer.alloc(0), sizeBytes: 0, truncated: false });
     });
-    // A body cut short by the target (a reset, a close before Content-Length) is no answer either.
     response.on('close', () => {
-      if (!done && !response.complete) reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+      if (!done && !response.complete) reject(cutShort());
     });
   });
 }

@@ -48,12 +48,14 @@ import {
   type HostileTarget,
   type Misbehaviour,
   answerFor,
+  cutShort,
   drip,
   dripEvery,
   firstOf,
   gatewayBlips,
   hang,
   paddedTo,
+  rawAnswer,
   slowFor,
   rateLimiter,
   redirectLoop,
@@ -877,6 +879,26 @@ test.describe('the client', () => {
       expect(redirecting.requests, 'the redirect was not followed').toBe(1);
     } finally {
       await Promise.all([resetting.close(), redirecting.close()]);
+    }
+  });
+
+  test('a body cut short says how much of it came, and HTTP that breaks its framing says how', async () => {
+    const cut = await startHostileTarget({ misbehave: cutShort(3, 10) });
+    const twoLengths = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n[]';
+    const broken = await startHostileTarget({ misbehave: rawAnswer(twoLengths) });
+    try {
+      const cutShortError = (await wire(`${cut.url}/v1/prices`).catch((e: unknown) => e)) as NoAnswer;
+      expect(cutShortError.kind).toBe('reset');
+      expect(cutShortError.message).toBe(
+        'the target closed or reset the connection after 3 of the 10 bytes its Content-Length announced (ECONNRESET)',
+      );
+      const brokenError = (await wire(`${broken.url}/v1/prices`).catch((e: unknown) => e)) as NoAnswer;
+      expect(brokenError.kind).toBe('not-http');
+      expect(brokenError.message).toBe(
+        'the answer is not valid HTTP/1.1: Duplicate Content-Length (HPE_UNEXPECTED_CONTENT_LENGTH)',
+      );
+    } finally {
+      await Promise.all([cut.close(), broken.close()]);
     }
   });
 

@@ -58,7 +58,9 @@ test('an unreachable target', async () => {
   const url = await listening(closed);
   await new Promise((resolve) => closed.close(resolve));
   const message = await preflightMessage({ RSF_TARGET_URL: url });
-  expect(message).toMatch(/gave no HTTP answer: connection refused \(ECONNREFUSED\)[\s\S]*Check RSF_TARGET_URL/);
+  expect(message).toMatch(
+    /gave no complete HTTP answer: connection refused \(ECONNREFUSED\)[\s\S]*Check RSF_TARGET_URL/,
+  );
   expect(message, 'waiting longer would not help').not.toContain('RSF_REQUEST_TIMEOUT_MS');
   expect(message, 'unless the server was still starting').toContain('set RSF_WAIT_FOR_TARGET_MS to wait for it');
 });
@@ -177,7 +179,7 @@ test('a target that sends garbage instead of HTTP', async () => {
   const url = await listening(garbage);
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   garbage.close();
-  expect(message).toMatch(/gave no HTTP answer: the answer is not HTTP \(HPE_/);
+  expect(message).toMatch(/gave no complete HTTP answer: the answer is not HTTP \(HPE_/);
 });
 
 test('a target whose TLS certificate this machine does not trust: the message names NODE_EXTRA_CA_CERTS', async () => {
@@ -186,7 +188,7 @@ test('a target whose TLS certificate this machine does not trust: the message na
   const url = `https://127.0.0.1:${(staging.address() as AddressInfo).port}`;
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   staging.close();
-  expect(message).toMatch(/gave no HTTP answer: the TLS certificate is not trusted on this machine/);
+  expect(message).toMatch(/gave no complete HTTP answer: the TLS certificate is not trusted on this machine/);
   expect(message).toMatch(/\(DEPTH_ZERO_SELF_SIGNED_CERT\); if a private CA signed it, .* in NODE_EXTRA_CA_CERTS/);
 });
 
@@ -205,7 +207,7 @@ test('a target that speaks only HTTP/2: the handshake says so, and the token is 
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   h2Only.close();
   // Without HTTP/1.1 named in the handshake, Node's HTTP/2 server answered 403, read as a refused token.
-  expect(message).toMatch(/gave no HTTP answer: the target refused HTTP\/1\.1 in the TLS handshake/);
+  expect(message).toMatch(/gave no complete HTTP answer: the target refused HTTP\/1\.1 in the TLS handshake/);
   expect(message).toMatch(/it speaks only HTTP\/2 or another protocol, and the suite speaks HTTP\/1\.1/);
   expect(message).not.toMatch(/RSF_BEARER_TOKEN/);
 });

@@ -124,6 +124,25 @@ export const reset: Misbehaviour = (req, res) => {
   return true;
 };
 
+/** Announces a JSON body of `announced` bytes, sends `sent` of them, and closes the connection. */
+export function cutShort(sent: number, announced: number): Misbehaviour {
+  return (req, res) => {
+    endedByTarget.add(res);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(announced) });
+    res.write('['.padEnd(sent, ' '), () => req.socket.destroy());
+    return true;
+  };
+}
+
+/** Writes `raw` as the whole answer, whatever HTTP/1.1 allows (two Content-Lengths, a bad chunk size), and closes. */
+export function rawAnswer(raw: string): Misbehaviour {
+  return (req, res) => {
+    endedByTarget.add(res);
+    req.socket.end(raw);
+    return true;
+  };
+}
+
 /** Sends the headers and then one byte of the body every `everyMs`, for ever; `bytes()` counts the body's bytes. */
 export function dripEvery(everyMs: number): Misbehaviour & { bytes: () => number } {
   let bytes = 0;
