@@ -209,6 +209,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'json-latin1',
+    'GEN-JSON-UTF8',
+    'JSON bodies are encoded in ISO-8859-1 and labelled charset=iso-8859-1, a character beyond it as "?", as a ' +
+      'legacy server does: an echoed "Ñandú" is not UTF-8.',
+    { latin1Json: true },
+  ),
+  fault(
     'malformed-json-accepted',
     'GEN-MALFORMED-JSON-REJECTED',
     'A body that is not well-formed JSON is answered as if a valid body had been sent.',

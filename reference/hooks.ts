@@ -56,4 +56,6 @@ export interface FaultHooks {
   reply?: (reply: Reply, facts: ExchangeFacts) => Reply;
   /** Changes the Content-Type of a rendered reply. */
   contentType?: (reply: Reply, contentType: string) => string;
+  /** A rendered JSON body in ISO-8859-1 (labelled so), a character beyond it as "?", as a legacy server sends it. */
+  latin1Json?: boolean;
 }

@@ -161,13 +161,18 @@ function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): 
     contentType = raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
   }
   if (contentType && profile?.hooks.contentType) contentType = profile.hooks.contentType(reply, contentType);
+  let bytes = Buffer.from(payload, 'utf8');
+  if (contentType?.startsWith('application/json') && profile?.hooks.latin1Json) {
+    bytes = Buffer.from(payload.replace(/[\u{100}-\u{10ffff}]/gu, '?'), 'latin1');
+    contentType = contentType.replace('charset=utf-8', 'charset=iso-8859-1');
+  }
   const headers: Record<string, string | number> = { ...reply.headers };
   if (contentType && !NO_BODY_STATUSES.has(status)) {
     headers['content-type'] = contentType;
-    headers['content-length'] = Buffer.byteLength(payload);
-  } else payload = '';
+    headers['content-length'] = bytes.length;
+  } else bytes = Buffer.alloc(0);
   res.writeHead(status, headers);
-  res.end(payload);
+  res.end(bytes);
 }
 
 /** The deployment mode's undocumented member, on the object or on each object of an array. */

@@ -7,6 +7,7 @@ import { CheckFailure, expectedReceived, failure } from './failure';
 import { type Credentials, type Exchange, jsonSyntaxError, plainString, schemaInput } from '../http/exchange';
 import { isObject, outcomeOf, saysRefused } from './outcome';
 import { schemas } from '../model/schema-registry';
+import { printable } from '../model/printable';
 
 /** What an assertion may use besides the exchange. */
 export interface CheckContext {
@@ -101,6 +102,22 @@ function notJson(exchange: Exchange): string | undefined {
   return error === undefined ? undefined : `a body that is not valid JSON (${error}), read as text`;
 }
 
+/** UTF-8 as RFC 3629 has it: a byte sequence that is not is an error, not a replacement character. */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A JSON body whose bytes are not UTF-8 (RFC 8259 §8.1), shown escaped (\xNN) with the charset it was labelled. */
+function jsonUtf8Problem(exchange: Exchange): CheckFailure | undefined {
+  try {
+    STRICT_UTF8.decode(exchange.rawBody);
+    return undefined;
+  } catch {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(exchange.contentType)?.[1];
+    const labelled = charset ? `, labelled charset=${charset}` : '';
+    const received = `bytes that are not UTF-8${labelled}: ${printable(exchange.rawBody, { maxChars: 160 })}`;
+    return failure('A JSON body that is not UTF-8', 'UTF-8, which RFC 8259 §8.1 requires of JSON', received);
+  }
+}
+
 export function jsonContentTypeProblem(exchange: Exchange): CheckFailure | undefined {
   if (JSON_MEDIA_TYPE.test(exchange.contentType)) return undefined;
   const received = exchange.contentType || '(no Content-Type)';
@@ -175,9 +192,16 @@ export interface AllowedRefusal {
  * positive_data_acceptance for valid input of any length and characters (§8 shows no limits, the spec no character
  * set): the operation succeeds (`id`, its success requirement). Where the spec lists a refusal reason that may apply,
  * `refusal` allows a refusal in the documented error shape, which leaves `id` unjudged; a 5xx is the server failing,
- * never a refusal, unless the spec documents one.
+ * never a refusal, unless the spec documents one. Its JSON answers, which may echo text of any script, are UTF-8
+ * (jsonUtf8).
  */
 export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
+  const accepted = validInputAccepted(id, refusal);
+  return { ...accepted, assertions: [...accepted.assertions, ...jsonUtf8().assertions] };
+}
+
+/** acceptsValidInput's first half: `id`, or a refusal the spec allows. */
+function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
   const shapes = refusal?.errorShape ? requirement(refusal.errorShape).schemas : [];
   if (refusal?.errorShape && !shapes?.length) throw new Error(`${refusal.errorShape} names no schema`);
   return requirementCheck(
@@ -215,6 +239,20 @@ function neitherSuccessNorRefusalProblem(
   ];
   const received = `${outcome.reason}; nor is it a refusal in the documented error shape`;
   return failure('Neither a success nor a documented refusal', expected, received, errors);
+}
+
+/**
+ * JSON practice (RFC 8259 §8.1): a JSON body is UTF-8. Only a body with a byte beyond ASCII can show it, as an ASCII
+ * one reads alike in any encoding; answers to input of any script (§8) are where a target echoes such bytes.
+ */
+export function jsonUtf8(): Check {
+  return requirementCheck('GEN-JSON-UTF8', (x) => {
+    if (x.truncated) return notApplicable('the body was not read whole (RSF_MAX_RESPONSE_BYTES)');
+    if (x.body.kind !== 'json' && !JSON_MEDIA_TYPE.test(x.contentType)) return notApplicable('the body is not JSON');
+    if (x.rawBody.every((byte) => byte < 0x80))
+      return notApplicable('the body is ASCII: every encoding reads it alike');
+    throwIf(jsonUtf8Problem(x));
+  });
 }
 
 /** content_type_conformance for JSON success bodies (intro paragraph). */

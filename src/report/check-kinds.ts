@@ -147,7 +147,8 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
     ],
   },
   { kind: 'error-shape', ids: [/-ERROR-SHAPE$/, /-AUTH-ERROR-BODY$/, /^OP2-MISSING-/, /^HTTP-INVALID-INPUT-4XX$/] },
-  { kind: 'content-type', ids: [/^GEN-[A-Z]+-CONTENT-TYPE$/] },
+  // The charset is part of the content type: a JSON body labelled or sent in another than UTF-8.
+  { kind: 'content-type', ids: [/^GEN-[A-Z]+-CONTENT-TYPE$/, /^GEN-JSON-UTF8$/] },
   { kind: 'links', ids: [/^LINK-/] },
 ];
 

@@ -11,7 +11,7 @@ const POLICY_MEANING = {
   strict: 'strict (MUST failures and SHOULD warnings fail the run)',
 } as const;
 
-/** The counts part of the verdict line: `MUST 2 failed / 73; SHOULD 1 warning / 11; …`. */
+/** The counts part of the verdict line: `MUST 2 failed / 73; SHOULD 1 warning / 12; …`. */
 export function countsLine(summary: Summary): string {
   const { MUST, SHOULD, INFO } = summary.counts;
   const total = (k: 'waived' | 'skipped' | 'untested' | 'inconclusive' | 'not run') => MUST[k] + SHOULD[k] + INFO[k];

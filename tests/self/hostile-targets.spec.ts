@@ -18,6 +18,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import {
   type Check,
   acceptsValidInput,
+  jsonUtf8,
   notRejected,
   rejectionProblem,
   schemaProblem,
@@ -72,13 +73,20 @@ const MiB = 1024 * 1024;
 const CAP = 4 * MiB; // RSF_MAX_RESPONSE_BYTES' default
 
 /** `operation`'s exchange answered `status` with the JSON `body`, as the judge sees it (no request is sent). */
-function answered(operation: Operation, status: number, body: string, credentials: Credentials = 'valid'): Exchange {
+function answered(
+  operation: Operation,
+  status: number,
+  body: string | Buffer,
+  credentials: Credentials = 'valid',
+  contentType = 'application/json',
+): Exchange {
   const request = { method: operation.method, url: `http://127.0.0.1/v1${operation.path}`, headers: {} };
+  const bytes = Buffer.from(body);
   const response = {
     status,
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from(body),
-    sizeBytes: Buffer.byteLength(body),
+    headers: { 'content-type': contentType },
+    body: bytes,
+    sizeBytes: bytes.length,
     truncated: false,
     durationMs: 1,
   };
@@ -1257,6 +1265,28 @@ test.describe('retries and the breaker', () => {
     expect(await judge(200, '{"error_message":"utility out of range"}')).toBe(refused);
     expect(await judge(422, '{"success":"ok","msg":"Category updated"}')).toBe(refused);
     expect(await judge(200, '"invalid utility"')).toBe(refused);
+  });
+
+  test('a JSON body in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; an ASCII body is no sample', async () => {
+    const quoted = (body: string | Buffer, contentType?: string) =>
+      judgement(jsonUtf8(), answered(OPERATIONS.quoteShipping, 200, body, 'valid', contentType));
+    const text = '{"codigoPostal":"Ñandú","costo":10}';
+    const thrown = await quoted(Buffer.from(text, 'latin1'), 'application/json; charset=iso-8859-1');
+    expect(thrown).toBeInstanceOf(CheckFailure);
+    const { title, detail } = (thrown as CheckFailure).data;
+    expect(title).toBe('A JSON body that is not UTF-8');
+    expect(detail).toContain(
+      'received: bytes that are not UTF-8, labelled charset=iso-8859-1: {"codigoPostal":"\\xd1and\\xfa"',
+    );
+    expect(await quoted(text)).toBeUndefined();
+    expect(await quoted('{"codigoPostal":"2000","costo":10}')).toEqual({
+      notApplicable: 'the body is ASCII: every encoding reads it alike',
+    });
+    // Valid input of any script is where a target echoes such bytes: its check asserts UTF-8 too.
+    expect(acceptsValidInput('OP7-SUCCESS-SHAPE').assertions.map((a) => a.id)).toEqual([
+      'OP7-SUCCESS-SHAPE',
+      'GEN-JSON-UTF8',
+    ]);
   });
 
   test('a 2xx of another shape than success or refusal was taken: no setting is suspected of it', () => {

@@ -172,6 +172,13 @@ const DEMOS: Demo[] = [
   },
   { fault: 'credential-errors-403', path: '/prices', conforms: (res) => res.status === 401 },
   {
+    // The answer echoes the branch; read as UTF-8, ISO-8859-1's Ñ and ú are not there.
+    fault: 'json-latin1',
+    path: `/paymentVoucher/${encodeURIComponent('Ñandú')}-1`,
+    request: { headers: AUTH },
+    conforms: (res) => res.text.includes('Ñandú'),
+  },
+  {
     fault: 'success-json-as-text-plain',
     path: '/prices',
     request: { headers: AUTH },
