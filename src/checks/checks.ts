@@ -4,7 +4,14 @@
 import { requirement } from '../model/catalogue';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import { CheckFailure, expectedReceived, failure } from './failure';
-import { type Credentials, type Exchange, jsonSyntaxError, plainString, schemaInput } from '../http/exchange';
+import {
+  type Credentials,
+  type Exchange,
+  JSON_MEDIA_TYPE,
+  notJsonBecause,
+  plainString,
+  schemaInput,
+} from '../http/exchange';
 import { isObject, outcomeOf, saysRefused } from './outcome';
 import { schemas } from '../model/schema-registry';
 import { printable } from '../model/printable';
@@ -56,8 +63,6 @@ export function tagsOf(...checks: readonly Check[]): string[] {
   return requirementsOf(...checks).map((id) => `@${id}`);
 }
 
-const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
-
 // Problems: the judgements themselves, shared by the checks and by the custom matchers of fixtures' `expect`.
 
 /** A success, as a failure's "expected" says it. */
@@ -88,18 +93,13 @@ export function schemaProblem(exchange: Exchange, names: readonly string[]): Che
   if (verdicts.some((v) => v.valid)) return undefined;
   const errors = verdicts.flatMap((v) => (names.length > 1 ? v.errors.map((e) => `${v.name}: ${e}`) : v.errors));
   const expected = `a body matching ${names.map((n) => `schemas/${n}.schema.json`).join(' or ')}`;
+  const syntaxError = notJsonBecause(exchange);
   const received = exchange.truncated
     ? `a response larger than ${exchange.truncated.limitBytes} bytes (RSF_MAX_RESPONSE_BYTES), not read whole`
-    : (notJson(exchange) ?? `a ${exchange.body.kind} body with schema errors`);
+    : syntaxError !== undefined
+      ? `a body that is not valid JSON (${syntaxError}), read as text`
+      : `a ${exchange.body.kind} body with schema errors`;
   return failure('Response does not match the schema', expected, received, errors);
-}
-
-/** A text body that was meant as JSON (so labelled, or opening as an object or array), and why it is not JSON. */
-function notJson(exchange: Exchange): string | undefined {
-  if (exchange.body.kind !== 'text') return undefined;
-  if (!JSON_MEDIA_TYPE.test(exchange.contentType) && !/^\s*[[{]/.test(exchange.body.value)) return undefined;
-  const error = jsonSyntaxError(exchange.body.value);
-  return error === undefined ? undefined : `a body that is not valid JSON (${error}), read as text`;
 }
 
 /** UTF-8 as RFC 3629 has it: a byte sequence that is not is an error, not a replacement character. */

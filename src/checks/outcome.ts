@@ -1,7 +1,7 @@
 // Did an operation succeed? Only a 2xx whose body matches the success schema and carries a success value.
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
 import type { RecognitionConfig } from '../config/settings/recognition';
-import { type Exchange, plainString, schemaInput, tooLargeMessage } from '../http/exchange';
+import { type Exchange, notJsonBecause, plainString, schemaInput, tooLargeMessage } from '../http/exchange';
 import { isObject } from '../model/operations';
 import { schemas } from '../model/schema-registry';
 
@@ -102,9 +102,13 @@ export function outcomeOf(exchange: Exchange, config: RecognitionConfig): Outcom
   }
   const verdict = schemas().validate(exchange.operation.successSchema, schemaInput(exchange.body));
   if (!verdict.valid) {
+    // A body meant as JSON that does not parse says why, rather than only how its text fails the schema.
+    const syntaxError = notJsonBecause(exchange);
+    const body =
+      syntaxError === undefined ? 'the body' : `the body is not valid JSON (${syntaxError}): read as text, it`;
     return {
       succeeded: false,
-      reason: `HTTP ${exchange.status}, but the body does not match ${exchange.operation.successSchema}`,
+      reason: `HTTP ${exchange.status}, but ${body} does not match ${exchange.operation.successSchema}`,
       schemaErrors: verdict.errors,
     };
   }

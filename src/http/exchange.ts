@@ -1,6 +1,7 @@
 // What an HTTP exchange is, as the checks see it, and how its body is read: data and pure functions, no I/O.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Operation } from '../model/operations';
+import { printableLine } from '../model/printable';
 import type { Credentials, SendOptions } from '../model/send-options';
 
 export type { Credentials, SendOptions };
@@ -82,13 +83,16 @@ export function headerValue(response: WireResponse, name: string): string | unde
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Why `text` is not JSON, in JSON.parse's words ("Bad control character in string literal … at position 2"). */
+/**
+ * Why `text` is not JSON, in JSON.parse's words ("Bad control character in string literal … at position 2"), made
+ * printable: they quote the text, which may hold any byte.
+ */
 export function jsonSyntaxError(text: string): string | undefined {
   try {
     JSON.parse(text);
     return undefined;
   } catch (e) {
-    return (e as Error).message;
+    return printableLine((e as Error).message, 200);
   }
 }
 
@@ -106,6 +110,19 @@ export function parseBody(text: string, contentType = ''): ParsedBody {
   }
   const structured = typeof value === 'object' && value !== null;
   return /^text\//i.test(contentType) && !structured ? { kind: 'text', value: text } : { kind: 'json', value };
+}
+
+/** application/json, or a JSON-based type such as application/problem+json, with or without parameters. */
+export const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
+/**
+ * Why a text body that was meant as JSON (so labelled, or opening as an object or array) is not JSON, in JSON.parse's
+ * words; undefined for any other body.
+ */
+export function notJsonBecause(exchange: Pick<Exchange, 'body' | 'contentType'>): string | undefined {
+  if (exchange.body.kind !== 'text') return undefined;
+  if (!JSON_MEDIA_TYPE.test(exchange.contentType) && !/^\s*[[{]/.test(exchange.body.value)) return undefined;
+  return jsonSyntaxError(exchange.body.value);
 }
 
 /** The body as a "plain string" (§7.1): a JSON string, or raw text. */

@@ -1229,6 +1229,10 @@ test.describe('retries and the breaker', () => {
     expect(schemaProblem(exchange, ['product.response'])?.message).toMatch(
       /received: a body that is not valid JSON \(Bad control character in string literal.*\), read as text/,
     );
+    // So does a success that is not one, rather than only "(root) must be object".
+    expect(successProblem(exchange, loadConfig())?.message).toMatch(
+      /received: HTTP 200, but the body is not valid JSON \(Bad control .*\): read as text, it does not match product/,
+    );
     const plain = { ...response, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not found') };
     const text = exchangeOf(OPERATIONS.getProduct, 'valid', request, plain, [], CAP);
     expect(schemaProblem(text, ['product.response'])?.message).toContain('received: a text body with schema errors');
