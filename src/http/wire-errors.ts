@@ -50,6 +50,19 @@ export class BodyCutShort extends Error {
   }
 }
 
+/** A body that its Content-Encoding does not decode: one a server or a proxy mislabels, or a broken stream. */
+export class UndecodedBody extends Error {
+  readonly code: string;
+
+  constructor(
+    readonly contentEncoding: string,
+    cause: unknown,
+  ) {
+    super(String((cause as Error)?.message ?? cause));
+    this.code = codeOf(cause);
+  }
+}
+
 /** A byte count in words: "1 byte", "10 bytes". */
 const bytes = (n: number): string => `${n} ${n === 1 ? 'byte' : 'bytes'}`;
 
@@ -120,7 +133,8 @@ export function describeError(
     return { kind: 'not-http', message: `the answer is not valid HTTP/1.1: ${reason} (${code})` };
   }
   if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') {
-    return { kind: 'unreadable-body', message: `the body could not be decompressed (${code})` };
+    const as = error instanceof UndecodedBody ? ` as its Content-Encoding, ${error.contentEncoding}, says` : '';
+    return { kind: 'unreadable-body', message: `the body could not be decompressed${as} (${code})` };
   }
   return { kind: 'other', message: code && !firstLine.includes(code) ? `${code}: ${firstLine}` : firstLine };
 }

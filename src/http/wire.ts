@@ -6,7 +6,15 @@ import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, request a
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
-import { BodyCutShort, DeadlineExceeded, Interrupted, codeOf, describeError, isOwnError } from './wire-errors';
+import {
+  BodyCutShort,
+  DeadlineExceeded,
+  Interrupted,
+  UndecodedBody,
+  codeOf,
+  describeError,
+  isOwnError,
+} from './wire-errors';
 import { whenInterrupted } from './interrupt';
 import { decompressorOf } from './decompress';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
@@ -274,8 +282,6 @@ function readBody(
       done = true;
       resolve({ body: Buffer.concat(chunks), sizeBytes: read, truncated: false });
     });
-    // A body of no bytes is empty whatever its Content-Encoding says (a 204, a Content-Length of 0), as curl and
-    // browsers read it; the decompressor calls that a truncated stream.
     const length = Number(response.headers['content-length']);
     if (Number.isFinite(length)) progress.announcedBytes = length;
     response.on('data', (chunk: Buffer) => (progress.receivedBytes += chunk.length));
@@ -284,7 +290,10 @@ function readBody(
     const cutShort = () => new BodyCutShort(progress.receivedBytes, progress.announcedBytes);
     source.on('error', (error) => {
       if (!response.complete && codeOf(error) === 'ECONNRESET') return reject(cutShort());
-      if (!decompressor || progress.receivedBytes > 0 || !response.complete) return reject(error);
+      if (!decompressor) return reject(error);
+      // A body of no bytes is empty whatever its Content-Encoding says (a 204, a Content-Length of 0), as curl and
+      // browsers read it; the decompressor calls that a truncated stream.
+      if (progress.receivedBytes > 0 || !response.complete) return reject(new UndecodedBody(encoding, error));
       done = true;
       resolve({ body: Buffer.alloc(0), sizeBytes: 0, truncated: false });
     });

@@ -793,6 +793,10 @@ test.describe('the client', () => {
       expect(bomb.body.length).toBe(CAP);
       const error = await wire(`${target.url}/v1/prices`).catch((e: unknown) => e);
       expect((error as NoAnswer).kind, 'neither form').toBe('unreadable-body');
+      // A server or a proxy that mislabels a body: the message names the encoding it claimed.
+      expect((error as NoAnswer).message).toBe(
+        'the body could not be decompressed as its Content-Encoding, deflate, says (Z_DATA_ERROR)',
+      );
     } finally {
       await target.close();
     }
