@@ -74,6 +74,9 @@ export function makeBundle(input: BundleInput): Bundle {
   return { archive: zipSync(entries), manifest, ...(signature && { signature }) };
 }
 
+/** How a bundle's file name starts: `conformance-bundle-20261124T082100Z.zip`. */
+const BUNDLE_NAME_PREFIX = 'conformance-bundle-';
+
 /** `conformance-bundle-20261124T082100Z.zip` in outDir, never over an existing file; returns its path. */
 export function writeBundle(outDir: string, archive: Uint8Array, now = new Date()): string {
   mkdirSync(outDir, { recursive: true });
@@ -82,7 +85,7 @@ export function writeBundle(outDir: string, archive: Uint8Array, now = new Date(
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');
   for (let n = 1; ; n++) {
-    const path = join(outDir, `conformance-bundle-${stamp}${n === 1 ? '' : `-${n}`}.zip`);
+    const path = join(outDir, `${BUNDLE_NAME_PREFIX}${stamp}${n === 1 ? '' : `-${n}`}.zip`);
     try {
       writeFileSync(path, archive, { flag: 'wx' });
       return path;
@@ -209,7 +212,7 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits = DEFAULT
 
 /** A folder given for a bundle, as `npm run bundle -- --out` names one: the bundles it holds, if any. */
 function folderGiven(path: string): string {
-  const bundles = readdirSync(path).filter((name) => /^conformance-bundle-.*\.zip$/.test(name));
+  const bundles = readdirSync(path).filter((name) => name.startsWith(BUNDLE_NAME_PREFIX) && name.endsWith('.zip'));
   const held = bundles.sort().map((name) => join(path, name));
   return `${path} is a folder, not a bundle: ${held.length > 0 ? `it holds ${held.join(', ')}` : 'it holds none'}`;
 }

@@ -1220,16 +1220,7 @@ test.describe('retries and the breaker', () => {
 
   test('a body labelled JSON that does not parse says why, in JSON.parse\'s words, not only "a text body"', () => {
     const body = '{"\u0000title":"Cordless drill"}'; // a raw control character in a string: not JSON (RFC 8259 §7)
-    const response = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.from(body),
-      sizeBytes: body.length,
-      truncated: false,
-      durationMs: 1,
-    };
-    const request = { method: 'GET', url: 'http://127.0.0.1/v1/item/1', headers: {} };
-    const exchange = exchangeOf(OPERATIONS.getProduct, 'valid', request, response, [], CAP);
+    const exchange = answered(OPERATIONS.getProduct, 200, body);
     expect(schemaProblem(exchange, ['product.response'])?.message).toMatch(
       /received: a body that is not valid JSON \(Bad control character in string literal.*\), read as text/,
     );
@@ -1237,8 +1228,7 @@ test.describe('retries and the breaker', () => {
     expect(successProblem(exchange, loadConfig())?.message).toMatch(
       /received: HTTP 200, but the body is not valid JSON \(Bad control .*\): read as text, it does not match product/,
     );
-    const plain = { ...response, headers: { 'content-type': 'text/plain' }, body: Buffer.from('not found') };
-    const text = exchangeOf(OPERATIONS.getProduct, 'valid', request, plain, [], CAP);
+    const text = answered(OPERATIONS.getProduct, 200, 'not found', 'valid', 'text/plain');
     expect(schemaProblem(text, ['product.response'])?.message).toContain('received: a text body with schema errors');
   });
 
@@ -1309,20 +1299,11 @@ test.describe('retries and the breaker', () => {
   });
 
   test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
-    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
-    const answer = (body: string, contentType = 'application/json') => ({
-      status: 200,
-      headers: { 'content-type': contentType },
-      body: Buffer.concat([bom, Buffer.from(body)]),
-      sizeBytes: bom.length + body.length,
-      truncated: false,
-      durationMs: 1,
-    });
-    const request = { method: 'GET', url: 'http://127.0.0.1/v1/prices', headers: {} };
-    const prices = exchangeOf(OPERATIONS.listPrices, 'valid', request, answer('[]'), [], CAP);
+    const withBom = (body: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
+    const prices = answered(OPERATIONS.listPrices, 200, withBom('[]'));
     expect(prices.body).toEqual({ kind: 'json', value: [] });
     expect(bodyExcerpt(prices), 'the excerpt shows the bytes sent').toBe('\\u{feff}[]');
-    const text = exchangeOf(OPERATIONS.updateCartItems, 'valid', request, answer('ok', 'text/plain'), [], CAP);
+    const text = answered(OPERATIONS.updateCartItems, 200, withBom('ok'), 'valid', 'text/plain');
     expect(text.body).toEqual({ kind: 'text', value: 'ok' });
   });
 });
