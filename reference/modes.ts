@@ -92,7 +92,8 @@ export const MODES: readonly Mode[] = [
     name: 'expiring-token',
     description:
       `A bearer token is accepted for ${EXPIRING_TOKEN_REQUESTS} requests to this mode, then refused with ` +
-      '"not authenticated" (401, operation 8 included); POST /_tokens mints a fresh one. Otherwise as reference.',
+      '"not authenticated" (401, operation 8 included), whose WWW-Authenticate says it expired; POST /_tokens ' +
+      'mints a fresh one. Otherwise as reference.',
     choices: { ...REFERENCE_CHOICES, tokenLifetimeRequests: EXPIRING_TOKEN_REQUESTS },
   },
 ];

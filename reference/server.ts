@@ -42,6 +42,9 @@ interface Profile {
   routed: number;
 }
 
+/** The challenge of a refused token that has expired (the expiring-token mode). */
+const EXPIRED_TOKEN_CHALLENGE = 'Bearer error="invalid_token", error_description="The access token expired"';
+
 /** The three statuses of the flaky mode's gateway, in turn; a POST or PATCH gets 503 only (modes.ts). */
 const BLIPS = [502, 503, 504] as const;
 
@@ -260,6 +263,9 @@ class ReferenceApp {
     } catch (e) {
       if (!(e instanceof Rejection)) throw e;
       reply = rejectionReply(route, e);
+      // Why, as an OAuth resource server says it (RFC 6750 §3): the suite shows it when a token stops being accepted.
+      if (e.kind === 'auth' && this.expired(profile, req.headers.authorization))
+        reply = { ...reply, headers: { ...reply.headers, 'www-authenticate': EXPIRED_TOKEN_CHALLENGE } };
     }
     reply = profile.hooks.reply?.(reply, facts) ?? reply;
     if (reply.outcome === 'too-large') reply = { ...reply, headers: { ...reply.headers, connection: 'close' } };

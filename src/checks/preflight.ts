@@ -19,14 +19,21 @@ import {
 import { outgoingRequest } from '../http/request';
 import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
-import { blockedMessage, excerptSize, throttledMessage } from '../http/presentation';
+import {
+  blockedMessage,
+  challengeShown,
+  excerptSize,
+  proxyRefusedMessage,
+  schemeInFront,
+  throttledMessage,
+} from '../http/presentation';
 import { validBodies } from '../model/bodies';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
 import { printable } from '../model/printable';
 import { schemas } from '../model/schema-registry';
 import { redact } from '../http/redact';
-import { proxyRoute } from '../http/proxy';
+import { proxyAuthenticationAdvice, proxyRoute } from '../http/proxy';
 import { apiBase, transportOptions } from '../config/target';
 import { NOT_UP_KINDS, NOT_UP_STATUSES, waitAdvice, waitForTarget } from './wait-for-target';
 
@@ -306,6 +313,9 @@ async function checkPrices(
   const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...excerptSize(exchange) });
   const cut = exchange.truncated;
   const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
+  // A proxy's answer, not the target's.
+  if (status === 407)
+    fail(`HTTP 407: ${proxyAuthenticationAdvice(proxyRoute(new URL(url), config.proxy), exchange.challenge)}.`);
   if (status >= 300 && status < 400) {
     const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
     // A framework that appends a slash (Django's APPEND_SLASH, say): no base URL avoids that.
@@ -325,14 +335,24 @@ async function checkPrices(
         (endsInAnotherVersion(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : '') +
         (await servedWithoutV1(transport, config, base)),
     );
+  const scheme = schemeInFront(exchange);
+  if ((status === 401 || status === 403) && scheme !== undefined)
+    fail(
+      `HTTP ${status}: the target asks for ${scheme} credentials (WWW-Authenticate: ${challengeShown(exchange)}), ` +
+        'not the bearer token of §5: a web server or gateway in front of the API wants credentials of its own. Have ' +
+        'it let the suite through (a key of its own can go in RSF_EXTRA_HEADERS), or set RSF_TARGET_URL to a URL ' +
+        `past it. Body: ${body || '(empty body)'}`,
+    );
+  // An OAuth server says why it refused a token in WWW-Authenticate (RFC 6750 §3), often with an empty body.
+  const says = exchange.challenge ? ` It says: WWW-Authenticate: ${challengeShown(exchange)}.` : '';
   if ((status === 401 || status === 403) && /^\s*</.test(body))
     fail(
       `HTTP ${status} with markup (${contentType}), not JSON: a firewall or proxy in front of the API refused the ` +
-        `request, or the API refused RSF_BEARER_TOKEN. Body: ${body}`,
+        `request, or the API refused RSF_BEARER_TOKEN.${says} Body: ${body}`,
     );
   if (status === 401 || status === 403)
     fail(
-      `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5). ` +
+      `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).${says} ` +
         `Body: ${body || '(empty body)'}`,
     );
   // Before the markup: a server's error page says the target is failing, not that it is another site.
@@ -419,6 +439,14 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       // A firewall's page is no answer about the setting, and a server error says first that the target is failing.
       if (blockedInFront(exchange))
         return { targetProblem: `${sent}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
+      if (exchange.status === 407) {
+        const message = proxyRefusedMessage(
+          operationLabel(operation),
+          exchange,
+          proxyRoute(new URL(url), config.proxy),
+        );
+        return { targetProblem: `${sent}\n  ${message}` };
+      }
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
       const problem = resourceProblem(read, exchange, config);

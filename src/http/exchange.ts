@@ -68,6 +68,12 @@ export interface Exchange {
   truncated?: { limitBytes: number; announcedBytes?: number };
   /** The retried answers (throttled, or transient gateway blips) before this one, in order; empty for most. */
   attempts: ThrottledAttempt[];
+  /**
+   * The authentication challenge the answer carried, as sent: WWW-Authenticate (RFC 9110 §11.6.1), or a 407's
+   * Proxy-Authenticate. It says what a refusal asks for, and an OAuth server says there why it refused a token
+   * (RFC 6750 §3), often with an empty body.
+   */
+  challenge?: string;
 }
 
 /**
@@ -161,6 +167,7 @@ export function exchangeOf(
   limitBytes: number,
 ): Exchange {
   const contentType = headerValue(response, 'content-type') ?? '';
+  const challenge = headerValue(response, response.status === 407 ? 'proxy-authenticate' : 'www-authenticate');
   const text = UTF8.decode(response.body);
   const { announcedBytes } = response;
   const truncated = response.truncated
@@ -179,5 +186,6 @@ export function exchangeOf(
     sizeBytes: response.sizeBytes,
     ...(truncated && { truncated }),
     attempts,
+    ...(challenge !== undefined && { challenge }),
   };
 }

@@ -3,6 +3,7 @@
 import { type PrintableOptions, printable } from '../model/printable';
 import type { Delivery } from './delivery';
 import { type Exchange, type ThrottledAttempt, type WireResponse, headerValue } from './exchange';
+import { type ProxyRoute, proxyAuthenticationAdvice } from './proxy';
 import { redact, replaceSecret } from './redact';
 import { BREAKER_THRESHOLD, type BreakerTrip } from './run-state';
 import type { NoAnswer } from './wire';
@@ -83,6 +84,27 @@ const RATE_LIMITER_503 = "a rate limiter refused (nginx's limit_req answers 503;
 /** How the breaker names an unusable request's last answer: a 503 with the rate limiter's hint. */
 export function unusableDetail(status: number): string {
   return status === 503 ? `HTTP 503: unavailable, or ${RATE_LIMITER_503}` : `HTTP ${status}`;
+}
+
+/** The authentication challenge an answer carried (exchange.ts), printable and bounded; '' when it carried none. */
+export function challengeShown(exchange: Pick<Exchange, 'challenge'>): string {
+  return exchange.challenge ? printable(exchange.challenge, { maxChars: 200, transform: redact }) : '';
+}
+
+/**
+ * The scheme a refusal asks for when no challenge of it is Bearer, the scheme of §5 (Basic, Negotiate, Digest): what
+ * a web server or gateway in front of the API asks for, a password of its own. Undefined when it names Bearer or none.
+ */
+export function schemeInFront(exchange: Pick<Exchange, 'challenge'>): string | undefined {
+  const challenge = exchange.challenge ?? '';
+  const scheme = /^\s*([\w!#$%&'*+.^`|~-]+)/.exec(challenge)?.[1];
+  if (scheme === undefined || /(^|,)\s*bearer\b/i.test(challenge)) return undefined;
+  return scheme;
+}
+
+/** The message of a request that a proxy answered with HTTP 407 (proxy.ts): no answer of the target's to judge. */
+export function proxyRefusedMessage(label: string, exchange: Exchange, route: ProxyRoute | undefined): string {
+  return redact(`${label} answered HTTP 407: ${proxyAuthenticationAdvice(route, exchange.challenge)}. Not judged.`);
 }
 
 /** The message of a request refused with a 403 web page, a firewall's (exchange.ts, blockedInFront). */

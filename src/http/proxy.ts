@@ -8,6 +8,8 @@ import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
 import { isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
+import { printable } from '../model/printable';
+import { redact } from './redact';
 
 /** The proxy settings of the environment, checked as the configuration loads (src/config/proxy-env.ts). */
 export interface ProxySettings {
@@ -67,6 +69,28 @@ export function proxyRoute(target: URL, settings: ProxySettings | undefined): Pr
   };
 }
 
+/**
+ * What a proxy's HTTP 407 (RFC 9110 §15.5.8) asks for, and what to set: `route` is the proxy the request went
+ * through, if any, `challenge` its Proxy-Authenticate, and `purpose` what it was asked (" to open a tunnel to …").
+ * It names the proxy's variable, never its URL, which may hold credentials.
+ */
+export function proxyAuthenticationAdvice(
+  route: ProxyRoute | undefined,
+  challenge: string | undefined,
+  purpose = '',
+): string {
+  const shown = challenge ? ` (Proxy-Authenticate: ${printable(challenge, { maxChars: 200, transform: redact })})` : '';
+  const asks = `asks for credentials${shown}${purpose}`;
+  if (route?.authorization !== undefined)
+    return `the proxy in ${route.variable} ${asks}, and refused those in its URL: check them (not shown)`;
+  if (route !== undefined)
+    return `the proxy in ${route.variable} ${asks}: put them in its URL, as http://user:password@host:port`;
+  return (
+    `a proxy on the way ${asks}, and no proxy variable names one for this target: set HTTP_PROXY to it, with its ` +
+    'credentials in its URL (http://user:password@host:port)'
+  );
+}
+
 /** The proxy refused or failed to open a tunnel: the message names its variable, never its URL. */
 export class ProxyTunnelError extends Error {
   readonly code = 'ERR_PROXY_TUNNEL';
@@ -112,6 +136,12 @@ class TunnelAgent extends HttpsAgent {
       connect.setTimeout(0);
       if (answer.statusCode !== 200) {
         socket.destroy();
+        if (answer.statusCode === 407) {
+          const challenge = answer.headers['proxy-authenticate'];
+          const purpose = ` to open a tunnel to ${authority}`;
+          done(new ProxyTunnelError(proxyAuthenticationAdvice(this.route, challenge, purpose)));
+          return;
+        }
         fail(`refused the tunnel to ${authority} (HTTP ${answer.statusCode})`);
         return;
       }

@@ -14,6 +14,7 @@ import {
 } from '../http/exchange';
 import {
   blockedMessage,
+  proxyRefusedMessage,
   breakerMessage,
   noAnswerMessage,
   rightsRefusedMessage,
@@ -21,6 +22,7 @@ import {
   unavailableMessage,
   tooLargeUnjudgedMessage,
 } from '../http/presentation';
+import { proxyRoute } from '../http/proxy';
 import { redact } from '../http/redact';
 import { credentialsOf, outgoingRequest } from '../http/request';
 import type { Transport } from '../http/transport';
@@ -218,6 +220,11 @@ export class ApiClient {
         sentUnder.set(exchange, this.settings);
         // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
         if (blockedInFront(exchange)) return this.stop(stopAsInconclusive, blockedMessage(label, exchange));
+        // A proxy's, likewise.
+        if (exchange.status === 407) {
+          const route = proxyRoute(new URL(request.url), this.config.proxy);
+          return this.stop(stopAsInconclusive, proxyRefusedMessage(label, exchange, route));
+        }
         if (refusesTheAccountsRights(exchange))
           return this.stop(stopAsInconclusive, rightsRefusedMessage(label, exchange));
         const depth = wentOut ? waitedFor + 1 : waitedFor;

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOKEN_COMMAND_SETTING, runTokenCommand } from '../config/token-command';
 import { type Exchange, parseBody, plainString } from '../http/exchange';
+import { challengeShown } from '../http/presentation';
 import { registerBearerToken } from './secrets';
 import { runState } from '../http/run-state';
 import { printable } from '../model/printable';
@@ -112,7 +113,9 @@ async function renew(ctx: RefusalContext): Promise<Renewal> {
   if (known !== undefined) return { kind: 'refused', reason: known };
   if ((await ctx.pricesRefuse()) !== true) return { kind: 'judge' };
   const at = new Date().toISOString();
-  const answer = `HTTP ${ctx.answer.status}: ${printable(ctx.answer.rawBody, { maxChars: 120, transform: redact })}`;
+  const says = ctx.answer.challenge ? ` (WWW-Authenticate: ${challengeShown(ctx.answer)})` : '';
+  const body = printable(ctx.answer.rawBody, { maxChars: 120, transform: redact }) || '(empty body)';
+  const answer = `HTTP ${ctx.answer.status}${says}: ${body}`;
   if (ctx.command !== '') {
     try {
       const token = await runTokenCommand(ctx.command);

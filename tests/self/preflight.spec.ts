@@ -236,9 +236,14 @@ test('a target that asks for a client certificate: named at the preflight; with 
 });
 
 /** The preflight's message against a server that gives every request the same answer. */
-async function preflightAgainstAnswer(status: number, contentType: string, body: string): Promise<string> {
+async function preflightAgainstAnswer(
+  status: number,
+  contentType: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<string> {
   const server = createHttpServer((_, res) => {
-    res.writeHead(status, { 'content-type': contentType });
+    res.writeHead(status, { 'content-type': contentType, ...headers });
     res.end(body);
   });
   const url = await listening(server);
@@ -281,6 +286,34 @@ test('a target that refuses the token', async () => {
   await refusing.close();
   expect(message).toMatch(/refused RSF_BEARER_TOKEN/);
   expect(message).not.toContain('the-token-we-were-given');
+});
+
+test('a token refused with only WWW-Authenticate to say why, as OAuth servers do: the message shows it', async () => {
+  const challenge = 'Bearer error="invalid_token", error_description="Jwt expired at 2026-11-27T10:00:00Z"';
+  const message = await preflightAgainstAnswer(401, '', '', { 'www-authenticate': challenge });
+  const refused = 'HTTP 401: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).';
+  expect(message).toContain(`${refused} It says: WWW-Authenticate: ${challenge}.`);
+});
+
+test('a web server in front of the API asks for a password (HTTP Basic): named, the token not blamed', async () => {
+  const page = '<html><body><h1>401 Authorization Required</h1></body></html>';
+  const message = await preflightAgainstAnswer(401, 'text/html', page, { 'www-authenticate': 'Basic realm="staging"' });
+  expect(message).toContain(
+    'HTTP 401: the target asks for Basic credentials (WWW-Authenticate: Basic realm="staging"), not the bearer ' +
+      'token of §5: a web server or gateway in front of the API wants credentials of its own.',
+  );
+  expect(message).not.toContain('refused RSF_BEARER_TOKEN');
+});
+
+test('a proxy on the way asks for credentials (HTTP 407), no proxy variable set: named, with the way out', async () => {
+  const message = await preflightAgainstAnswer(407, 'text/html', '<h1>Proxy Authentication Required</h1>', {
+    'proxy-authenticate': 'Basic realm="egress"',
+  });
+  expect(message).toContain(
+    'HTTP 407: a proxy on the way asks for credentials (Proxy-Authenticate: Basic realm="egress"), and no proxy ' +
+      'variable names one for this target: set HTTP_PROXY to it',
+  );
+  expect(message).not.toMatch(/does not look like|RSF_BEARER_TOKEN/);
 });
 
 test('a firewall that refuses the request with a web page: named as a possible cause, with the page', async () => {

@@ -10,7 +10,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import { secretForms, readArtifacts } from './support/artifacts';
 import { runInGroup, runSuiteIn } from './support/child-run';
 import { referenceForThisFile } from './support/file-reference';
-import { PROXY_CREDENTIALS, startForwardProxy } from './support/forward-proxy';
+import { PROXY_CHALLENGE, PROXY_CREDENTIALS, startForwardProxy } from './support/forward-proxy';
 import { preflightMessage } from './support/preflight-message';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 
@@ -146,7 +146,8 @@ test('a proxy that refuses the tunnel, or cannot be reached: the failure names i
       ),
     );
     expect(failures).toEqual([
-      `the proxy in HTTPS_PROXY refused the tunnel to ${TARGET_HOST}:8443 (HTTP 407)`,
+      `the proxy in HTTPS_PROXY asks for credentials (Proxy-Authenticate: ${PROXY_CHALLENGE}) to open a tunnel to ` +
+        `${TARGET_HOST}:8443, and refused those in its URL: check them (not shown)`,
       'the proxy in HTTPS_PROXY could not be reached (ECONNREFUSED)',
     ]);
   } finally {
@@ -166,6 +167,24 @@ test('a preflight whose request the proxy could not carry names the proxy variab
       /Check RSF_TARGET_URL, and that the server is up\. It went through the proxy in HTTPS_PROXY/,
     );
     expect(message).not.toContain(PROXY_CREDENTIALS.password);
+  } finally {
+    await refusing.close();
+  }
+});
+
+test('a proxy wants credentials (407): the preflight says to put them in its URL, or it refused them', async () => {
+  const refusing = await startForwardProxy({ refuse: 407 });
+  const withoutCredentials = new URL(refusing.url);
+  withoutCredentials.username = '';
+  withoutCredentials.password = '';
+  try {
+    const preflight = (proxy: string) =>
+      preflightMessage({ RSF_TARGET_URL: `http://${TARGET_HOST}:8080`, HTTP_PROXY: proxy });
+    const [asked, refused] = await Promise.all([preflight(withoutCredentials.href), preflight(refusing.url)]);
+    const asks = `HTTP 407: the proxy in HTTP_PROXY asks for credentials (Proxy-Authenticate: ${PROXY_CHALLENGE})`;
+    expect(asked).toContain(`${asks}: put them in its URL, as http://user:password@host:port.`);
+    expect(refused).toContain(`${asks}, and refused those in its URL: check them (not shown).`);
+    expect(refused).not.toContain(PROXY_CREDENTIALS.password);
   } finally {
     await refusing.close();
   }

@@ -43,6 +43,9 @@ test('without a command, a token that stops being accepted ends the run in ERROR
   expect(run.verdict, 'never a failure about authentication').toMatch(/ — MUST 0 failed \//);
   const report = readFileSync(join(run.out, 'reports', 'conformance.md'), 'utf8');
   expect(report, 'the whole reason, with the way out').toMatch(/RSF_BEARER_TOKEN_COMMAND to have the suite refresh it/);
+  expect(report, "the target's own words on why, from its WWW-Authenticate (RFC 6750 §3)").toContain(
+    'HTTP 401 (WWW-Authenticate: Bearer error="invalid_token", error_description="The access token expired"): ',
+  );
 });
 
 test('a token command that fails stops the run at start, naming RSF_BEARER_TOKEN_COMMAND', async () => {

@@ -1,6 +1,7 @@
 // A forward proxy for the self-tests, on 127.0.0.1: it takes requests in absolute form (an http target) and CONNECT
 // tunnels (an https one), sends every one of them to 127.0.0.1 at the port they name, whatever their host, and records
-// what it was asked. `refuse` makes it answer every request and tunnel with that status instead.
+// what it was asked. `refuse` makes it answer every request and tunnel with that status instead (a 407 asks for
+// credentials, PROXY_CHALLENGE).
 import { type IncomingMessage, type Server, createServer, request } from 'node:http';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 
@@ -16,6 +17,11 @@ export interface ForwardProxy {
 
 export const PROXY_CREDENTIALS = { user: 'proxy-user', password: 'ZZPROXYSECRETZZ' };
 
+/** What the proxy asks for when it refuses with 407: credentials, which it takes from no one. */
+export const PROXY_CHALLENGE = 'Basic realm="self-test proxy"';
+const challengeOf = (status: number): Record<string, string> =>
+  status === 407 ? { 'proxy-authenticate': PROXY_CHALLENGE } : {};
+
 export async function startForwardProxy(options: { refuse?: number } = {}): Promise<ForwardProxy> {
   const asked: string[] = [];
   const authorizations: (string | undefined)[] = [];
@@ -26,7 +32,7 @@ export async function startForwardProxy(options: { refuse?: number } = {}): Prom
   };
   const server: Server = createServer((req, res) => {
     note(req);
-    if (options.refuse) return void res.writeHead(options.refuse).end();
+    if (options.refuse) return void res.writeHead(options.refuse, challengeOf(options.refuse)).end();
     const target = new URL(req.url ?? '');
     const headers = { ...req.headers };
     delete headers['proxy-authorization'];
@@ -44,7 +50,10 @@ export async function startForwardProxy(options: { refuse?: number } = {}): Prom
     note(req);
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
-    if (options.refuse) return void client.end(`HTTP/1.1 ${options.refuse} Refused\r\n\r\n`);
+    if (options.refuse) {
+      const headers = Object.entries(challengeOf(options.refuse)).map(([name, value]) => `${name}: ${value}\r\n`);
+      return void client.end(`HTTP/1.1 ${options.refuse} Refused\r\n${headers.join('')}\r\n`);
+    }
     const port = Number(String(req.url).split(':').pop());
     const upstream = connect(port, '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
