@@ -273,6 +273,8 @@ function transportProblem(
   const { kind, message } = delivery.failure;
   if (kind === 'timeout')
     return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
+  // Not as far as HTTP: a name that does not resolve, TLS, a proxy.
+  if (kind === 'other') return `The request got no answer: ${message}${check}`;
   return `The target gave no complete HTTP answer: ${message}${check}`;
 }
 

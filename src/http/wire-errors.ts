@@ -111,6 +111,22 @@ export function describeError(
       message: `the target refused the TLS connection without a client certificate it accepts (${code}); ${remedy}`,
     };
   }
+  // A name that does not resolve: a typo, or a host that only a VPN or another network's DNS knows.
+  const host = (error as { hostname?: string }).hostname ?? 'of the target';
+  if (code === 'ENOTFOUND') {
+    const check = 'check it, and whether it is known only on a VPN or another network';
+    return { kind: 'other', message: `the host name ${host} does not resolve (ENOTFOUND): ${check}` };
+  }
+  if (code === 'EAI_AGAIN')
+    return { kind: 'other', message: `the host name ${host} could not be looked up: DNS did not answer (EAI_AGAIN)` };
+  // An https URL to a port that answers in plain HTTP: OpenSSL reads the answer's first bytes as a TLS record.
+  if (/wrong version number/.test(firstLine))
+    return {
+      kind: 'other',
+      message:
+        'the target does not speak TLS at this port (wrong version number): RSF_TARGET_URL says https, and the ' +
+        'port answers in plain HTTP or another protocol',
+    };
   // OpenSSL names the alert only in its message (code EPROTO).
   if (/alert no application protocol/.test(firstLine))
     return {

@@ -182,13 +182,33 @@ test('a target that sends garbage instead of HTTP', async () => {
   expect(message).toMatch(/gave no complete HTTP answer: the answer is not HTTP \(HPE_/);
 });
 
+test('a host name that does not resolve: named, with where it may be known', async () => {
+  // .invalid never resolves (RFC 2606); a machine without DNS cannot even ask.
+  const message = await preflightMessage({ RSF_TARGET_URL: 'https://staging.reseller.invalid' });
+  const host = 'The request got no answer: the host name staging.reseller.invalid';
+  const check = 'check it, and whether it is known only on a VPN or another network';
+  expect([
+    `${host} does not resolve (ENOTFOUND): ${check}`,
+    `${host} could not be looked up: DNS did not answer (EAI_AGAIN)`,
+  ]).toContainEqual(message.split('\n')[2]?.trim());
+});
+
+test('an https URL to a port that answers in plain HTTP: named as such, not as an OpenSSL record error', async () => {
+  const plain = createHttpServer((_, res) => res.end('[]'));
+  const url = (await listening(plain)).replace('http:', 'https:');
+  const message = await preflightMessage({ RSF_TARGET_URL: url });
+  plain.close();
+  expect(message).toContain('the target does not speak TLS at this port (wrong version number): RSF_TARGET_URL says');
+  expect(message).not.toMatch(/ssl3_get_record|openssl/);
+});
+
 test('a target whose TLS certificate this machine does not trust: the message names NODE_EXTRA_CA_CERTS', async () => {
   const staging = selfSignedServer((_, res) => res.end('[]'));
   await new Promise<void>((resolve) => staging.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(staging.address() as AddressInfo).port}`;
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   staging.close();
-  expect(message).toMatch(/gave no complete HTTP answer: the TLS certificate is not trusted on this machine/);
+  expect(message).toMatch(/got no answer: the TLS certificate is not trusted on this machine/);
   expect(message).toMatch(/\(DEPTH_ZERO_SELF_SIGNED_CERT\); if a private CA signed it, .* in NODE_EXTRA_CA_CERTS/);
 });
 
@@ -207,7 +227,7 @@ test('a target that speaks only HTTP/2: the handshake says so, and the token is 
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   h2Only.close();
   // Without HTTP/1.1 named in the handshake, Node's HTTP/2 server answered 403, read as a refused token.
-  expect(message).toMatch(/gave no complete HTTP answer: the target refused HTTP\/1\.1 in the TLS handshake/);
+  expect(message).toMatch(/got no answer: the target refused HTTP\/1\.1 in the TLS handshake/);
   expect(message).toMatch(/it speaks only HTTP\/2 or another protocol, and the suite speaks HTTP\/1\.1/);
   expect(message).not.toMatch(/RSF_BEARER_TOKEN/);
 });
