@@ -52,16 +52,31 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 }
 
 /**
- * The wait before retry number `retry` (0 for the first): Retry-After up to `maxWaitMs`, spread a little; without it,
- * exponential back-off with full jitter.
+ * The wait a throttled answer asks for, in milliseconds: its Retry-After, else when its rate limit's window resets,
+ * which gateways send instead (RateLimit-Reset, or RateLimit's t= or reset=, of the IETF's RateLimit header fields
+ * drafts; X-RateLimit-Reset, in seconds or as a Unix time). Undefined when it says neither.
  */
-export function retryWaitMs(
-  retryAfter: string | undefined,
-  retry: number,
-  maxWaitMs: number,
-  random = Math.random,
-): number {
-  const asked = retryAfterMs(retryAfter);
+export function askedWaitMs(response: WireResponse, now = Date.now()): number | undefined {
+  const retryAfter = retryAfterMs(headerValue(response, 'retry-after'), now);
+  if (retryAfter !== undefined) return retryAfter;
+  const reset =
+    headerValue(response, 'ratelimit-reset') ??
+    /(?:^|[;,\s])(?:t|reset)=(\d+)/.exec(headerValue(response, 'ratelimit') ?? '')?.[1] ??
+    headerValue(response, 'x-ratelimit-reset');
+  if (reset === undefined || !/^\s*\d+\s*$/.test(reset)) return undefined;
+  const seconds = Number(reset);
+  // A Unix time (GitHub's X-RateLimit-Reset, say), not a number of seconds: no window lasts 30 years.
+  return seconds > UNIX_TIME_FROM ? Math.max(0, seconds * 1000 - now) : seconds * 1000;
+}
+
+/** A reset above this many seconds is a Unix time: 2001-09-09. */
+const UNIX_TIME_FROM = 1e9;
+
+/**
+ * The wait before retry number `retry` (0 for the first): the wait the target asked for (askedWaitMs) up to
+ * `maxWaitMs`, spread a little; without one, exponential back-off with full jitter.
+ */
+export function retryWaitMs(asked: number | undefined, retry: number, maxWaitMs: number, random = Math.random): number {
   if (asked !== undefined) return Math.min(maxWaitMs, asked * (1 + RETRY_AFTER_SPREAD * random()));
   return Math.floor(random() * Math.min(maxWaitMs, BACKOFF_BASE_MS * 2 ** retry));
 }
@@ -109,7 +124,7 @@ export function retrying(options: RetryOptions, send: Send): Deliver<Retried> {
       const unusable = transient ? ('unavailable' as const) : ('throttled' as const);
       if (retry >= maxRetries) return { kind: unusable, response, attempts, gaveUp: 'retries', firstSentAt };
       const retryAfter = headerValue(response, 'retry-after');
-      const wait = retryWaitMs(retryAfter, retry, options.retryMaxWaitMs);
+      const wait = retryWaitMs(askedWaitMs(response), retry, options.retryMaxWaitMs);
       if (waited + wait > maxWaitMs) return { kind: unusable, response, attempts, gaveUp: 'time', firstSentAt };
       attempts.push({
         status: response.status,

@@ -29,7 +29,7 @@ import { neitherSuccessNorRefusal } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
 import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
 import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
-import { retryAfterMs, retryWaitMs } from '../../src/http/retry';
+import { askedWaitMs, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
 import { OPERATIONS, type Operation } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
@@ -1128,9 +1128,31 @@ test.describe('retries and the breaker', () => {
     expect(retryAfterMs('2', now)).toBe(2000);
     expect(retryAfterMs('Thu, 01 Jan 2026 00:00:05 GMT', now)).toBe(5000);
     expect(retryAfterMs('soon', now)).toBeUndefined();
-    expect(retryWaitMs('120', 0, 30_000, () => 0)).toBe(30_000);
+    expect(retryWaitMs(120_000, 0, 30_000, () => 0)).toBe(30_000);
     expect(retryWaitMs(undefined, 3, 30_000, () => 0.999)).toBeLessThan(500 * 2 ** 3);
     expect(retryWaitMs(undefined, 20, 30_000, () => 0.999)).toBeLessThan(30_000);
+  });
+
+  test('without Retry-After, a 429 waits for the reset its gateway names: RateLimit, X-RateLimit-Reset', async () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const asked = (headers: Record<string, string>) => askedWaitMs({ ...answerOf(429).response, headers }, now);
+    expect(asked({ 'ratelimit-reset': '7' })).toBe(7000);
+    expect(asked({ ratelimit: '"default";r=0;t=12' })).toBe(12_000);
+    expect(asked({ ratelimit: 'limit=100, remaining=0, reset=30' })).toBe(30_000);
+    expect(asked({ 'x-ratelimit-reset': '3' })).toBe(3000);
+    expect(asked({ 'x-ratelimit-reset': String(now / 1000 + 9) }), 'a Unix time, as GitHub sends it').toBe(9000);
+    expect(asked({ 'retry-after': '2', 'ratelimit-reset': '7' }), 'Retry-After comes first').toBe(2000);
+    expect(asked({ 'x-ratelimit-reset': 'soon' })).toBeUndefined();
+    expect(asked({})).toBeUndefined();
+    // The retries wait for it, up to RSF_RETRY_MAX_WAIT_MS: without it, the back-off's first wait is under 500 ms.
+    const answers = [{ 'x-ratelimit-reset': '5' }, undefined];
+    const send = retrying({ maxRetries: 1, retryMaxWaitMs: 600 }, async () => {
+      const headers = answers.shift();
+      return headers ? { ...answerOf(429), response: { ...answerOf(429).response, headers } } : answerOf(200);
+    });
+    const delivery = await send(pricesRead());
+    expect(delivery.kind).toBe('answer');
+    expect(delivery.attempts.map((a) => a.waitedMs)).toEqual([600]);
   });
 
   test('a blip is sent again up to RSF_MAX_RETRIES, then not judged; a POST not resent after 502 or 504', async () => {

@@ -211,8 +211,9 @@ export const TARGET_SETTINGS = {
     'RSF_RETRY_MAX_WAIT_MS',
     '30000',
     bounded(0, 600000),
-    'Longest wait before a retry, in milliseconds (0 to 600000): Retry-After is honoured up to it; ' +
-      'without one, exponential back-off with jitter.',
+    'Longest wait before a retry, in milliseconds (0 to 600000): Retry-After is honoured up to it, or without ' +
+      "one a gateway's rate limit reset (RateLimit-Reset, RateLimit, X-RateLimit-Reset); without either, " +
+      'exponential back-off with jitter.',
   ),
 } satisfies SettingTable;
 
