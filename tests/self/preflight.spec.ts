@@ -8,10 +8,10 @@ import { type AddressInfo, type Server, createServer as createTcpServer } from '
 import { join, relative } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { REPO_ROOT, foldersLeftBy, lastLine, readReport, runPlaywright } from './support/child-run';
+import { REPO_ROOT, foldersLeftBy, lastLine, readReport, runInGroup, runPlaywright } from './support/child-run';
 import { preflightMessage, preflightOutcome } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
-import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
+import { EXPIRED_CERT, SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 import { answerFor, forward, startHostileTarget, writesRefusedFor } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
 import { mintTokenCommand } from './support/mint-token';
@@ -210,6 +210,39 @@ test('a target whose TLS certificate this machine does not trust: the message na
   staging.close();
   expect(message).toMatch(/got no answer: the TLS certificate is not trusted on this machine/);
   expect(message).toMatch(/\(DEPTH_ZERO_SELF_SIGNED_CERT\); if a private CA signed it, .* in NODE_EXTRA_CA_CERTS/);
+});
+
+test('a trusted certificate that has expired, or is for other names: named, with whose it is to fix', async () => {
+  const expired = selfSignedServer((_, res) => res.end('[]'), { expired: true });
+  const current = selfSignedServer((_, res) => res.end('[]'));
+  const [expiredPort, currentPort] = [await listening(expired), await listening(current)].map((u) => new URL(u).port);
+  // Node reads NODE_EXTRA_CA_CERTS as it starts: a process of its own trusts both certificates.
+  const trusted = join(scratchDir('tls'), 'trusted.pem');
+  writeFileSync(trusted, Buffer.concat([readFileSync(EXPIRED_CERT), readFileSync(SELF_SIGNED_CERT)]));
+  const get = (url: string) =>
+    `require('./src/http/wire.ts').sendOnce({ method: 'GET', url: '${url}', headers: {}, timeoutMs: 5000, ` +
+    'maxBodyBytes: 1000 }).then((a) => a.status, (e) => e.message)';
+  // The certificates name 127.0.0.1, not localhost.
+  const script = `Promise.all([${get(`https://127.0.0.1:${expiredPort}`)}, ${get(`https://localhost:${currentPort}`)}])
+    .then((lines) => console.log(lines.join('\\n')));`;
+  try {
+    const run = await runInGroup(
+      process.execPath,
+      ['--import', 'tsx', '-e', script],
+      { NODE_EXTRA_CA_CERTS: trusted },
+      30_000,
+    );
+    expect(run.stdout.trim().split('\n'), run.output).toEqual([
+      "the target's TLS certificate has expired (CERT_HAS_EXPIRED); the target must renew it: the suite never " +
+        'turns certificate checks off',
+      "the target's TLS certificate is for other names (ERR_TLS_CERT_ALTNAME_INVALID): Host: localhost. is not in " +
+        "the cert's altnames: IP Address:127.0.0.1, DNS:staging.example.test; use a host name it names in " +
+        'RSF_TARGET_URL',
+    ]);
+  } finally {
+    expired.close();
+    current.close();
+  }
 });
 
 test('a target that speaks only HTTP/2: the handshake says so, and the token is not blamed', async () => {

@@ -8,13 +8,19 @@ import { join } from 'node:path';
 
 export const SELF_SIGNED_CERT = join(__dirname, '../fixtures/tls/self-signed.cert.pem');
 export const SELF_SIGNED_KEY = join(__dirname, '../fixtures/tls/self-signed.key.pem');
+/** Self-signed too, for the same names, and valid in January 2024 only: an expired certificate. */
+export const EXPIRED_CERT = join(__dirname, '../fixtures/tls/expired.cert.pem');
+export const EXPIRED_KEY = join(__dirname, '../fixtures/tls/expired.key.pem');
 
 /**
- * An https server with the self-signed certificate, not yet listening. With `requireClientCertificate`, it accepts
- * only clients that present that same certificate (mutual TLS).
+ * An https server with the self-signed certificate (or the expired one), not yet listening. With
+ * `requireClientCertificate`, it accepts only clients that present that same certificate (mutual TLS).
  */
-export function selfSignedServer(listener: RequestListener, { requireClientCertificate = false } = {}): Server {
-  const cert = readFileSync(SELF_SIGNED_CERT);
+export function selfSignedServer(
+  listener: RequestListener,
+  { requireClientCertificate = false, expired = false } = {},
+): Server {
+  const cert = readFileSync(expired ? EXPIRED_CERT : SELF_SIGNED_CERT);
   const mutual = requireClientCertificate && { requestCert: true, rejectUnauthorized: true, ca: [cert] };
-  return createServer({ key: readFileSync(SELF_SIGNED_KEY), cert, ...mutual }, listener);
+  return createServer({ key: readFileSync(expired ? EXPIRED_KEY : SELF_SIGNED_KEY), cert, ...mutual }, listener);
 }
