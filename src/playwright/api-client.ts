@@ -14,9 +14,9 @@ import {
 } from '../http/exchange';
 import {
   blockedMessage,
-  proxyRefusedMessage,
   breakerMessage,
   noAnswerMessage,
+  proxyRefusedMessage,
   rightsRefusedMessage,
   throttledMessage,
   unavailableMessage,
