@@ -15,6 +15,11 @@ export const REQUESTS_ANNOTATION = 'requests-sent';
 /** Attachment name prefix of a failed check's evidence (JSON of Evidence); the full name is `evidence <ID>`. */
 export const EVIDENCE_ATTACHMENT_PREFIX = 'evidence ';
 /**
+ * Attachment name of the answer that stopped a test unjudged, when an answer did (a firewall's page, a proxy's 407,
+ * a refusal of the account's rights, a body over the cap): JSON of its ExchangeRecord, for the report to show.
+ */
+export const UNJUDGED_ANSWER_ATTACHMENT = 'unjudged answer';
+/**
  * Annotation types of a test that ended without a judgement, through no fault of the target's conformance; the
  * description is one sentence saying why. The test itself is skipped (so Playwright keeps its worker), and the
  * requirements it had not judged yet become `inconclusive` (every attempt throttled or a gateway's error, no answer,

@@ -2,7 +2,8 @@
 // be judged (throttled, unanswered, a gateway's error or a firewall's page, breaker open) ends here as skipped. The
 // requests travel in src/http.
 import { type TestInfo, test } from '@playwright/test';
-import type { Config } from '../config/config';
+import { type Config, secretSettings } from '../config/config';
+import { UNJUDGED_ANSWER_ATTACHMENT } from '../checks/check-protocol';
 import type { Delivery } from '../http/delivery';
 import {
   type Credentials,
@@ -17,6 +18,7 @@ import {
   breakerMessage,
   noAnswerMessage,
   proxyRefusedMessage,
+  recordOf,
   rightsRefusedMessage,
   throttledMessage,
   unavailableMessage,
@@ -218,22 +220,18 @@ export class ApiClient {
         }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);
-        // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
-        if (blockedInFront(exchange)) return this.stop(stopAsInconclusive, blockedMessage(label, exchange));
-        // A proxy's, likewise.
-        if (exchange.status === 407) {
-          const route = proxyRoute(new URL(request.url), this.config.proxy);
-          return this.stop(stopAsInconclusive, proxyRefusedMessage(label, exchange, route));
+        const unjudged = this.unjudgedBecause(label, exchange, request);
+        if (unjudged !== undefined) {
+          await this.attachAnswer(exchange);
+          return this.stop(stopAsInconclusive, unjudged);
         }
-        if (refusesTheAccountsRights(exchange))
-          return this.stop(stopAsInconclusive, rightsRefusedMessage(label, exchange));
         const depth = wentOut ? waitedFor + 1 : waitedFor;
         this.completedDepth = Math.max(this.completedDepth, depth);
         this.chainLength = Math.max(this.chainLength, depth);
         // A body over the cap is no evidence either way: what needs it is inconclusive (README, HTTP client).
         if (response.truncated) {
-          const reason = tooLargeUnjudgedMessage(label, response, this.config.maxResponseBytes);
-          return this.stop(stopAsInconclusive, reason);
+          await this.attachAnswer(exchange);
+          return this.stop(stopAsInconclusive, tooLargeUnjudgedMessage(label, response, this.config.maxResponseBytes));
         }
         return exchange;
       }
@@ -251,6 +249,23 @@ export class ApiClient {
   }
 
   /** Ends the test unjudged, once: a test whose requests ran side by side gets one reason, the first. */
+  /** Why an answer is none of the API's to judge, or undefined when it is the API's. */
+  private unjudgedBecause(label: string, exchange: Exchange, request: OutgoingRequest): string | undefined {
+    // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
+    if (blockedInFront(exchange)) return blockedMessage(label, exchange);
+    // A proxy's, likewise.
+    if (exchange.status === 407)
+      return proxyRefusedMessage(label, exchange, proxyRoute(new URL(request.url), this.config.proxy));
+    if (refusesTheAccountsRights(exchange)) return rightsRefusedMessage(label, exchange);
+    return undefined;
+  }
+
+  /** Attaches the answer that stops the test unjudged, for the report to show with the reason. */
+  private async attachAnswer(exchange: Exchange): Promise<void> {
+    const body = JSON.stringify(recordOf(exchange, secretSettings(this.config)));
+    await this.owner?.attach(UNJUDGED_ANSWER_ATTACHMENT, { body, contentType: 'application/json' });
+  }
+
   private stop(how: (reason: string) => never, reason: string): never {
     this.stoppedBecause = reason;
     return how(reason);

@@ -13,11 +13,12 @@ import {
   RETRIES_ANNOTATION,
   TRANSIENT_ANNOTATION,
   SLOWED_DOWN_ANNOTATION,
+  UNJUDGED_ANSWER_ATTACHMENT,
   slowDownOf,
   SEED_ANNOTATION,
   parseCheckAnnotation,
 } from '../checks/check-protocol';
-import type { Evidence } from '../checks/check-protocol';
+import type { Evidence, ExchangeRecord } from '../checks/check-protocol';
 import { stripAnsi } from '../model/text';
 import type { TestRecord, TestRunStatus, Unjudged } from '../report/model';
 import { failedRequirements } from './kept-worker';
@@ -39,6 +40,17 @@ function attachmentText(a: TestResult['attachments'][number]): string {
     }
   }
   return '';
+}
+
+/** The answer that stopped the test unjudged, if one did and its attachment reads. */
+function unjudgedAnswerOf(result: TestResult | undefined): ExchangeRecord | undefined {
+  const attached = result?.attachments.find((a) => a.name === UNJUDGED_ANSWER_ATTACHMENT);
+  if (!attached) return undefined;
+  try {
+    return JSON.parse(attachmentText(attached)) as ExchangeRecord;
+  } catch {
+    return undefined;
+  }
 }
 
 function evidenceOf(result: TestResult): TestRecord['evidence'] {
@@ -110,7 +122,9 @@ export function testRecordOf(test: TestCase): TestRecord {
   const transient = total(of(TRANSIENT_ANNOTATION));
   const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
   const status = runStatusOf(result);
-  const unjudged = unjudgedOf(status, of) ?? (result && timedOutUnjudged(result));
+  const stopped = unjudgedOf(status, of) ?? (result && timedOutUnjudged(result));
+  const answer = stopped && unjudgedAnswerOf(result);
+  const unjudged = stopped && { ...stopped, ...(answer && { answer }) };
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);
   const credentials = of(CREDENTIALS_ANNOTATION).at(0);
   return {

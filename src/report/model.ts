@@ -2,7 +2,7 @@
 // Pure: no Playwright, no files. The reporter feeds it plain TestRecords; self-tests can do the same.
 import type { Level, Requirement } from '../model/catalogue';
 import { LEVELS, REQUIREMENT_ID } from '../model/catalogue';
-import type { CheckOutcome, Evidence } from '../checks/check-protocol';
+import type { CheckOutcome, Evidence, ExchangeRecord } from '../checks/check-protocol';
 import type { SlowDown } from '../http/slow-downs';
 import type { FailOn } from '../config/settings/reporting';
 import { type Baseline, type BaselineComparison, type Change, changeOf, compareWithBaseline } from './baseline';
@@ -52,6 +52,8 @@ export interface Unjudged {
   kind: 'inconclusive' | 'not run';
   /** One sentence, e.g. "the target stopped answering at … (last request: GET /v1/prices)". */
   reason: string;
+  /** The answer that stopped the test, when an answer did (UNJUDGED_ANSWER_ATTACHMENT). */
+  answer?: ExchangeRecord;
 }
 
 /** One test, as the reporter saw its last attempt. */
@@ -110,8 +112,11 @@ export interface TestRef {
 }
 
 export interface EvidenceEntry {
-  /** `check`: a failed check's attachment; `error`: a test that failed without a failed check (crash, time-out). */
-  kind: 'check' | 'error';
+  /**
+   * `check`: a failed check's attachment; `error`: a test that failed without a failed check (crash, time-out);
+   * `unjudged`: the answer that stopped a test unjudged.
+   */
+  kind: 'check' | 'error' | 'unjudged';
   test: string;
   location: string;
   project: string;
@@ -137,6 +142,8 @@ export interface RequirementRow {
   baselineStatus?: string;
   tests: TestRef[];
   evidence: EvidenceEntry[];
+  /** Of a requirement inconclusive or not run: the answers that stopped its tests, where answers did. */
+  unjudgedEvidence?: EvidenceEntry[];
 }
 
 export type LevelCounts = Record<Status, number> & { total: number };
@@ -280,7 +287,7 @@ function errorText(t: TestRecord): string {
 type Signal =
   | { kind: 'fail'; entry: EvidenceEntry }
   | { kind: 'pass' }
-  | { kind: 'unjudged'; status: 'inconclusive' | 'not run'; reason: string }
+  | { kind: 'unjudged'; status: 'inconclusive' | 'not run'; reason: string; entry?: EvidenceEntry }
   | { kind: 'untested'; reason: string }
   | { kind: 'skip'; reason: string }
   | { kind: 'not-reached'; reason: string };
@@ -311,15 +318,19 @@ function failSignals(t: TestRecord, id: string): Signal[] {
   return [];
 }
 
-function signalsOf(t: TestRecord, id: string): Signal[] {
+function signalsOf(t: TestRecord, req: Requirement): Signal[] {
+  const { id } = req;
   // A failed check counts whatever became of the test afterwards (a SHOULD warning before a skip, say).
   const fails = failSignals(t, id);
   if (fails.length > 0) return fails;
   const own = checksOf(t, id);
   const passed = own.some((c) => c.outcome === 'passed');
   // Checks that passed before the test was stopped still count; what it had not judged yet could not be judged.
-  if (t.unjudged)
-    return passed ? [{ kind: 'pass' }] : [{ kind: 'unjudged', status: t.unjudged.kind, reason: t.unjudged.reason }];
+  if (t.unjudged) {
+    if (passed) return [{ kind: 'pass' }];
+    const { kind: status, reason, answer } = t.unjudged;
+    return [{ kind: 'unjudged', status, reason, ...(answer && { entry: unjudgedEntry(t, req, answer) }) }];
+  }
   if (t.status === 'skipped') return [{ kind: 'skip', reason: t.skipReason ?? 'skipped' }];
   // A passed check counts even if the test later failed on another requirement.
   if (passed) return [{ kind: 'pass' }];
@@ -338,6 +349,20 @@ function signalsOf(t: TestRecord, id: string): Signal[] {
         ? 'was interrupted'
         : 'stopped at an earlier failed check';
   return [{ kind: 'not-reached', reason: `not reached: "${t.title}" ${why}` }];
+}
+
+/** The answer that stopped test `t` unjudged, shown as the evidence of a failed check of `req` is. */
+function unjudgedEntry(t: TestRecord, req: Requirement, answer: ExchangeRecord): EvidenceEntry {
+  const reason = t.unjudged?.reason ?? '';
+  const where = { test: t.title, location: `${t.file}:${t.line}`, project: t.project };
+  const { id: requirement, level, section } = req;
+  const evidence = { requirement, level, section, operation: '', schemaErrors: [], exchanges: [answer] };
+  return {
+    kind: 'unjudged',
+    ...where,
+    message: reason,
+    evidence: { ...evidence, title: 'Not judged', message: reason },
+  };
 }
 
 function unique(values: string[]): string[] {
@@ -389,9 +414,10 @@ function rowOf(
   today: Date,
 ): RequirementRow {
   const mine = tests.filter((t) => t.tags.includes(req.id) || t.checks.some((c) => c.id === req.id));
-  const signals = mine.flatMap((t) => signalsOf(t, req.id));
+  const signals = mine.flatMap((t) => signalsOf(t, req));
   const fails = signals.flatMap((s) => (s.kind === 'fail' ? [s.entry] : []));
   const { status, reason } = statusOf(req, signals);
+  const unjudged = signals.flatMap((s) => (s.kind === 'unjudged' && s.status === status && s.entry ? [s.entry] : []));
   const row: RequirementRow = {
     id: req.id,
     section: req.section,
@@ -401,6 +427,7 @@ function rowOf(
     ...(reason !== undefined && { reason }),
     tests: mine.map((t) => testRef(t, req.id)).sort(compareTests),
     evidence: fails.sort(compareEvidence),
+    ...(unjudged.length > 0 && { unjudgedEvidence: unjudged.sort(compareEvidence) }),
   };
   if (waiver && (row.status === 'failed' || row.status === 'warning')) {
     if (isExpired(waiver, today)) {

@@ -243,13 +243,20 @@ export function shortText(text: string, max = 100): string {
 /** One evidence entry: which test saw it, then the shared plain text with its Message line set in bold. */
 function evidencePre(e: EvidenceEntry): string {
   const lines = evidenceText(e).split('\n');
-  // The caption says which test; the text's own "Test:" line would say it again.
+  // The caption says which test; the text's own "Test:" line would say it again. An answer not judged has its
+  // reason above it, in the card.
   if (lines[0]?.startsWith('Test: ')) lines.shift();
+  if (e.kind === 'unjudged' && lines[0]?.startsWith('Message: ')) lines.shift();
   const body = lines.map((line) =>
     line.startsWith('Message: ') ? `<span class="evidence-line">${html(line)}</span>` : html(line),
   );
   const project = e.project ? ` · project ${e.project}` : '';
-  const seen = e.kind === 'error' ? 'Test failed without a check' : 'Seen by';
+  const seen =
+    e.kind === 'error'
+      ? 'Test failed without a check'
+      : e.kind === 'unjudged'
+        ? 'The answer not judged, in'
+        : 'Seen by';
   const caption = `${seen}: ${e.test} · ${e.location}${project}`;
   return `<figure class="entry"><figcaption>${html(caption)}</figcaption>
 <pre class="evidence">${body.join('\n')}</pre></figure>`;
@@ -385,9 +392,9 @@ ${body}
 </section>`;
 }
 
-function evidenceList(r: RequirementRow): string {
-  const open = r.evidence.slice(0, OPEN_EVIDENCE).map(evidencePre).join('\n');
-  const rest = r.evidence.slice(OPEN_EVIDENCE);
+function evidenceList(entries: readonly EvidenceEntry[]): string {
+  const open = entries.slice(0, OPEN_EVIDENCE).map(evidencePre).join('\n');
+  const rest = entries.slice(OPEN_EVIDENCE);
   const more =
     rest.length === 0
       ? ''
@@ -399,7 +406,12 @@ ${rest.map(evidencePre).join('\n')}</details>`;
 function failureCard(r: RequirementRow, byId: ReadonlyMap<string, Requirement>): string {
   const where = [r.level, sectionLabel(r.section), operationsOf(r, byId)].filter(Boolean).join(' · ');
   const reason = r.reason ? `<p class="reason">${html(r.reason)}</p>` : '';
-  const evidence = r.evidence.length > 0 ? evidenceList(r) : '<p class="muted">No evidence was attached.</p>';
+  const evidence =
+    r.evidence.length > 0
+      ? evidenceList(r.evidence)
+      : r.unjudgedEvidence?.length
+        ? evidenceList(r.unjudgedEvidence)
+        : '<p class="muted">No evidence was attached.</p>';
   return `<article class="failure st-${slug(r.status)}" id="fail-${html(r.id)}" data-status="${html(r.status)}">
 <h3>${badge(r.status)} <code>${html(r.id)}</code> <span>${html(shortText(r.text))}</span></h3>
 <p class="meta muted">${html(where)}</p>

@@ -436,6 +436,10 @@ test("a firewall's 403 page, or a proxy's 407, to an operation's requests: not j
     'answered HTTP 407: a proxy on the way asks for credentials (Proxy-Authenticate: Basic realm="egress"), and no ' +
       'proxy variable names one for this target',
   );
+  // The report shows the answer that was not judged, with a curl line to send the request again.
+  const [answer] = operation5?.unjudgedEvidence?.[0]?.evidence?.exchanges ?? [];
+  expect(answer?.response).toMatchObject({ status: 407, bodyExcerpt: '<h1>Proxy Authentication Required</h1>' });
+  expect(answer?.curl).toMatch(/^curl .*\/v1\/carrito\/item/);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 

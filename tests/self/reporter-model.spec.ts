@@ -255,6 +255,32 @@ test('a slow-down to the floor of 1 request a second reads so, and its annotatio
   expect(renderMarkdown(report)).toContain('down to 1 request a second over the run');
 });
 
+test('the answer that stopped a test unjudged is the evidence of the requirements it left inconclusive', () => {
+  const answer = {
+    request: { method: 'GET', url: 'https://staging.example/v1/prices', headers: {} },
+    response: { status: 403, contentType: 'text/html', bodyExcerpt: '<h1>Request blocked</h1>' },
+    curl: 'curl -sS "https://staging.example/v1/prices"',
+  };
+  const reason = 'operation 9 (GET /v1/prices, §4.9) answered HTTP 403 with a web page (text/html), not JSON: …';
+  const blocked = t(['A-MUST', 'B-MUST'], {
+    status: 'skipped',
+    checks: [{ id: 'A-MUST', outcome: 'passed' }],
+    unjudged: { kind: 'inconclusive', reason, answer },
+  });
+  const { row } = build([blocked, notRun(['C-SHOULD'])]);
+  expect(row('B-MUST').unjudgedEvidence).toEqual([
+    expect.objectContaining({
+      kind: 'unjudged',
+      message: reason,
+      evidence: expect.objectContaining({ exchanges: [answer] }),
+    }),
+  ]);
+  expect(row('B-MUST').evidence, 'no failure evidence: nothing failed').toEqual([]);
+  // Judged before the stop, or stopped without an answer: none.
+  expect(row('A-MUST').unjudgedEvidence).toBeUndefined();
+  expect(row('C-SHOULD').unjudgedEvidence).toBeUndefined();
+});
+
 test('an unjudged requirement beats a passing test of it, and only MUST (strict: SHOULD too) makes an ERROR', () => {
   const inconclusive = (tags: string[]) =>
     t(tags, { status: 'skipped', unjudged: { kind: 'inconclusive', reason: 'no answer within 2000 ms' } });
