@@ -13,6 +13,7 @@ import {
   type SendOptions,
   blockedInFront,
   exchangeOf,
+  redirectedAway,
   parseBody,
   plainString,
 } from '../http/exchange';
@@ -24,6 +25,7 @@ import {
   challengeShown,
   excerptSize,
   proxyRefusedMessage,
+  redirectedAwayMessage,
   schemeInFront,
   throttledMessage,
 } from '../http/presentation';
@@ -326,7 +328,11 @@ async function checkPrices(
       toSlash
         ? `HTTP ${status} redirects to ${location}: the same path with a trailing slash. The spec's paths have ` +
             'none (intro, "All paths below are relative to {base_url}/v1"): the target must answer them as they are.'
-        : `HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`,
+        : redirectedAway(exchange)
+          ? `HTTP ${status} redirects to ${location}, another host. Set RSF_TARGET_URL to it if the API moved ` +
+            'there; if it is a sign-in page, a gateway or single sign-on stands in front of the API, and the ' +
+            "suite's requests must reach the API itself."
+          : `HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`,
     );
   }
   // A wrong path (a /v2, a missing prefix) usually shows as 404 or 405: say what was tried and what came back.
@@ -441,6 +447,8 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       // A firewall's page is no answer about the setting, and a server error says first that the target is failing.
       if (blockedInFront(exchange))
         return { targetProblem: `${sent}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
+      if (redirectedAway(exchange))
+        return { targetProblem: `${sent}\n  ${redirectedAwayMessage(operationLabel(operation), exchange)}` };
       if (exchange.status === 407) {
         const message = proxyRefusedMessage(
           operationLabel(operation),

@@ -74,6 +74,8 @@ export interface Exchange {
    * (RFC 6750 §3), often with an empty body.
    */
   challenge?: string;
+  /** Where a redirect (3xx) sends the request: its Location, as sent. */
+  location?: string;
 }
 
 /**
@@ -82,6 +84,20 @@ export interface Exchange {
  */
 export function blockedInFront(exchange: Exchange): boolean {
   return exchange.status === 403 && (/^\s*</.test(exchange.text) || /^text\/html\b/i.test(exchange.contentType));
+}
+
+/**
+ * A redirect to another host (a sign-in page, say): what a gateway or single sign-on in front of the API answers a
+ * request it will not let through, such as one without credentials. No answer of the API's to judge.
+ */
+export function redirectedAway(exchange: Exchange): boolean {
+  if (exchange.status < 300 || exchange.status >= 400 || exchange.location === undefined) return false;
+  try {
+    const from = new URL(exchange.request.url);
+    return new URL(exchange.location, from).host !== from.host;
+  } catch {
+    return false; // a Location that is no URL: the API's own answer, to judge
+  }
 }
 
 export function headerValue(response: WireResponse, name: string): string | undefined {
@@ -168,6 +184,7 @@ export function exchangeOf(
 ): Exchange {
   const contentType = headerValue(response, 'content-type') ?? '';
   const challenge = headerValue(response, response.status === 407 ? 'proxy-authenticate' : 'www-authenticate');
+  const location = response.status >= 300 && response.status < 400 ? headerValue(response, 'location') : undefined;
   const text = UTF8.decode(response.body);
   const { announcedBytes } = response;
   const truncated = response.truncated
@@ -187,5 +204,6 @@ export function exchangeOf(
     ...(truncated && { truncated }),
     attempts,
     ...(challenge !== undefined && { challenge }),
+    ...(location !== undefined && { location }),
   };
 }

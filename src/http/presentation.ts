@@ -107,6 +107,16 @@ export function proxyRefusedMessage(label: string, exchange: Exchange, route: Pr
   return redact(`${label} answered HTTP 407: ${proxyAuthenticationAdvice(route, exchange.challenge)}. Not judged.`);
 }
 
+/** The message of a request redirected to another host, a sign-in page's (exchange.ts, redirectedAway). */
+export function redirectedAwayMessage(label: string, exchange: Exchange): string {
+  const location = printable(exchange.location ?? '', { maxChars: 200, transform: redact });
+  return redact(
+    `${label} answered HTTP ${exchange.status}, a redirect to another host (${location}): a sign-in page or ` +
+      "gateway in front of the API, not its answer. Not judged: let the suite's requests reach the API, those " +
+      'without credentials or with refused ones too, or test it without the gateway.',
+  );
+}
+
 /** The message of a request refused with a 403 web page, a firewall's (exchange.ts, blockedInFront). */
 export function blockedMessage(label: string, exchange: Exchange): string {
   const page = printable(exchange.rawBody, { maxChars: 200, transform: redact });

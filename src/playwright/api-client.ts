@@ -12,6 +12,7 @@ import {
   type SendOptions,
   blockedInFront,
   exchangeOf,
+  redirectedAway,
 } from '../http/exchange';
 import {
   blockedMessage,
@@ -19,6 +20,7 @@ import {
   noAnswerMessage,
   proxyRefusedMessage,
   recordOf,
+  redirectedAwayMessage,
   rightsRefusedMessage,
   throttledMessage,
   unavailableMessage,
@@ -253,6 +255,7 @@ export class ApiClient {
   private unjudgedBecause(label: string, exchange: Exchange, request: OutgoingRequest): string | undefined {
     // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
     if (blockedInFront(exchange)) return blockedMessage(label, exchange);
+    if (redirectedAway(exchange)) return redirectedAwayMessage(label, exchange);
     // A proxy's, likewise.
     if (exchange.status === 407)
       return proxyRefusedMessage(label, exchange, proxyRoute(new URL(request.url), this.config.proxy));

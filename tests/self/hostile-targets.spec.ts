@@ -410,20 +410,28 @@ test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requ
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
-test("a firewall's 403 page, or a proxy's 407, to an operation's requests: not judged, ERROR, no failure", async () => {
+test("a firewall's page, a proxy's 407, a sign-in redirect to an operation's requests: not judged, ERROR", async () => {
   test.setTimeout(90_000);
   const page = '<html><head><title>403 Forbidden</title></head><body><h1>Request blocked</h1></body></html>';
   const firewall = answerFor(/^\/v1\/client/, page, { 'content-type': 'text/html' }, 403);
   // A proxy on the way that asks for credentials for operation 5's writes, which the preflight does not send.
   const challenge = { 'proxy-authenticate': 'Basic realm="egress"', 'content-type': 'text/html' };
   const proxy = answerFor(/^\/v1\/carrito\/item/, '<h1>Proxy Authentication Required</h1>', challenge, 407);
+  // A single sign-on in front of the API, which sends a request without the token to its sign-in page.
+  const signIn: Misbehaviour = (req, res) => {
+    if (!req.url?.startsWith('/v1/prices') || req.headers.authorization === `Bearer ${secrets.bearer}`) return false;
+    res.writeHead(302, { location: 'https://sso.example.test/authorize?rd=%2Fv1%2Fprices' }).end();
+    return true;
+  };
   const { run } = await hostileRun(
-    { after: 0, misbehave: (req, res, n) => firewall(req, res, n) || proxy(req, res, n) },
+    { after: 0, misbehave: (req, res, n) => firewall(req, res, n) || proxy(req, res, n) || signIn(req, res, n) },
     { RSF_ALLOW_WRITES: 'true' },
-    ['client.spec.ts', 'cart.spec.ts'],
+    ['client.spec.ts', 'cart.spec.ts', 'prices.spec.ts'],
     80_000,
   );
-  expect(run.output, "a firewall's page, or a proxy's, is never a failure").not.toMatch(/^\s*\d+ failed/m);
+  expect(run.output, "a firewall's page, a proxy's, a sign-in page's, is never a failure").not.toMatch(
+    /^\s*\d+ failed/m,
+  );
   const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
   expect(reasons).toMatch(/answered HTTP 403 with a web page \(text\/html\), not JSON: a firewall in front of the API/);
   for (const operation of ['OP1-', 'OP5-']) {
@@ -431,13 +439,21 @@ test("a firewall's 403 page, or a proxy's 407, to an operation's requests: not j
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.status, row.id).toBe('inconclusive');
   }
-  const operation5 = run.report?.requirements.find((r) => r.id === 'OP5-SUCCESS-SHAPE');
-  expect(operation5?.reason).toContain(
+  const row = (id: string) => run.report?.requirements.find((r) => r.id === id);
+  expect(row('OP5-SUCCESS-SHAPE')?.reason).toContain(
     'answered HTTP 407: a proxy on the way asks for credentials (Proxy-Authenticate: Basic realm="egress"), and no ' +
       'proxy variable names one for this target',
   );
+  expect(row('OP9-AUTH-REQUIRED')).toMatchObject({
+    status: 'inconclusive',
+    reason: expect.stringContaining(
+      'answered HTTP 302, a redirect to another host (https://sso.example.test/authorize?rd=%2Fv1%2Fprices): a ' +
+        'sign-in page or gateway in front of the API, not its answer. Not judged',
+    ),
+  });
+  expect(row('OP9-SUCCESS-SHAPE')?.status, 'the requests with the token reach the API').toBe('passed');
   // The report shows the answer that was not judged, with a curl line to send the request again.
-  const [answer] = operation5?.unjudgedEvidence?.[0]?.evidence?.exchanges ?? [];
+  const [answer] = row('OP5-SUCCESS-SHAPE')?.unjudgedEvidence?.[0]?.evidence?.exchanges ?? [];
   expect(answer?.response).toMatchObject({ status: 407, bodyExcerpt: '<h1>Proxy Authentication Required</h1>' });
   expect(answer?.curl).toMatch(/^curl .*\/v1\/carrito\/item/);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });

@@ -319,6 +319,15 @@ test('a redirect to the path with a trailing slash: no base URL helps, and the m
   }
 });
 
+test('a redirect to another host: the API moved there, or a sign-in page stands in front of it', async () => {
+  const location = 'https://sso.example.test/authorize?rd=%2Fv1%2Fprices';
+  const message = await preflightAgainstAnswer(302, 'text/html', '', { location });
+  expect(message).toContain(
+    `HTTP 302 redirects to ${location}, another host. Set RSF_TARGET_URL to it if the API moved there; if it is a ` +
+      'sign-in page, a gateway or single sign-on stands in front of the API',
+  );
+});
+
 test('a target that answers a web page', async () => {
   const message = await preflightAgainstAnswer(200, 'text/html', '<!doctype html><title>Welcome</title>');
   expect(message).toMatch(/does not look like the Reseller Storefront API/);
