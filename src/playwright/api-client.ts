@@ -1,6 +1,6 @@
 // The client a test sends its requests with: one Playwright step per request, and a test whose request could not
-// be judged (throttled, unanswered, a gateway's error or a firewall's page, breaker open) ends here as skipped. The
-// requests travel in src/http.
+// be judged (throttled, unanswered, a gateway's error, a firewall's page, a proxy's 407, a sign-in redirect, breaker
+// open) ends here as skipped, the answer attached for the report. The requests travel in src/http.
 import { type TestInfo, test } from '@playwright/test';
 import { type Config, secretSettings } from '../config/config';
 import { UNJUDGED_ANSWER_ATTACHMENT } from '../checks/check-protocol';
@@ -250,7 +250,6 @@ export class ApiClient {
     return refusesAuthentication(exchangeOf(operation, 'valid', request, response, attempts, 4096));
   }
 
-  /** Ends the test unjudged, once: a test whose requests ran side by side gets one reason, the first. */
   /** Why an answer is none of the API's to judge, or undefined when it is the API's. */
   private unjudgedBecause(label: string, exchange: Exchange, request: OutgoingRequest): string | undefined {
     // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
@@ -269,6 +268,7 @@ export class ApiClient {
     await this.owner?.attach(UNJUDGED_ANSWER_ATTACHMENT, { body, contentType: 'application/json' });
   }
 
+  /** Ends the test unjudged, once: a test whose requests ran side by side gets one reason, the first. */
   private stop(how: (reason: string) => never, reason: string): never {
     this.stoppedBecause = reason;
     return how(reason);
