@@ -240,6 +240,13 @@ export function shortText(text: string, max = 100): string {
   return `${clause.slice(0, cut > 0 ? cut : max)}…`;
 }
 
+/** How an evidence entry's caption names the test it comes from, by the entry's kind. */
+const CAPTION_OF: Record<EvidenceEntry['kind'], string> = {
+  check: 'Seen by',
+  error: 'Test failed without a check',
+  unjudged: 'The answer not judged, in',
+};
+
 /** One evidence entry: which test saw it, then the shared plain text with its Message line set in bold. */
 function evidencePre(e: EvidenceEntry): string {
   const lines = evidenceText(e).split('\n');
@@ -251,13 +258,7 @@ function evidencePre(e: EvidenceEntry): string {
     line.startsWith('Message: ') ? `<span class="evidence-line">${html(line)}</span>` : html(line),
   );
   const project = e.project ? ` · project ${e.project}` : '';
-  const seen =
-    e.kind === 'error'
-      ? 'Test failed without a check'
-      : e.kind === 'unjudged'
-        ? 'The answer not judged, in'
-        : 'Seen by';
-  const caption = `${seen}: ${e.test} · ${e.location}${project}`;
+  const caption = `${CAPTION_OF[e.kind]}: ${e.test} · ${e.location}${project}`;
   return `<figure class="entry"><figcaption>${html(caption)}</figcaption>
 <pre class="evidence">${body.join('\n')}</pre></figure>`;
 }
