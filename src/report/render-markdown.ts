@@ -4,7 +4,7 @@
 //   2. the comparison with the baseline (RSF_BASELINE);
 //   3. errors, and the waivers;
 //   4. the failing requirements, each with a short evidence excerpt in a <details> block;
-//   5. what could not be judged;
+//   5. what could not be judged, and the first answers that could not be, as curl lines;
 //   6. a compact table per operation: each requirement's status, not its tests.
 // What does not fit is counted and left to conformance.html and conformance.json, which hold everything.
 import { LEVELS, requirements as catalogue, sectionLabel } from '../model/catalogue';
@@ -28,6 +28,8 @@ const ERRORS_SHOWN = 5;
 const ERROR_CHARS = 600;
 const WAIVERS_SHOWN = 30;
 const UNJUDGED_SHOWN = 30;
+/** Answers not judged shown as curl lines, the first ones: they are most often of one cause. */
+const UNJUDGED_ANSWERS_SHOWN = 3;
 /** The failing section's heading and its line naming what did not fit. */
 const FAILING_FRAME_CHARS = 1_200;
 const NAMED_IDS_CHARS = 1_000;
@@ -197,6 +199,15 @@ function unjudgedSection(report: ConformanceReport): string[] {
     out.push(`- ${cell(r.id)} (${r.level}): ${r.status}: ${cell(cut(r.reason ?? '', 200))}`);
   if (rows.length > UNJUDGED_SHOWN) out.push(`- …and ${rows.length - UNJUDGED_SHOWN} more: see conformance.json.`);
   out.push('');
+  // The answers that could not be judged (a firewall's page, a proxy's 407…), each once: to send again by hand.
+  const curls = new Set(
+    rows.flatMap((r) => r.unjudgedEvidence ?? []).flatMap((e) => e.evidence?.exchanges.map((x) => x.curl) ?? []),
+  );
+  const shown = [...curls].slice(0, UNJUDGED_ANSWERS_SHOWN);
+  if (shown.length > 0) {
+    out.push(`Answers not judged (${curls.size}; ${shown.length} shown), to send again:`, '');
+    for (const curl of shown) out.push(codeBlock(cut(curl, EXCERPT_CHARS)), '');
+  }
   return out;
 }
 

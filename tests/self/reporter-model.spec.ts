@@ -267,7 +267,7 @@ test('the answer that stopped a test unjudged is the evidence of the requirement
     checks: [{ id: 'A-MUST', outcome: 'passed' }],
     unjudged: { kind: 'inconclusive', reason, answer },
   });
-  const { row } = build([blocked, notRun(['C-SHOULD'])]);
+  const { row, report } = build([blocked, notRun(['C-SHOULD'])]);
   expect(row('B-MUST').unjudgedEvidence).toEqual([
     expect.objectContaining({
       kind: 'unjudged',
@@ -279,6 +279,9 @@ test('the answer that stopped a test unjudged is the evidence of the requirement
   // Judged before the stop, or stopped without an answer: none.
   expect(row('A-MUST').unjudgedEvidence).toBeUndefined();
   expect(row('C-SHOULD').unjudgedEvidence).toBeUndefined();
+  // conformance.md gives it once, to send again by hand.
+  const md = renderMarkdown(report);
+  expect(md).toContain(`Answers not judged (1; 1 shown), to send again:\n\n\`\`\`text\n${answer.curl}\n\`\`\``);
 });
 
 test('an unjudged requirement beats a passing test of it, and only MUST (strict: SHOULD too) makes an ERROR', () => {
