@@ -117,15 +117,17 @@ export class Replay {
   private readonly byRequest = new Map<string, ExchangeRecord[]>();
   /** Why the recorded run's breaker opened: a test with nothing recorded left sent nothing after it. */
   private readonly trip: BreakerTrip | undefined;
+  /** The recorded run's API base: its requests went there. */
+  private readonly base: string;
 
   constructor(
     har: ParsedHar,
     private readonly options: ReplayOptions,
   ) {
     this.trip = har.rsf?.replay?.breaker;
-    const base = har.rsf?.replay?.apiBase ?? '';
+    this.base = har.rsf?.replay?.apiBase ?? '';
     for (const r of har.records) {
-      const key = this.key(relativeTo(base, r.url), r.method, r.requestBody, r.credentials ?? 'valid');
+      const key = this.key(relativeTo(this.base, r.url), r.method, r.requestBody, r.credentials ?? 'valid');
       push(this.byRequest, key, r);
       if (r.test?.id !== undefined) push(this.byTest, `${r.test.id}\n${key}`, r);
     }
@@ -150,6 +152,23 @@ export class Replay {
     return any?.find((r) => r.status !== 0 && r.status !== 429) ?? any?.[0];
   }
 
+  /**
+   * A redirect's Location on the recorded target's host, moved to the replay's, whose host its requests name: a
+   * redirect within the target stays within it, and one to another host stays away (exchange.ts, redirectedAway).
+   */
+  replayedLocation(location: string): string {
+    try {
+      const to = new URL(location); // a relative Location throws: it stays within the host as it is
+      if (to.host !== new URL(this.base).host) return location;
+      const replay = new URL(REPLAY_API_BASE);
+      to.protocol = replay.protocol;
+      to.host = replay.host;
+      return to.href;
+    } catch {
+      return location;
+    }
+  }
+
   /** The pipeline's innermost layer: an answer from the recording, or 'not-recorded'. */
   send(): Send {
     return async (request) => {
@@ -170,6 +189,7 @@ export class Replay {
           typeof value === 'string' ? value : [...value],
         ]),
       );
+      if (typeof headers.location === 'string') headers.location = this.replayedLocation(headers.location);
       const size = r.truncated?.announcedBytes ?? body.byteLength;
       return {
         kind: 'answer',

@@ -753,6 +753,21 @@ test("a replay takes over the recorded run's settings, only those that decide wh
   expect(() => replayEnvironment(refused)).toThrow('log._rsf.replay.settings.RSF_PRODUCT_ID is not a string');
 });
 
+test("a replay keeps a redirect within the target's host, and one to another host away from it", () => {
+  const apiBase = 'https://staging.example/api/v1';
+  const rsf = { format: 'rsf-har/1' as const, suiteVersion: '', seed: '1' };
+  const replayOf = { apiBase, fcNumRuns: 1, writesEnabled: false };
+  const har = { creator: { name: '', version: '' }, rsf: { ...rsf, replay: replayOf }, records: [] };
+  const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001' };
+  const replay = new Replay(har, { tokens, redact: (text) => text, testId: () => undefined });
+  const within = replay.replayedLocation('https://staging.example/api/v1/prices/');
+  expect(new URL(within).host).toBe(new URL(REPLAY_API_BASE).host);
+  expect(new URL(within).pathname).toBe('/api/v1/prices/');
+  expect(replay.replayedLocation('/api/v1/prices/')).toBe('/api/v1/prices/');
+  const away = 'https://sso.example/authorize?rd=%2Fapi';
+  expect(replay.replayedLocation(away)).toBe(away);
+});
+
 test('a replay hands each test its own answer under every kind of credentials, the near misses too', () => {
   // With the recorded breaker open, a replay answers only from the test's own records (no other test's): a request
   // whose credentials it read wrongly would come out "not run" (a run that died mid-run, replayed).
