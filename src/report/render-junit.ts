@@ -43,7 +43,10 @@ function testcase(r: RequirementRow, enforced: ReadonlySet<string>): string {
     const regressed = r.change === 'regressed' ? ` (regressed: ${r.baselineStatus} in the baseline)` : '';
     inner = `      <failure message="${xml(firstMessage + regressed)}" type="${r.level}">${xml(body(r))}</failure>`;
   } else if (UNJUDGED_STATUSES.has(r.status)) {
-    inner = `      <error message="${xml(`${r.status}: ${r.reason ?? ''}`)}" type="${xml(r.status)}" />${evidence}`;
+    // The answers that could not be judged, where answers were the cause, to send again by hand.
+    const answers = (r.unjudgedEvidence ?? []).map(evidenceText).join('\n\n');
+    const shown = answers ? `\n      <system-out>${xml(answers)}</system-out>` : evidence;
+    inner = `      <error message="${xml(`${r.status}: ${r.reason ?? ''}`)}" type="${xml(r.status)}" />${shown}`;
   } else if (r.status === 'failed') {
     // Not enforced: a MUST failure the baseline already had, under the regression policy.
     const known = `known failure, in the baseline (${r.baselineStatus}): ${firstMessage}`;

@@ -279,7 +279,11 @@ test('the answer that stopped a test unjudged is the evidence of the requirement
   // Judged before the stop, or stopped without an answer: none.
   expect(row('A-MUST').unjudgedEvidence).toBeUndefined();
   expect(row('C-SHOULD').unjudgedEvidence).toBeUndefined();
-  // conformance.md gives it once, to send again by hand.
+  // junit.xml's <error> of the requirement carries it; conformance.md gives it once, to send again by hand.
+  const junit = renderJunit(report);
+  const error = /name="B-MUST [^"]*" time="[\d.]+">\n\s*<error message="inconclusive: [^"]*" type="inconclusive" \/>/;
+  expect(junit).toMatch(error);
+  expect(junit).toContain('replay with: curl -sS &quot;https://staging.example/v1/prices&quot;');
   const md = renderMarkdown(report);
   expect(md).toContain(`Answers not judged (1; 1 shown), to send again:\n\n\`\`\`text\n${answer.curl}\n\`\`\``);
 });
