@@ -54,7 +54,8 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 /**
  * The wait a throttled answer asks for, in milliseconds: its Retry-After, else when its rate limit's window resets,
  * which gateways send instead (RateLimit-Reset, or RateLimit's t= or reset=, of the IETF's RateLimit header fields
- * drafts; X-RateLimit-Reset, in seconds or as a Unix time). Undefined when it says neither.
+ * drafts; X-RateLimit-Reset, in seconds or as a Unix time). Undefined when it says neither, or names a reset
+ * already past.
  */
 export function askedWaitMs(response: WireResponse, now = Date.now()): number | undefined {
   const retryAfter = retryAfterMs(headerValue(response, 'retry-after'), now);
@@ -64,13 +65,16 @@ export function askedWaitMs(response: WireResponse, now = Date.now()): number | 
     /(?:^|[;,\s])(?:t|reset)=(\d+)/.exec(headerValue(response, 'ratelimit') ?? '')?.[1] ??
     headerValue(response, 'x-ratelimit-reset');
   if (reset === undefined || !/^\s*\d+\s*$/.test(reset)) return undefined;
-  const seconds = Number(reset);
-  // A Unix time (GitHub's X-RateLimit-Reset, say), not a number of seconds: no window lasts 30 years.
-  return seconds > UNIX_TIME_FROM ? Math.max(0, seconds * 1000 - now) : seconds * 1000;
+  const value = Number(reset);
+  // A Unix time (GitHub's X-RateLimit-Reset, say; some send milliseconds), not a number of seconds: no window lasts
+  // 30 years. One already past (another clock) says nothing: the back-off, not a resend at once.
+  const wait = value > UNIX_MS_FROM ? value - now : value > UNIX_TIME_FROM ? value * 1000 - now : value * 1000;
+  return wait > 0 ? wait : undefined;
 }
 
-/** A reset above this many seconds is a Unix time: 2001-09-09. */
+/** A reset above this is a Unix time in seconds (2001-09-09 on), and above UNIX_MS_FROM one in milliseconds. */
 const UNIX_TIME_FROM = 1e9;
+const UNIX_MS_FROM = 1e12;
 
 /**
  * The wait before retry number `retry` (0 for the first): the wait the target asked for (askedWaitMs) up to

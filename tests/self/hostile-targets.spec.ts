@@ -1161,6 +1161,12 @@ test.describe('retries and the breaker', () => {
     expect(asked({ ratelimit: 'limit=100, remaining=0, reset=30' })).toBe(30_000);
     expect(asked({ 'x-ratelimit-reset': '3' })).toBe(3000);
     expect(asked({ 'x-ratelimit-reset': String(now / 1000 + 9) }), 'a Unix time, as GitHub sends it').toBe(9000);
+    expect(asked({ 'x-ratelimit-reset': String(now + 4000) }), 'a Unix time in milliseconds').toBe(4000);
+    expect(
+      asked({ 'x-ratelimit-reset': String(now / 1000 - 5) }),
+      'a reset already past: the back-off',
+    ).toBeUndefined();
+    expect(asked({ 'ratelimit-reset': '0' }), 'a reset now: the back-off').toBeUndefined();
     expect(asked({ 'retry-after': '2', 'ratelimit-reset': '7' }), 'Retry-After comes first').toBe(2000);
     expect(asked({ 'x-ratelimit-reset': 'soon' })).toBeUndefined();
     expect(asked({})).toBeUndefined();
