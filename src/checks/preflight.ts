@@ -11,7 +11,6 @@ import {
   type Exchange,
   type OutgoingRequest,
   type SendOptions,
-  blockedInFront,
   exchangeOf,
   redirectedAway,
   parseBody,
@@ -20,15 +19,7 @@ import {
 import { outgoingRequest } from '../http/request';
 import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
-import {
-  blockedMessage,
-  challengeShown,
-  excerptSize,
-  proxyRefusedMessage,
-  redirectedAwayMessage,
-  schemeInFront,
-  throttledMessage,
-} from '../http/presentation';
+import { answeredInFront, challengeShown, excerptSize, schemeInFront, throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
@@ -444,19 +435,10 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
         return { targetProblem: `${sent}\n  ${problem}` };
       }
       const exchange = answered(operation, request, delivery, config);
-      // A firewall's page is no answer about the setting, and a server error says first that the target is failing.
-      if (blockedInFront(exchange))
-        return { targetProblem: `${sent}\n  ${blockedMessage(operationLabel(operation), exchange)}` };
-      if (redirectedAway(exchange))
-        return { targetProblem: `${sent}\n  ${redirectedAwayMessage(operationLabel(operation), exchange)}` };
-      if (exchange.status === 407) {
-        const message = proxyRefusedMessage(
-          operationLabel(operation),
-          exchange,
-          proxyRoute(new URL(url), config.proxy),
-        );
-        return { targetProblem: `${sent}\n  ${message}` };
-      }
+      // What stands in front of the API (a firewall's page, a sign-in redirect, a proxy's 407) says nothing of the
+      // setting, and a server error says first that the target is failing.
+      const inFront = answeredInFront(operationLabel(operation), exchange, config.proxy);
+      if (inFront !== undefined) return { targetProblem: `${sent}\n  ${inFront}` };
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
       const problem = resourceProblem(read, exchange, config);

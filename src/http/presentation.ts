@@ -2,8 +2,15 @@
 // requests that could not be judged. Everything here is printable and redacted.
 import { type PrintableOptions, printable } from '../model/printable';
 import type { Delivery } from './delivery';
-import { type Exchange, type ThrottledAttempt, type WireResponse, headerValue } from './exchange';
-import { type ProxyRoute, proxyAuthenticationAdvice } from './proxy';
+import {
+  type Exchange,
+  type ThrottledAttempt,
+  type WireResponse,
+  blockedInFront,
+  headerValue,
+  redirectedAway,
+} from './exchange';
+import { type ProxyRoute, type ProxySettings, proxyAuthenticationAdvice, proxyRoute } from './proxy';
 import { redact, replaceSecret } from './redact';
 import { BREAKER_THRESHOLD, type BreakerTrip } from './run-state';
 import type { NoAnswer } from './wire';
@@ -115,6 +122,23 @@ export function redirectedAwayMessage(label: string, exchange: Exchange): string
       "gateway in front of the API, not its answer. Not judged: let the suite's requests reach the API, those " +
       'without credentials or with refused ones too, or test it without the gateway.',
   );
+}
+
+/**
+ * Why an answer is not the API's but that of what stands in front of it, none of it to judge: a firewall's 403 page,
+ * a redirect to a sign-in page on another host, a proxy's 407 (`proxy`: the environment's proxies). Undefined when
+ * the answer is the API's.
+ */
+export function answeredInFront(
+  label: string,
+  exchange: Exchange,
+  proxy: ProxySettings | undefined,
+): string | undefined {
+  if (blockedInFront(exchange)) return blockedMessage(label, exchange);
+  if (redirectedAway(exchange)) return redirectedAwayMessage(label, exchange);
+  if (exchange.status === 407)
+    return proxyRefusedMessage(label, exchange, proxyRoute(new URL(exchange.request.url), proxy));
+  return undefined;
 }
 
 /** The message of a request refused with a 403 web page, a firewall's (exchange.ts, blockedInFront). */

@@ -5,28 +5,17 @@ import { type TestInfo, test } from '@playwright/test';
 import { type Config, secretSettings } from '../config/config';
 import { UNJUDGED_ANSWER_ATTACHMENT } from '../checks/check-protocol';
 import type { Delivery } from '../http/delivery';
+import { type Credentials, type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
 import {
-  type Credentials,
-  type Exchange,
-  type OutgoingRequest,
-  type SendOptions,
-  blockedInFront,
-  exchangeOf,
-  redirectedAway,
-} from '../http/exchange';
-import {
-  blockedMessage,
+  answeredInFront,
   breakerMessage,
   noAnswerMessage,
-  proxyRefusedMessage,
   recordOf,
-  redirectedAwayMessage,
   rightsRefusedMessage,
   throttledMessage,
   unavailableMessage,
   tooLargeUnjudgedMessage,
 } from '../http/presentation';
-import { proxyRoute } from '../http/proxy';
 import { redact } from '../http/redact';
 import { credentialsOf, outgoingRequest } from '../http/request';
 import type { Transport } from '../http/transport';
@@ -222,7 +211,7 @@ export class ApiClient {
         }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);
-        const unjudged = this.unjudgedBecause(label, exchange, request);
+        const unjudged = this.unjudgedBecause(label, exchange);
         if (unjudged !== undefined) {
           await this.attachAnswer(exchange);
           return this.stop(stopAsInconclusive, unjudged);
@@ -251,15 +240,12 @@ export class ApiClient {
   }
 
   /** Why an answer is none of the API's to judge, or undefined when it is the API's. */
-  private unjudgedBecause(label: string, exchange: Exchange, request: OutgoingRequest): string | undefined {
-    // A firewall's page in place of the API's answer: judging it would blame the API for the firewall's rule.
-    if (blockedInFront(exchange)) return blockedMessage(label, exchange);
-    if (redirectedAway(exchange)) return redirectedAwayMessage(label, exchange);
-    // A proxy's, likewise.
-    if (exchange.status === 407)
-      return proxyRefusedMessage(label, exchange, proxyRoute(new URL(request.url), this.config.proxy));
-    if (refusesTheAccountsRights(exchange)) return rightsRefusedMessage(label, exchange);
-    return undefined;
+  private unjudgedBecause(label: string, exchange: Exchange): string | undefined {
+    // A firewall's page, a sign-in redirect or a proxy's 407 in place of the API's answer: judging it would blame the
+    // API for what stands in front of it.
+    const inFront = answeredInFront(label, exchange, this.config.proxy);
+    if (inFront !== undefined) return inFront;
+    return refusesTheAccountsRights(exchange) ? rightsRefusedMessage(label, exchange) : undefined;
   }
 
   /** Attaches the answer that stops the test unjudged, for the report to show with the reason. */
