@@ -169,11 +169,18 @@ export function validBodyExamples(schema: string, base: Body, options: ValidBody
 }
 
 /**
- * Valid cart updates (§4.5): 1 to 3 items. Amounts stay positive: §4.5 leaves open how an item is removed, and 0 or
- * less may remove the configured item, which other tests read back at the same time (links.spec.ts).
+ * How valid cart items are made from the configured one. §4.5 leaves open how an item is removed, and whether by its
+ * amount or by its type: an amount of 0 or less, or another type, may remove the configured product from the cart,
+ * which a link reads back at the same time in another worker (links.spec.ts, LINK-CART-AMOUNT-IN-PRODUCT). So amounts
+ * stay positive, and an item of the configured product keeps the configured type (types range over other products).
  */
+const CART_ITEM_OPTIONS: ValidBodyOptions = { values: { amount: positiveIntegerAtEdges() } };
+
+/** Valid cart updates (§4.5): 1 to 3 items, none of which may remove the configured product (CART_ITEM_OPTIONS). */
 export function validCartItems(item: Body): fc.Arbitrary<Body[]> {
-  const items = validBody('cart-items.request', item, { values: { amount: positiveIntegerAtEdges() } });
+  const items = validBody('cart-items.request', item, CART_ITEM_OPTIONS).map((generated) =>
+    generated.productId === item.productId ? { ...generated, type: item.type } : generated,
+  );
   return fc.array(items, { minLength: 1, maxLength: 3 });
 }
 
@@ -211,7 +218,7 @@ export function validBodyInputs(
 
 /** The valid cart updates of operation 5 and their examples (each example item alone). */
 export function validCartInputs(bodies: ValidBodies): { arbitrary: fc.Arbitrary<Body[]>; examples: Body[][] } {
-  const examples = validBodyExamples('cart-items.request', bodies.cartItem()).map((item) => [item]);
+  const examples = validBodyExamples('cart-items.request', bodies.cartItem(), CART_ITEM_OPTIONS).map((item) => [item]);
   return { arbitrary: validCartItems(bodies.cartItem()), examples };
 }
 

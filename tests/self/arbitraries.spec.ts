@@ -349,17 +349,37 @@ test.describe('valid input of any length and characters (§8)', () => {
     });
   }
 
-  test('every valid cart update validates: 1 to 3 items, amounts positive', async ({ bodies }) => {
+  test('every valid cart update validates: 1 to 3 items, amounts positive, the configured product of its type', async ({
+    bodies,
+  }) => {
+    const configured = bodies.cartItem();
+    // None may remove the configured product, which a link reads back meanwhile: §4.5 does not say how one is removed.
+    const keepsConfigured = (items: Record<string, unknown>[]) =>
+      items.every(
+        (item) =>
+          (item.amount as number) >= 1 &&
+          Number.isSafeInteger(item.amount) &&
+          (item.productId !== configured.productId || item.type === configured.type),
+      );
     const { arbitrary, examples } = validCartInputs(bodies);
-    for (const example of examples) expect(verdict('cart-items.request', example).errors).toEqual([]);
+    for (const example of examples) {
+      expect(verdict('cart-items.request', example).errors).toEqual([]);
+      expect(keepsConfigured(example), JSON.stringify(example)).toBe(true);
+    }
     fc.assert(
       fc.property(arbitrary, (items) => {
         assert.deepEqual(verdict('cart-items.request', items).errors, []);
         assert.ok(items.length >= 1 && items.length <= 3);
-        assert.ok(items.every((item) => (item.amount as number) >= 1 && Number.isSafeInteger(item.amount)));
+        assert.ok(keepsConfigured(items), JSON.stringify(items));
       }),
       RUNS,
     );
+    // Types still range, over other products.
+    const types = fc
+      .sample(arbitrary, { numRuns: 200, seed: 1 })
+      .flat()
+      .map((item) => item.type);
+    expect(new Set(types).size).toBeGreaterThan(10);
   });
 
   test('the utility of a valid category update stays in [0, 100], as the schema and §8 bound it', async ({
