@@ -7,7 +7,6 @@ import { parseArgs } from 'node:util';
 import { makeRunFolder } from '../http/run-folders';
 import { DEFAULT_LIMITS, limitsFor } from './bundle';
 import { isUsageError, userError } from './cli-bundle';
-import { parseHar } from './har';
 import { describeCheckout } from './manifest';
 import { type Regrade, type RequirementStatuses, verifyBundle } from './verify';
 import { type ConformanceReport, SPEC_DIR } from '../report/model';
@@ -46,7 +45,7 @@ export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>
  * The child's exit code is its verdict (0, 1 or 2), not a failure of the re-grade: only a missing report is one.
  */
 export function regradeWithThisCheckout(reportsDir: string): Regrade {
-  return async (harPath) => {
+  return async (harPath, _manifest, replay) => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       RSF_TARGET_URL: `har:${harPath}`,
@@ -60,7 +59,7 @@ export function regradeWithThisCheckout(reportsDir: string): Regrade {
     const args = [cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts')];
     // The bundled report beside the recording says which tests ran (none, when its preflight stopped it).
     const bundled = JSON.parse(readFileSync(join(dirname(harPath), 'conformance.json'), 'utf8')) as ConformanceReport;
-    const breakerOpened = parseHar(readFileSync(harPath, 'utf8'), harPath).rsf?.replay?.breaker !== undefined;
+    const breakerOpened = replay.breaker !== undefined;
     const recorded = recordedTestList(bundled, breakerOpened);
     const list = join(dirname(harPath), 'recorded-tests.txt');
     writeFileSync(list, recorded.map((line) => `${line}\n`).join(''));

@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { type ArchiveLimits, DEFAULT_LIMITS, readArchiveFile } from './bundle';
-import { HarError, parseHar } from './har';
+import { HarError, type ReplaySettings, parseHar } from './har';
 import {
   BundleError,
   type Checkout,
@@ -27,6 +27,8 @@ export type RequirementStatuses = Record<string, string>;
 export type Regrade = (
   harPath: string,
   manifest: Manifest,
+  /** The recording's log._rsf.replay, as verify read it: a re-grade need not parse the recording again. */
+  replay: ReplaySettings,
 ) => Promise<{
   requirements: RequirementStatuses;
   /** Tests of the run that this checkout does not have (renamed or removed since): they were not re-graded. */
@@ -238,7 +240,8 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
     lines.push('re-grade: not available: no re-grade was asked for; the verdict was not re-graded');
     return { exitCode: 0, lines, manifest };
   }
-  if (!har.rsf?.replay) {
+  const replay = har.rsf?.replay;
+  if (!replay) {
     // A replay sends what the run sent only with the run's seed, property runs, writes and base URL.
     lines.push(
       're-grade: not possible: the recording has no log._rsf.replay (it was not written by a conformance run); ' +
@@ -257,7 +260,7 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
   let now: RequirementStatuses;
   let missing: string[];
   try {
-    const result = await options.regrade(join(resolve(options.outDir), recording), manifest);
+    const result = await options.regrade(join(resolve(options.outDir), recording), manifest, replay);
     now = result.requirements;
     missing = result.notInThisCheckout ?? [];
   } catch (e) {
