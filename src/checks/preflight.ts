@@ -435,8 +435,8 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
         return { targetProblem: `${sent}\n  ${problem}` };
       }
       const exchange = answered(operation, request, delivery, config);
-      // What stands in front of the API (a firewall's page, a sign-in redirect, a proxy's 407) says nothing of the
-      // setting, and a server error says first that the target is failing.
+      // What stands in front of the API (a firewall's page, a gateway's page, a sign-in redirect, a proxy's 407) says
+      // nothing of the setting, and a server error says first that the target is failing.
       const inFront = answeredInFront(operationLabel(operation), exchange, config.proxy);
       if (inFront !== undefined) return { targetProblem: `${sent}\n  ${inFront}` };
       if (read.expect === 'present' && exchange.status >= 500)

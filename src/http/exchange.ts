@@ -86,6 +86,18 @@ export function blockedInFront(exchange: Exchange): boolean {
   return exchange.status === 403 && (/^\s*</.test(exchange.text) || /^text\/html\b/i.test(exchange.contentType));
 }
 
+/** A whole HTML document: a doctype or an html element first, after any comments. */
+const HTML_DOCUMENT = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html)[\s>]/i;
+
+/**
+ * A success status with a whole HTML document, where the API answers JSON or plain strings: a maintenance or sign-in
+ * page that a gateway or web server in front of the API serves with 200. No answer of the API's to judge; a body that
+ * only holds markup (a plain string with a tag in it) is no document, and is judged.
+ */
+export function pageInFront(exchange: Exchange): boolean {
+  return exchange.status >= 200 && exchange.status < 300 && HTML_DOCUMENT.test(exchange.text);
+}
+
 /**
  * A redirect to another host (a sign-in page, say): what a gateway or single sign-on in front of the API answers a
  * request it will not let through, such as one without credentials. No answer of the API's to judge.

@@ -8,6 +8,7 @@ import {
   type WireResponse,
   blockedInFront,
   headerValue,
+  pageInFront,
   redirectedAway,
 } from './exchange';
 import { type ProxyRoute, type ProxySettings, proxyAuthenticationAdvice, proxyRoute } from './proxy';
@@ -126,8 +127,8 @@ export function redirectedAwayMessage(label: string, exchange: Exchange): string
 
 /**
  * Why an answer is not the API's but that of what stands in front of it, none of it to judge: a firewall's 403 page,
- * a redirect to a sign-in page on another host, a proxy's 407 (`proxy`: the environment's proxies). Undefined when
- * the answer is the API's.
+ * a maintenance or sign-in page served with 200, a redirect to a sign-in page on another host, a proxy's 407
+ * (`proxy`: the environment's proxies). Undefined when the answer is the API's.
  */
 export function answeredInFront(
   label: string,
@@ -135,6 +136,7 @@ export function answeredInFront(
   proxy: ProxySettings | undefined,
 ): string | undefined {
   if (blockedInFront(exchange)) return blockedMessage(label, exchange);
+  if (pageInFront(exchange)) return pageMessage(label, exchange);
   if (redirectedAway(exchange)) return redirectedAwayMessage(label, exchange);
   if (exchange.status === 407)
     return proxyRefusedMessage(label, exchange, proxyRoute(new URL(exchange.request.url), proxy));
@@ -150,6 +152,17 @@ export function blockedMessage(label: string, exchange: Exchange): string {
       'request (a rule against markup or quotes in it, say), or the API answered with a page. Not judged: let the ' +
       "suite's requests through (their User-Agent names the suite), or test the API without the firewall. " +
       `Page: ${page}`,
+  );
+}
+
+/** The message of a success status with a whole web page (exchange.ts, pageInFront). */
+export function pageMessage(label: string, exchange: Exchange): string {
+  const page = printable(exchange.rawBody, { maxChars: 200, transform: redact });
+  const type = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
+  return redact(
+    `${label} answered HTTP ${exchange.status} with a web page (${type}), where the API answers JSON or a plain ` +
+      'string: a maintenance or sign-in page of a gateway or web server in front of the API, not its answer. Not ' +
+      `judged: run the suite when the API itself answers. Page: ${page}`,
   );
 }
 

@@ -241,8 +241,8 @@ export class ApiClient {
 
   /** Why an answer is none of the API's to judge, or undefined when it is the API's. */
   private unjudgedBecause(label: string, exchange: Exchange): string | undefined {
-    // A firewall's page, a sign-in redirect or a proxy's 407 in place of the API's answer: judging it would blame the
-    // API for what stands in front of it.
+    // A firewall's page, a gateway's page served with 200, a sign-in redirect or a proxy's 407 in place of the API's
+    // answer: judging it would blame the API, or pass it, for what stands in front of it.
     const inFront = answeredInFront(label, exchange, this.config.proxy);
     if (inFront !== undefined) return inFront;
     return refusesTheAccountsRights(exchange) ? rightsRefusedMessage(label, exchange) : undefined;

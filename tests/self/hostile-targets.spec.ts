@@ -27,7 +27,7 @@ import {
 import { CheckFailure } from '../../src/checks/failure';
 import { neitherSuccessNorRefusal } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
-import { bodyExcerpt, breakerMessage } from '../../src/http/presentation';
+import { answeredInFront, bodyExcerpt, breakerMessage } from '../../src/http/presentation';
 import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
 import { askedWaitMs, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
@@ -410,10 +410,14 @@ test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requ
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
-test("a firewall's page, a proxy's 407, a sign-in redirect to an operation's requests: not judged, ERROR", async () => {
+test("a firewall's page, a maintenance page, a proxy's 407, a sign-in redirect: not judged, ERROR", async () => {
   test.setTimeout(90_000);
   const page = '<html><head><title>403 Forbidden</title></head><body><h1>Request blocked</h1></body></html>';
   const firewall = answerFor(/^\/v1\/client/, page, { 'content-type': 'text/html' }, 403);
+  // A gateway that serves its maintenance page with 200 for operation 12: neither a deletion nor a refusal.
+  const closed =
+    '<!DOCTYPE html>\n<html lang="en"><head><title>Maintenance</title></head><body>Back soon</body></html>';
+  const maintenance = answerFor(/^\/v1\/miCuenta\/misProductos/, closed, { 'content-type': 'text/html' }, 200);
   // A proxy on the way that asks for credentials for operation 5's writes, which the preflight does not send.
   const challenge = { 'proxy-authenticate': 'Basic realm="egress"', 'content-type': 'text/html' };
   const proxy = answerFor(/^\/v1\/carrito\/item/, '<h1>Proxy Authentication Required</h1>', challenge, 407);
@@ -424,22 +428,31 @@ test("a firewall's page, a proxy's 407, a sign-in redirect to an operation's req
     return true;
   };
   const { run } = await hostileRun(
-    { after: 0, misbehave: (req, res, n) => firewall(req, res, n) || proxy(req, res, n) || signIn(req, res, n) },
+    {
+      after: 0,
+      misbehave: (req, res, n) =>
+        firewall(req, res, n) || maintenance(req, res, n) || proxy(req, res, n) || signIn(req, res, n),
+    },
     { RSF_ALLOW_WRITES: 'true' },
-    ['client.spec.ts', 'cart.spec.ts', 'prices.spec.ts'],
+    ['client.spec.ts', 'cart.spec.ts', 'prices.spec.ts', 'account-products.spec.ts'],
     80_000,
   );
-  expect(run.output, "a firewall's page, a proxy's, a sign-in page's, is never a failure").not.toMatch(
-    /^\s*\d+ failed/m,
-  );
+  expect(
+    run.output,
+    "a firewall's page, a maintenance page, a proxy's, a sign-in page's, is never a failure",
+  ).not.toMatch(/^\s*\d+ failed/m);
   const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
   expect(reasons).toMatch(/answered HTTP 403 with a web page \(text\/html\), not JSON: a firewall in front of the API/);
-  for (const operation of ['OP1-', 'OP5-']) {
+  for (const operation of ['OP1-', 'OP5-', 'OP12-']) {
     const rows = run.report?.requirements.filter((r) => r.id.startsWith(operation) && r.tests.length > 0) ?? [];
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.status, row.id).toBe('inconclusive');
   }
   const row = (id: string) => run.report?.requirements.find((r) => r.id === id);
+  expect(row('OP12-DELETE-SUCCEEDS')?.reason).toContain(
+    'answered HTTP 200 with a web page (text/html), where the API answers JSON or a plain string: a maintenance or ' +
+      'sign-in page of a gateway or web server in front of the API, not its answer. Not judged',
+  );
   expect(row('OP5-SUCCESS-SHAPE')?.reason).toContain(
     'answered HTTP 407: a proxy on the way asks for credentials (Proxy-Authenticate: Basic realm="egress"), and no ' +
       'proxy variable names one for this target',
@@ -457,6 +470,24 @@ test("a firewall's page, a proxy's 407, a sign-in redirect to an operation's req
   expect(answer?.response).toMatchObject({ status: 407, bodyExcerpt: '<h1>Proxy Authentication Required</h1>' });
   expect(answer?.curl).toMatch(/^curl .*\/v1\/carrito\/item/);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test('a success status with a whole HTML document is a page in front of the API; markup in a string is judged', () => {
+  const label = 'operation 5';
+  const page = (body: string, status = 200) =>
+    answeredInFront(label, answered(OPERATIONS.updateCartItems, status, body), undefined);
+  for (const document of [
+    '<!DOCTYPE html><html><body>Maintenance</body></html>',
+    '\n  <!doctype HTML>\n<title>Sign in</title>',
+    '<!-- gateway --><html lang="es"><body>Iniciar sesión</body></html>',
+    '<html>',
+  ])
+    expect(page(document), document).toMatch(/^operation 5 answered HTTP 200 with a web page/);
+  expect(page('<!DOCTYPE html><html></html>', 204)).toMatch(/answered HTTP 204 with a web page/);
+  // The API's own answers: a plain string (with markup in it, even), JSON, an error status (judged, or a firewall's).
+  for (const body of ['Items added to the cart', '<b>Items</b> added', '"<html>"', '{"html":"<html>"}', '<htmlx>'])
+    expect(page(body), body).toBeUndefined();
+  expect(page('<!DOCTYPE html><html></html>', 500)).toBeUndefined();
 });
 
 test('an account that may not write, writes off: its refusals of invalid bodies are not judged, ERROR', async () => {
