@@ -16,7 +16,7 @@ export const REQUESTS_ANNOTATION = 'requests-sent';
 export const EVIDENCE_ATTACHMENT_PREFIX = 'evidence ';
 /**
  * Attachment name of the answer that stopped a test unjudged, when an answer did (a firewall's page, a proxy's 407,
- * a redirect to a sign-in page, a refusal of the account's rights, a body over the cap): JSON of its ExchangeRecord,
+ * a redirect to a sign-in page, a refusal before the data, a body over the cap): JSON of its ExchangeRecord,
  * for the report to show.
  */
 export const UNJUDGED_ANSWER_ATTACHMENT = 'unjudged answer';

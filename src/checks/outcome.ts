@@ -2,7 +2,7 @@
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
 import type { RecognitionConfig } from '../config/settings/recognition';
 import { type Exchange, notJsonBecause, plainString, schemaInput, tooLargeMessage } from '../http/exchange';
-import { isObject } from '../model/operations';
+import { type Operation, isObject } from '../model/operations';
 import { schemas } from '../model/schema-registry';
 
 export interface Outcome {
@@ -23,15 +23,27 @@ let documentedErrors: string[] | undefined;
 const documentedErrorSchemas = (): string[] =>
   (documentedErrors ??= schemas().names.filter((name) => name.endsWith('.error') || name.startsWith('errors.')));
 
+/** The operation's own error body, where the spec documents one (§7.1): `schemas/<its resource>.error`. */
+function ownErrorSchema(operation: Operation): string | undefined {
+  const name = operation.successSchema.replace(/\.response$/, '.error');
+  return schemas().names.includes(name) ? name : undefined;
+}
+
 /**
- * A write refused as unauthorised (HTTP 401 or 403) although it carried the valid token of an operation that takes
- * it, in none of the error shapes the spec documents: a refusal of the account's rights (an account that may not
- * write), which the spec does not describe, rather than of the data. What such a test judges is not shown.
+ * A request with the valid token, refused before its data, in none of the error shapes the spec documents, although
+ * the target accepts the token: a write refused as unauthorised (HTTP 401 or 403), or a read refused as forbidden
+ * (403) where the spec documents the operation's errors (a 403 in any shape may be the API's own refusal where it
+ * does not, §7.4). The account's rights (an account that may not write) or a firewall's rule (against quotes or
+ * markup in the request, say; AWS API Gateway's WAF answers `{"message":"Forbidden"}`) refused it, which the spec
+ * does not describe, rather than the API the data. What such a test judges is not shown.
  */
-export function refusesTheAccountsRights(exchange: Exchange): boolean {
+export function refusedBeforeTheData(exchange: Exchange): boolean {
   const { operation, credentials, status } = exchange;
-  if (credentials !== 'valid' || !operation.writes || operation.auth !== 'bearer') return false;
-  if ((status !== 401 && status !== 403) || exchange.truncated) return false;
+  if (credentials !== 'valid' || operation.auth === 'none' || exchange.truncated) return false;
+  const refused = operation.writes
+    ? status === 401 || status === 403
+    : status === 403 && ownErrorSchema(operation) !== undefined;
+  if (!refused) return false;
   const body = schemaInput(exchange.body);
   return !documentedErrorSchemas().some((name) => schemas().validate(name, body).valid);
 }

@@ -11,7 +11,7 @@ import {
   breakerMessage,
   noAnswerMessage,
   recordOf,
-  rightsRefusedMessage,
+  refusedBeforeTheDataMessage,
   throttledMessage,
   unavailableMessage,
   tooLargeUnjudgedMessage,
@@ -23,7 +23,7 @@ import { OPERATIONS, type Operation, type OperationName, operationLabel } from '
 import { printable } from '../model/printable';
 import { resumeSkip, stopAsInconclusive, stopAsInterrupted, stopAsNotRun } from './unjudged';
 import { currentBearerToken, onTokenRefused, refusesAuthentication, tokenRefusedReason } from './bearer-token';
-import { refusesTheAccountsRights } from '../checks/outcome';
+import { refusedBeforeTheData } from '../checks/outcome';
 
 /** A test's requests sent before it ran: the delivery of `request` if it was sent (once), else `sendItself`'s. */
 export interface Prefetched {
@@ -245,7 +245,7 @@ export class ApiClient {
     // answer: judging it would blame the API, or pass it, for what stands in front of it.
     const inFront = answeredInFront(label, exchange, this.config.proxy);
     if (inFront !== undefined) return inFront;
-    return refusesTheAccountsRights(exchange) ? rightsRefusedMessage(label, exchange) : undefined;
+    return refusedBeforeTheData(exchange) ? refusedBeforeTheDataMessage(label, exchange) : undefined;
   }
 
   /** Attaches the answer that stops the test unjudged, for the report to show with the reason. */

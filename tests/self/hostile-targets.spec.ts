@@ -25,7 +25,7 @@ import {
   successProblem,
 } from '../../src/checks/checks';
 import { CheckFailure } from '../../src/checks/failure';
-import { neitherSuccessNorRefusal } from '../../src/checks/outcome';
+import { neitherSuccessNorRefusal, refusedBeforeTheData } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
 import { answeredInFront, bodyExcerpt, breakerMessage } from '../../src/http/presentation';
 import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
@@ -410,7 +410,7 @@ test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requ
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
-test("a firewall's page, a maintenance page, a proxy's 407, a sign-in redirect: not judged, ERROR", async () => {
+test("a firewall's page or JSON, a gateway's page, a proxy's 407, a sign-in redirect: not judged, ERROR", async () => {
   test.setTimeout(90_000);
   const page = '<html><head><title>403 Forbidden</title></head><body><h1>Request blocked</h1></body></html>';
   const firewall = answerFor(/^\/v1\/client/, page, { 'content-type': 'text/html' }, 403);
@@ -418,6 +418,14 @@ test("a firewall's page, a maintenance page, a proxy's 407, a sign-in redirect: 
   const closed =
     '<!DOCTYPE html>\n<html lang="en"><head><title>Maintenance</title></head><body>Back soon</body></html>';
   const maintenance = answerFor(/^\/v1\/miCuenta\/misProductos/, closed, { 'content-type': 'text/html' }, 200);
+  // A firewall whose refusals are JSON (AWS API Gateway's WAF answers so), refusing operation 7 with the token.
+  const gatewayWaf: Misbehaviour = (req, res) => {
+    const withToken = req.headers.authorization === `Bearer ${secrets.bearer}`;
+    if (!req.url?.startsWith('/v1/carrito/calcularEnvioPara/') || !withToken) return false;
+    const forbidden = { 'content-type': 'application/json', 'x-amzn-errortype': 'ForbiddenException' };
+    res.writeHead(403, forbidden).end('{"message":"Forbidden"}');
+    return true;
+  };
   // A proxy on the way that asks for credentials for operation 5's writes, which the preflight does not send.
   const challenge = { 'proxy-authenticate': 'Basic realm="egress"', 'content-type': 'text/html' };
   const proxy = answerFor(/^\/v1\/carrito\/item/, '<h1>Proxy Authentication Required</h1>', challenge, 407);
@@ -431,24 +439,34 @@ test("a firewall's page, a maintenance page, a proxy's 407, a sign-in redirect: 
     {
       after: 0,
       misbehave: (req, res, n) =>
-        firewall(req, res, n) || maintenance(req, res, n) || proxy(req, res, n) || signIn(req, res, n),
+        firewall(req, res, n) ||
+        maintenance(req, res, n) ||
+        gatewayWaf(req, res, n) ||
+        proxy(req, res, n) ||
+        signIn(req, res, n),
     },
     { RSF_ALLOW_WRITES: 'true' },
-    ['client.spec.ts', 'cart.spec.ts', 'prices.spec.ts', 'account-products.spec.ts'],
+    ['client.spec.ts', 'cart.spec.ts', 'prices.spec.ts', 'account-products.spec.ts', 'shipping-quote.spec.ts'],
     80_000,
   );
   expect(
     run.output,
-    "a firewall's page, a maintenance page, a proxy's, a sign-in page's, is never a failure",
+    "a firewall's answer, a maintenance page, a proxy's, a sign-in page's, is never a failure",
   ).not.toMatch(/^\s*\d+ failed/m);
   const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
   expect(reasons).toMatch(/answered HTTP 403 with a web page \(text\/html\), not JSON: a firewall in front of the API/);
-  for (const operation of ['OP1-', 'OP5-', 'OP12-']) {
+  for (const operation of ['OP1-', 'OP5-', 'OP12-', 'OP7-SUCCESS', 'OP7-INVALID', 'OP7-ERROR']) {
     const rows = run.report?.requirements.filter((r) => r.id.startsWith(operation) && r.tests.length > 0) ?? [];
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.status, row.id).toBe('inconclusive');
   }
   const row = (id: string) => run.report?.requirements.find((r) => r.id === id);
+  expect(row('OP7-SUCCESS-SHAPE')?.reason).toContain(
+    'answered HTTP 403, in no error shape the spec documents, to a request with RSF_BEARER_TOKEN, which the target ' +
+      "accepts: a refusal before the data, by the token's account's rights or by a firewall's rule",
+  );
+  // Without the token, the firewall lets operation 7's requests through: the API's refusals are judged.
+  expect(row('OP7-AUTH-REQUIRED')?.status).toBe('passed');
   expect(row('OP12-DELETE-SUCCEEDS')?.reason).toContain(
     'answered HTTP 200 with a web page (text/html), where the API answers JSON or a plain string: a maintenance or ' +
       'sign-in page of a gateway or web server in front of the API, not its answer. Not judged',
@@ -488,6 +506,20 @@ test('a success status with a whole HTML document is a page in front of the API;
   for (const body of ['Items added to the cart', '<b>Items</b> added', '"<html>"', '{"html":"<html>"}', '<htmlx>'])
     expect(page(body), body).toBeUndefined();
   expect(page('<!DOCTYPE html><html></html>', 500)).toBeUndefined();
+});
+
+test('a refusal before the data: with the valid token, in no documented shape, where the spec shows the errors', () => {
+  const forbidden = '{"message":"Forbidden"}';
+  const before = (name: keyof typeof OPERATIONS, status: number, body: string, credentials: Credentials = 'valid') =>
+    refusedBeforeTheData(answered(OPERATIONS[name], status, body, credentials));
+  // A read whose errors §7.1 documents (operation 7: a plain string), a write: a firewall's or the rights' refusal.
+  expect(before('quoteShipping', 403, forbidden)).toBe(true);
+  expect(before('updateCategory', 401, forbidden)).toBe(true);
+  // The API's own refusals: in a documented shape, of a read whose errors are not shown (§7.4), or without the token.
+  expect(before('quoteShipping', 403, '"the shipping could not be calculated"')).toBe(false);
+  expect(before('getPaymentVoucher', 403, forbidden)).toBe(false);
+  expect(before('quoteShipping', 403, forbidden, 'none')).toBe(false);
+  expect(before('quoteShipping', 401, forbidden)).toBe(false);
 });
 
 test('an account that may not write, writes off: its refusals of invalid bodies are not judged, ERROR', async () => {
