@@ -30,19 +30,22 @@ function ownErrorSchema(operation: Operation): string | undefined {
 }
 
 /**
- * A request with the valid token, refused before its data, in none of the error shapes the spec documents, although
- * the target accepts the token: a write refused as unauthorised (HTTP 401 or 403), or a read refused as forbidden
- * (403) where the spec documents the operation's errors (a 403 in any shape may be the API's own refusal where it
- * does not, §7.4). The account's rights (an account that may not write) or a firewall's rule (against quotes or
- * markup in the request, say; AWS API Gateway's WAF answers `{"message":"Forbidden"}`) refused it, which the spec
- * does not describe, rather than the API the data. What such a test judges is not shown.
+ * A request refused before its data, in none of the error shapes the spec documents: with the valid token, which the
+ * target accepts, a write refused as unauthorised (HTTP 401 or 403) or a read refused as forbidden (403); or an
+ * operation that takes no credentials (§5.3) refused as forbidden. A 403 counts only where the spec documents the
+ * operation's errors: where it does not (§7.4), a 403 in any shape may be the API's own refusal. The account's rights
+ * (an account that may not write) or a firewall's rule (against quotes or markup in the request, say; AWS API
+ * Gateway's WAF answers `{"message":"Forbidden"}`) refused it, which the spec does not describe, rather than the API
+ * the data. What such a test judges is not shown.
  */
 export function refusedBeforeTheData(exchange: Exchange): boolean {
   const { operation, credentials, status } = exchange;
-  if (credentials !== 'valid' || operation.auth === 'none' || exchange.truncated) return false;
-  const refused = operation.writes
-    ? status === 401 || status === 403
-    : status === 403 && ownErrorSchema(operation) !== undefined;
+  if (exchange.truncated) return false;
+  const forbidden = status === 403 && ownErrorSchema(operation) !== undefined;
+  const refused =
+    operation.auth === 'none'
+      ? forbidden
+      : credentials === 'valid' && (operation.writes ? status === 401 || status === 403 : forbidden);
   if (!refused) return false;
   const body = schemaInput(exchange.body);
   return !documentedErrorSchemas().some((name) => schemas().validate(name, body).valid);

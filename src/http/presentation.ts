@@ -166,18 +166,22 @@ export function pageMessage(label: string, exchange: Exchange): string {
   );
 }
 
-/** The message of a request with the valid token refused before its data (outcome.ts, refusedBeforeTheData). */
+/** The message of a request refused before its data (outcome.ts, refusedBeforeTheData). */
 export function refusedBeforeTheDataMessage(label: string, exchange: Exchange): string {
   const body = printable(exchange.rawBody, { maxChars: 200, transform: redact }) || '(empty body)';
-  const rights = exchange.operation.writes
-    ? "the token's account's rights (one that may not write)"
-    : "the token's account's rights";
-  const use = exchange.operation.writes ? 'use a token whose account may write, or ' : '';
+  const { auth, writes } = exchange.operation;
+  const [to, by, use] =
+    auth === 'none'
+      ? ['an operation that takes no credentials (§5.3)', '', '']
+      : [
+          'a request with RSF_BEARER_TOKEN, which the target accepts',
+          `the token's account's rights${writes ? ' (one that may not write)' : ''} or `,
+          writes ? 'use a token whose account may write, or ' : '',
+        ];
   return redact(
-    `${label} answered HTTP ${exchange.status}, in no error shape the spec documents, to a request with ` +
-      `RSF_BEARER_TOKEN, which the target accepts: a refusal before the data, by ${rights} or by a firewall's rule ` +
-      `(against quotes or markup in the request, say), not the API's of the data. Not judged: ${use}let the ` +
-      `suite's requests through (their User-Agent names the suite). Body: ${body}`,
+    `${label} answered HTTP ${exchange.status}, in no error shape the spec documents, to ${to}: a refusal before ` +
+      `the data, by ${by}a firewall's rule (against quotes or markup in the request, say), not the API's of the ` +
+      `data. Not judged: ${use}let the suite's requests through (their User-Agent names the suite). Body: ${body}`,
   );
 }
 

@@ -27,7 +27,7 @@ import {
 import { CheckFailure } from '../../src/checks/failure';
 import { neitherSuccessNorRefusal, refusedBeforeTheData } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
-import { answeredInFront, bodyExcerpt, breakerMessage } from '../../src/http/presentation';
+import { answeredInFront, bodyExcerpt, breakerMessage, refusedBeforeTheDataMessage } from '../../src/http/presentation';
 import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
 import { askedWaitMs, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
@@ -463,7 +463,7 @@ test("a firewall's page or JSON, a gateway's page, a proxy's 407, a sign-in redi
   const row = (id: string) => run.report?.requirements.find((r) => r.id === id);
   expect(row('OP7-SUCCESS-SHAPE')?.reason).toContain(
     'answered HTTP 403, in no error shape the spec documents, to a request with RSF_BEARER_TOKEN, which the target ' +
-      "accepts: a refusal before the data, by the token's account's rights or by a firewall's rule",
+      "accepts: a refusal before the data, by the token's account's rights or a firewall's rule",
   );
   // Without the token, the firewall lets operation 7's requests through: the API's refusals are judged.
   expect(row('OP7-AUTH-REQUIRED')?.status).toBe('passed');
@@ -520,6 +520,18 @@ test('a refusal before the data: with the valid token, in no documented shape, w
   expect(before('getPaymentVoucher', 403, forbidden)).toBe(false);
   expect(before('quoteShipping', 403, forbidden, 'none')).toBe(false);
   expect(before('quoteShipping', 401, forbidden)).toBe(false);
+  // An operation that takes no credentials (§5.3): its errors documented (operation 6), or not shown (15, §7.4).
+  expect(before('createPaymentPreference', 403, forbidden, 'none')).toBe(true);
+  expect(before('createPaymentPreference', 403, '{"error_message":"not created"}', 'none')).toBe(false);
+  expect(before('sendChannelMessage', 403, forbidden, 'none')).toBe(false);
+  const message = refusedBeforeTheDataMessage(
+    'operation 6',
+    answered(OPERATIONS.createPaymentPreference, 403, forbidden, 'none'),
+  );
+  expect(message).toContain(
+    "to an operation that takes no credentials (§5.3): a refusal before the data, by a firewall's rule (against " +
+      "quotes or markup in the request, say), not the API's of the data. Not judged: let the suite's requests through",
+  );
 });
 
 test('an account that may not write, writes off: its refusals of invalid bodies are not judged, ERROR', async () => {
