@@ -43,7 +43,7 @@ export const REQUEST_CHAIN_ANNOTATION = 'requests-chain';
 export const CREDENTIALS_ANNOTATION = 'credentials';
 /** Annotation type carrying how many requests of a test were retried after a 429 or 503 (description: a number). */
 export const RETRIES_ANNOTATION = 'requests-retried';
-/** Annotation type carrying how many transient gateway answers (502, 503, 504) a test's requests got and retried. */
+/** Annotation type carrying how many transient gateway errors (retry.ts, isGatewayError) a test's requests retried. */
 export const TRANSIENT_ANNOTATION = 'transient-answers-retried';
 /**
  * Annotation type of one halving of the run's pace (slow-downs.ts), e.g. `HTTP 429: 5.2 requests a second over the

@@ -9,14 +9,15 @@ import type { Sent } from '../http/delivery';
 import type { OutgoingRequest } from '../http/exchange';
 import type { NoAnswerKind } from '../http/no-answer';
 import { outgoingRequest } from '../http/request';
+import { GATEWAY_STATUSES } from '../http/retry';
 import { type TransportOptions, wireOptions } from '../http/transport';
 import { wire } from '../http/wire';
 import { OPERATIONS } from '../model/operations';
 
 /** What a target that is not up yet gives: it is starting, or asleep until a request wakes it. */
 export const NOT_UP_KINDS: readonly NoAnswerKind[] = ['refused', 'reset', 'timeout'];
-/** A gateway's answers while the server behind it is not up. */
-export const NOT_UP_STATUSES: readonly number[] = [502, 503, 504];
+/** A gateway's answers while the server behind it is not up (Cloudflare's 52x among them). */
+export const NOT_UP_STATUSES: readonly number[] = [503, ...GATEWAY_STATUSES];
 /** Between two tries while the target is not up: it is asked again soon after it is. */
 const WAIT_STEP_MS = 1000;
 
@@ -53,7 +54,7 @@ export async function waitForTarget(
 
 /**
  * For the global setup, before RSF_BEARER_TOKEN_COMMAND runs (a command may mint its token at the target): waits as
- * the preflight would, asking for the price list without a token, since any answer but a gateway's 502, 503 or 504
+ * the preflight would, asking for the price list without a token, since any answer but a gateway's (NOT_UP_STATUSES)
  * says the target is up. Whether it is up; true at once without RSF_WAIT_FOR_TARGET_MS.
  */
 export async function waitUntilUp(

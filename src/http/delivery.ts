@@ -34,7 +34,7 @@ export type Delivery =
       trip?: BreakerTrip;
     }
   /**
-   * Every attempt was a gateway's error (502, 503 without Retry-After, 504), to the last retry or the end of the wait,
+   * Every attempt was a gateway's error (retry.ts, isGatewayError), to the last retry or the end of the wait,
    * or one that could not safely be sent again: the target, or what stands in front of it, was not there to answer.
    * Not the API's answer, so not judged; `trip` as for no-answer.
    */

@@ -9,7 +9,7 @@ export type { Credentials, SendOptions };
 export type ParsedBody = { kind: 'json'; value: unknown } | { kind: 'text'; value: string } | { kind: 'empty' };
 
 /**
- * A throttled answer, or a gateway blip (`transient`: 502, 503 without Retry-After, 504), that was retried: its
+ * A throttled answer, or a gateway blip (`transient`: retry.ts, isGatewayError), that was retried: its
  * status, the Retry-After it carried, and how long we waited after it.
  */
 export interface ThrottledAttempt {

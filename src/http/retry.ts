@@ -1,5 +1,5 @@
 // Throttled requests (429, or 503 with Retry-After) are sent again, after the wait the target asked for; gateway
-// blips (502, 503 without Retry-After, 504: a load balancer's passing trouble) are sent again where that is safe. A
+// blips (502, 503 without Retry-After, 504, Cloudflare's 52x: passing trouble) are sent again where that is safe. A
 // gateway's error that lasts (a maintenance page, an upstream that is down) is not the API's answer: it is not judged.
 import { headerValue, type ThrottledAttempt, type WireResponse } from './exchange';
 import type { Deliver, Delivery, Send } from './delivery';
@@ -17,12 +17,19 @@ export function isThrottled(response: WireResponse): boolean {
 }
 
 /**
- * 502, 503 without Retry-After, or 504: what a gateway or an unavailable server answers in place of the API
- * (RFC 9110 §15.6.3 to §15.6.5). The spec documents none of them for any operation.
+ * A gateway's errors besides 503: 502 and 504 (RFC 9110 §15.6.3, §15.6.5), and the 520 to 527 and 530 that Cloudflare,
+ * in front of a great many servers, answers when the server behind it is down, unreachable, slow or answers nothing
+ * usable (a 521 "Web server is down" to every request of a target that died behind it).
+ */
+export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504, 520, 521, 522, 523, 524, 525, 526, 527, 530]);
+
+/**
+ * A gateway's error (GATEWAY_STATUSES), or 503 without Retry-After: what a gateway or an unavailable server answers
+ * in place of the API (RFC 9110 §15.6.3 to §15.6.5). The spec documents none of them for any operation.
  */
 export function isGatewayError(response: WireResponse): boolean {
   if (response.status === 503) return headerValue(response, 'retry-after') === undefined;
-  return response.status === 502 || response.status === 504;
+  return GATEWAY_STATUSES.has(response.status);
 }
 
 /** Neither throttled nor a gateway's error: the API's own answer, to judge (and to close the breaker's count). */
@@ -30,13 +37,13 @@ export function isUsableAnswer(response: WireResponse): boolean {
   return !isThrottled(response) && !isGatewayError(response);
 }
 
-/** Methods that may be sent again after a 502 or 504: safe or idempotent (RFC 9110 §9.2.1, §9.2.2). */
+/** Methods that may be sent again after a 502, 504 or 52x: safe or idempotent (RFC 9110 §9.2.1, §9.2.2). */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /**
  * A gateway blip worth sending again: a 503 without Retry-After for any method (the server did not process it, RFC
- * 9110 §15.6.4); a 502 or 504 only for a safe or idempotent method, since the upstream may have processed a POST or
- * PATCH before the gateway gave up (that request is left unavailable, not sent again).
+ * 9110 §15.6.4); another gateway's error (502, 504, Cloudflare's 52x) only for a safe or idempotent method, since the
+ * upstream may have processed a POST or PATCH before the gateway gave up (that request is left unavailable).
  */
 function isTransient(response: WireResponse, method: string): boolean {
   return isGatewayError(response) && (response.status === 503 || IDEMPOTENT.has(method.toUpperCase()));

@@ -69,7 +69,7 @@ export class ApiClient {
   readonly exchanges: Exchange[] = [];
   /** Requests of this client that were retried at least once after a throttled answer. */
   retried = 0;
-  /** Transient gateway answers (502, 503 without Retry-After, 504) this client's requests got and sent again. */
+  /** Transient gateway errors (502, 503 without Retry-After, 504, 52x) this client's requests got and sent again. */
   transient = 0;
   /** The longest chain of this client's requests that waited for each other (the test's critical path). */
   chainLength = 0;

@@ -45,9 +45,9 @@ export function verdictLine(summary: Summary, htmlPath: string): string {
   return `Conformance: ${summary.verdict} — ${said} (${htmlPath})`;
 }
 
-/** "3 transient 502/503/504 answers retried": gateway blips, sent again and not judged (README, HTTP client). */
+/** "3 transient gateway errors retried": 502, 503, 504 or Cloudflare's 52x, sent again and not judged (retry.ts). */
 export function transientLine(count: number): string {
-  return `${count} transient 502/503/504 ${count === 1 ? 'answer' : 'answers'} retried`;
+  return `${count} transient gateway ${count === 1 ? 'error' : 'errors'} retried`;
 }
 
 /** Why the target slowed the run down, by the statuses of the answers that did. */

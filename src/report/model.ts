@@ -83,7 +83,7 @@ export interface TestRecord {
   requestsSent?: number;
   /** Requests of the test that were sent again after a throttled answer. */
   retries?: number;
-  /** Transient gateway answers (502, 503 without Retry-After, 504) the test's requests got and sent again. */
+  /** Transient gateway errors (502, 503 without Retry-After, 504, 52x) the test's requests got and sent again. */
   transientRetried?: number;
   /**
    * The halvings of the run's pace (a 429, or a rate limiter's 503) that the test carries: its worker's since its
@@ -177,7 +177,7 @@ export interface Summary {
   requestsSent: number | null;
   /** Sum of the tests' `requests-retried` annotations (sent again after a throttled answer); null when none said. */
   requestsRetried: number | null;
-  /** Transient gateway answers (502, 503 without Retry-After, 504) sent again; 0 when none. */
+  /** Transient gateway errors (502, 503 without Retry-After, 504, 52x) sent again; 0 when none. */
   transientRetried: number;
   /** Set when the target slowed the run down: it throttled (429), or a rate limiter refused requests (503). */
   slowedDown?: SlowedDown;

@@ -29,7 +29,7 @@ import { neitherSuccessNorRefusal, refusedBeforeTheData } from '../../src/checks
 import { Transport } from '../../src/http/transport';
 import { answeredInFront, bodyExcerpt, breakerMessage, refusedBeforeTheDataMessage } from '../../src/http/presentation';
 import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
-import { askedWaitMs, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
+import { askedWaitMs, isGatewayError, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
 import { OPERATIONS, type Operation } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
@@ -665,7 +665,7 @@ test('gateway blips (502, 503, 504 with an HTML page) are sent again: PASS, each
   const counted = summaryOf(run).transientRetried;
   expect(counted).toBeLessThanOrEqual(blips.blips());
   expect(counted).toBeGreaterThanOrEqual(blips.blips() - 8);
-  expect(run.output).toContain(`${counted} transient 502/503/504 answers retried`);
+  expect(run.output).toContain(`${counted} transient gateway errors retried`);
   expectOutcome(run, 'PASS', { lines: linesFor(run) });
 });
 
@@ -1257,24 +1257,25 @@ test.describe('retries and the breaker', () => {
   });
 
   test('a blip is sent again up to RSF_MAX_RETRIES, then not judged; a POST not resent after 502 or 504', async () => {
-    // 503 on /v1/prices, 502 elsewhere, always: the target is unavailable, and no answer of it is judged.
+    // 503 on /v1/prices, Cloudflare's 521 on /v1/cf, 502 elsewhere, always: the target is unavailable, and no answer
+    // of it is judged.
     const target = await startHostileTarget({
       misbehave: (req, res) => {
-        const status = /prices/.test(req.url ?? '') ? 503 : 502;
+        const status = /prices/.test(req.url ?? '') ? 503 : /\/cf/.test(req.url ?? '') ? 521 : 502;
         res.writeHead(status, { 'content-type': 'text/html' }).end(`<html>${status}</html>`);
         return true;
       },
     });
     try {
       const config = configFor({ RSF_TARGET_URL: target.url, RSF_MAX_RETRIES: '2', RSF_RETRY_MAX_WAIT_MS: '20' });
-      const transport = new Transport(
-        transportOptions(config),
-        `${target.url}/v1`,
-        1,
-        new RunState(scratchDir('state')),
-      );
-      const send = (method: string, path: string) =>
-        transport.deliver({ method, url: `${target.url}/v1/${path}`, headers: {} });
+      // A run of its own for each part: the breaker of one opens after its third unavailable request.
+      const sender = () => {
+        const state = new RunState(scratchDir('state'));
+        const transport = new Transport(transportOptions(config), `${target.url}/v1`, 1, state);
+        return (method: string, path: string) =>
+          transport.deliver({ method, url: `${target.url}/v1/${path}`, headers: {} });
+      };
+      const send = sender();
       const transient = { status: 502, waitedMs: expect.any(Number), transient: true };
       const get = await send('GET', 'item/1');
       expect(get).toMatchObject({ kind: 'unavailable', gaveUp: 'retries', attempts: [transient, transient] });
@@ -1290,6 +1291,24 @@ test.describe('retries and the breaker', () => {
         attempts: [{ status: 503, transient: true }, { status: 503 }],
       });
       expect(target.requests).toBe(7);
+      // Behind Cloudflare, a server that is down answers 521 ("Web server is down"): a gateway's error as 502 is.
+      const sendBehindCloudflare = sender();
+      const cloudflare = await sendBehindCloudflare('GET', 'cf/item/1');
+      expect(cloudflare).toMatchObject({ kind: 'unavailable', gaveUp: 'retries', attempts: [{ status: 521 }, {}] });
+      expect(await sendBehindCloudflare('POST', 'cf/carrito')).toMatchObject({ kind: 'unavailable', gaveUp: 'unsafe' });
+      expect(target.requests).toBe(11);
+      const wireResponse = (status: number) => ({
+        status,
+        headers: {},
+        body: Buffer.alloc(0),
+        sizeBytes: 0,
+        truncated: false,
+        durationMs: 1,
+      });
+      for (const status of [520, 522, 523, 524, 525, 526, 527, 530])
+        expect(isGatewayError(wireResponse(status)), `HTTP ${status}`).toBe(true);
+      for (const status of [500, 501, 505, 511, 528, 529, 531, 599])
+        expect(isGatewayError(wireResponse(status)), `HTTP ${status}`).toBe(false);
     } finally {
       await target.close();
     }

@@ -181,7 +181,8 @@ export const TARGET_SETTINGS = {
     '0',
     bounded(0, 600000),
     'How long the preflight waits for a target that is not up yet, in milliseconds (0 to 600000): it asks again ' +
-      'each second while the connection is refused, reset or times out, or a gateway answers 502, 503 or 504. For ' +
+      'each second while the connection is refused, reset or times out, or a gateway answers 502, 503, 504 or ' +
+      "Cloudflare's 520 to 527 or 530. For " +
       'a server started just before the run, or one that sleeps until a request wakes it. With ' +
       'RSF_BEARER_TOKEN_COMMAND, the wait comes first, then the command. 0: no wait.',
   ),
@@ -204,8 +205,9 @@ export const TARGET_SETTINGS = {
     '5',
     bounded(0, 20),
     'Times a request is sent again after HTTP 429 or 503 with Retry-After, or a gateway blip: 503 without ' +
-      'Retry-After, or 502/504 to GET, HEAD, PUT, DELETE (0 to 20). A check whose every attempt was throttled is ' +
-      'inconclusive, never failed; so is one whose blip is still there at the end (the target was unavailable).',
+      'Retry-After, or 502/504 (or a Cloudflare 52x) to GET, HEAD, PUT, DELETE (0 to 20). A check whose every ' +
+      'attempt was throttled is inconclusive, never failed; so is one whose blip is still there at the end (the ' +
+      'target was unavailable).',
   ),
   retryMaxWaitMs: S(
     'RSF_RETRY_MAX_WAIT_MS',
