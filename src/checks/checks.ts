@@ -191,14 +191,22 @@ export interface AllowedRefusal {
 /**
  * positive_data_acceptance for valid input of any length and characters (§8 shows no limits, the spec no character
  * set): the operation succeeds (`id`, its success requirement). Where the spec lists a refusal reason that may apply,
- * `refusal` allows a refusal in the documented error shape, which leaves `id` unjudged; a 5xx is the server failing,
- * never a refusal, unless the spec documents one. Its JSON answers, which may echo text of any script, are UTF-8
- * (jsonUtf8).
+ * `refusal` allows a refusal in the documented error shape, which leaves `id` unjudged, as does a refusal for the
+ * request's size (SIZE_REFUSALS); a 5xx is the server failing, never a refusal, unless the spec documents one. Its
+ * JSON answers, which may echo text of any script, are UTF-8 (jsonUtf8).
  */
 export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
   const accepted = validInputAccepted(id, refusal);
   return { ...accepted, assertions: [...accepted.assertions, ...jsonUtf8().assertions] };
 }
+
+/**
+ * Refused for its size: 413 (content), 414 (URI) or 431 (header fields), RFC 9110 §15.5.14, §15.5.15 and RFC 6585 §5.
+ * §8 leaves payload size limits to the implementation, and the valid-input probes send text of up to 300 characters
+ * in bodies and paths: a server, or the web server in front of it (nginx's 8 KB request line, IIS's 4 KB URL), may
+ * refuse such a request, in whatever body its own.
+ */
+const SIZE_REFUSALS = new Set([413, 414, 431]);
 
 /** acceptsValidInput's first half: `id`, or a refusal the spec allows. */
 function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
@@ -208,6 +216,8 @@ function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
     id,
     (x, { config }) => {
       const problem = successProblem(x, config);
+      if (problem && SIZE_REFUSALS.has(x.status))
+        return notApplicable(`refused for its size (HTTP ${x.status}), a limit §8 leaves open: no success to judge`);
       if (!problem || !refusal) return throwIf(problem);
       if (x.status >= 500 && !refusal.serverError) {
         const expected = `the operation to succeed, or a refusal in its documented error shape (${refusal.reason})`;

@@ -1399,6 +1399,23 @@ test.describe('retries and the breaker', () => {
     ]);
   });
 
+  test('valid input refused for its size (413, 414, 431) is a limit §8 leaves open: not failed', async () => {
+    const page = (status: number) => `<html><head><title>${status}</title></head><body>nginx</body></html>`;
+    const withRefusal = acceptsValidInput('OP1-SUCCESS-SHAPE', { reason: '§4.1', errorShape: 'OP1-ERROR-SHAPE' });
+    const without = acceptsValidInput('OP6-SUCCESS-SHAPE');
+    for (const status of [413, 414, 431]) {
+      for (const check of [withRefusal, without]) {
+        const exchange = answered(OPERATIONS.updateClient, status, page(status), 'valid', 'text/html');
+        expect(await judgement(check, exchange), `HTTP ${status}`).toEqual({
+          notApplicable: `refused for its size (HTTP ${status}), a limit §8 leaves open: no success to judge`,
+        });
+      }
+    }
+    // Any other refusal in no documented shape is judged, as before.
+    const badRequest = answered(OPERATIONS.updateClient, 400, page(400), 'valid', 'text/html');
+    expect(await judgement(withRefusal, badRequest)).toBeInstanceOf(CheckFailure);
+  });
+
   test('utility 100 answered with a malformed success is not failed as refused: one fault, judged once', async () => {
     const check = notRejected('OP4-UTILITY-MAX', 'OP4-ERROR-SHAPE');
     const judge = async (status: number, body: string) => {
