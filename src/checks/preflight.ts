@@ -444,10 +444,12 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       const problem = resourceProblem(read, exchange, config);
       const anyFound = problem !== undefined && read.control && (await foundAsWell(transport, read, config, base));
       const wrongSetting = anyFound ? undefined : problem;
-      // A write refused as unauthorised: the account may be one that reads only, as a staging account often is.
-      const writeRefused =
-        wrongSetting !== undefined && read.body !== undefined && [401, 403].includes(exchange.status);
-      return { wrongSetting, writeRefused };
+      // Refused as unauthorised, although the price list took the token: a write, by an account that reads only (as a
+      // staging account often is); a read, by a token without the rights or scope for it (OAuth's insufficient_scope).
+      const refused = wrongSetting !== undefined && [401, 403].includes(exchange.status);
+      const writeRefused = refused && read.body !== undefined;
+      const readRefused = refused && read.body === undefined ? { challenge: challengeShown(exchange) } : undefined;
+      return { wrongSetting, writeRefused, readRefused };
     }),
   );
   const targetProblem = results.find((r) => r.targetProblem !== undefined)?.targetProblem;
@@ -456,8 +458,11 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
   if (wrong.length === 0) return;
   const what = wrong.length === 1 ? 'A setting does not name' : `${wrong.length} settings do not name`;
   const readOnly = results.some((r) => r.writeRefused) ? `\n  ${READ_ONLY_ADVICE}` : '';
+  const readsRefused = results.flatMap((r) => (r.readRefused ? [r.readRefused] : []));
+  const scope =
+    readsRefused.length > 0 ? `\n  ${readRefusedAdvice(readsRefused.find((r) => r.challenge)?.challenge)}` : '';
   const named = wrong.map((p) => `  ${p}`).join('\n');
-  throw new PreflightError(redact(`${HEADING} ${what} what the target has:\n${named}${readOnly}`));
+  throw new PreflightError(redact(`${HEADING} ${what} what the target has:\n${named}${readOnly}${scope}`));
 }
 
 /**
@@ -475,6 +480,18 @@ async function foundAsWell(
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') return false;
   return outcomeOf(answered(operation, request, delivery, config), config).succeeded;
+}
+
+/**
+ * After a read of the preflight refused with 401 or 403, although the price list took the token: the token's rights or
+ * scope, not the setting, may be why; the challenge (`WWW-Authenticate`) says which when the target sends one.
+ */
+function readRefusedAdvice(challenge: string | undefined): string {
+  const says = challenge ? ` The target says: WWW-Authenticate: ${challenge}.` : '';
+  return (
+    'A read was refused with HTTP 401 or 403, although the target took RSF_BEARER_TOKEN for the price list: the ' +
+    `token may lack the rights or the scope to read it.${says} Use a token that may, or check the setting.`
+  );
 }
 
 /** After a write of the preflight refused with 401 or 403: the token's account, not the setting, may be why. */

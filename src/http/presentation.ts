@@ -178,10 +178,14 @@ export function refusedBeforeTheDataMessage(label: string, exchange: Exchange): 
           `the token's account's rights${writes ? ' (one that may not write)' : ''} or `,
           writes ? 'use a token whose account may write, or ' : '',
         ];
+  // OAuth says there which scope a token lacks (RFC 6750 §3.1, insufficient_scope).
+  const challenge = challengeShown(exchange);
+  const says = challenge ? ` It says: WWW-Authenticate: ${challenge}.` : '';
   return redact(
     `${label} answered HTTP ${exchange.status}, in no error shape the spec documents, to ${to}: a refusal before ` +
       `the data, by ${by}a firewall's rule (against quotes or markup in the request, say), not the API's of the ` +
-      `data. Not judged: ${use}let the suite's requests through (their User-Agent names the suite). Body: ${body}`,
+      `data.${says} Not judged: ${use}let the suite's requests through (their User-Agent names the suite). ` +
+      `Body: ${body}`,
   );
 }
 

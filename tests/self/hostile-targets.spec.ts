@@ -532,6 +532,11 @@ test('a refusal before the data: with the valid token, in no documented shape, w
     "to an operation that takes no credentials (§5.3): a refusal before the data, by a firewall's rule (against " +
       "quotes or markup in the request, say), not the API's of the data. Not judged: let the suite's requests through",
   );
+  // A token without the scope of an operation: OAuth says which, in its challenge (RFC 6750 §3.1).
+  const challenge = 'Bearer error="insufficient_scope", scope="postsale:write"';
+  const scoped = { ...answered(OPERATIONS.createPostSale, 401, '{"error":"insufficient_scope"}'), challenge };
+  expect(refusedBeforeTheData(scoped)).toBe(true);
+  expect(refusedBeforeTheDataMessage('operation 13', scoped)).toContain(`It says: WWW-Authenticate: ${challenge}.`);
 });
 
 test('an account that may not write, writes off: its refusals of invalid bodies are not judged, ERROR', async () => {

@@ -661,6 +661,31 @@ test('writes refused with 403, as to an account that reads only: the message say
   }
 });
 
+test("a read refused for the token's scope: the setting is named, and the scope the target asks for", async () => {
+  // An OAuth server whose token reads prices but not post-sale channels (RFC 6750 §3.1, insufficient_scope).
+  const challenge = 'Bearer error="insufficient_scope", scope="postsale:read"';
+  const scoped = await startHostileTarget({
+    upstream: reference().url,
+    misbehave: (req, res) => {
+      if (!req.url?.startsWith('/v1/postventa/') || req.headers.authorization !== `Bearer ${secrets.bearer}`)
+        return false;
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': challenge });
+      res.end('{"error":"insufficient_scope"}');
+      return true;
+    },
+  });
+  try {
+    const message = await preflightMessage({ ...token, RSF_TARGET_URL: scoped.url });
+    expect(message).toMatch(/RSF_POSTSALE_ID=\S+: GET .* answered HTTP 401: \{"error":"insufficient_scope"\}/);
+    expect(message).toContain(
+      'A read was refused with HTTP 401 or 403, although the target took RSF_BEARER_TOKEN for the price list: the ' +
+        `token may lack the rights or the scope to read it. The target says: WWW-Authenticate: ${challenge}.`,
+    );
+  } finally {
+    await scoped.close();
+  }
+});
+
 // A product that exists, named as missing, stops the run (the next test). One that a target finds whatever it is asked
 // for does not: a made-up id is found too, so the setting is not to blame, and OP8-UNKNOWN-PRODUCT's test judges it.
 test('a target that finds any product: RSF_MISSING_PRODUCT_ID is not blamed, and the run goes on', async () => {
