@@ -15,9 +15,9 @@ export const REQUESTS_ANNOTATION = 'requests-sent';
 /** Attachment name prefix of a failed check's evidence (JSON of Evidence); the full name is `evidence <ID>`. */
 export const EVIDENCE_ATTACHMENT_PREFIX = 'evidence ';
 /**
- * Attachment name of the answer that stopped a test unjudged, when an answer did (a firewall's page, a proxy's 407,
- * a redirect to a sign-in page, a refusal before the data, a body over the cap): JSON of its ExchangeRecord,
- * for the report to show.
+ * Attachment name of the answer that stopped a test unjudged, when an answer did (a firewall's or gateway's page, a
+ * proxy's 407, a redirect to a sign-in page, a refusal before the data, a body over the cap): JSON of its
+ * ExchangeRecord, for the report to show.
  */
 export const UNJUDGED_ANSWER_ATTACHMENT = 'unjudged answer';
 /**
