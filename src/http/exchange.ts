@@ -95,7 +95,12 @@ const HTML_DOCUMENT = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html)[\s>]
  * only holds markup (a plain string with a tag in it) is no document, and is judged.
  */
 export function pageInFront(exchange: Exchange): boolean {
-  return exchange.status >= 200 && exchange.status < 300 && HTML_DOCUMENT.test(exchange.text);
+  return exchange.status >= 200 && exchange.status < 300 && isHtmlDocument(exchange);
+}
+
+/** Whether the body is a whole HTML document (HTML_DOCUMENT), where the API answers JSON or plain strings. */
+export function isHtmlDocument(exchange: Pick<Exchange, 'text'>): boolean {
+  return HTML_DOCUMENT.test(exchange.text);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type WireResponse,
   blockedInFront,
   headerValue,
+  isHtmlDocument,
   pageInFront,
   redirectedAway,
 } from './exchange';
@@ -152,6 +153,20 @@ export function blockedMessage(label: string, exchange: Exchange): string {
       'request (a rule against markup or quotes in it, say), or the API answered with a page. Not judged: let the ' +
       "suite's requests through (their User-Agent names the suite), or test the API without the firewall. " +
       `Page: ${page}`,
+  );
+}
+
+/**
+ * For a failure judged on an error status with a whole web page: where the API answers JSON or plain strings, a web
+ * server or proxy in front of it may have put its own page in place of the API's error body, which the spec judges
+ * (nginx's proxy_intercept_errors, IIS's custom errors). Undefined for any other answer.
+ */
+export function webPageNote(exchange: Exchange): string | undefined {
+  if (exchange.status < 400 || !isHtmlDocument(exchange)) return undefined;
+  return (
+    `the answer is a web page (HTTP ${exchange.status}), where the API answers JSON or plain strings: a web server ` +
+    "or proxy in front of the API may put its own page in place of the API's error body (nginx's " +
+    "proxy_intercept_errors, IIS's custom errors). Send the request to the API itself to see its own answer."
   );
 }
 

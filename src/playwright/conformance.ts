@@ -10,7 +10,7 @@ import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
 import { neitherSuccessNorRefusal } from '../checks/outcome';
 import type { Exchange } from '../http/exchange';
-import { describeExchange, recordOf } from '../http/presentation';
+import { describeExchange, recordOf, webPageNote } from '../http/presentation';
 import { operationLabel } from '../model/operations';
 import { redact } from '../http/redact';
 import './secrets';
@@ -141,6 +141,7 @@ export class Conformance {
     const judgedLast = judged.at(-1);
     const taken = judgedLast !== undefined && neitherSuccessNorRefusal(judgedLast, this.config);
     const hint = options.settings && !taken ? settingHint(this.config, options.settings) : undefined;
+    const page = judgedLast && webPageNote(judgedLast);
     const what = failure ? failure.message : stripAnsi(error instanceof Error ? error.message : String(error));
     const message = redact(
       [
@@ -148,6 +149,7 @@ export class Conformance {
         what,
         ...(data?.schemaErrors?.length ? ['schema errors:', ...data.schemaErrors.map((e) => `  - ${e}`)] : []),
         ...(hint ? [`hint: ${hint}`] : []),
+        ...(page ? [`note: ${page}`] : []),
         ...exchanges.map((x) => `exchange:\n${describeExchange(x, secretSettings(this.config))}`),
       ].join('\n'),
     );

@@ -27,7 +27,13 @@ import {
 import { CheckFailure } from '../../src/checks/failure';
 import { neitherSuccessNorRefusal, refusedBeforeTheData } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
-import { answeredInFront, bodyExcerpt, breakerMessage, refusedBeforeTheDataMessage } from '../../src/http/presentation';
+import {
+  answeredInFront,
+  bodyExcerpt,
+  breakerMessage,
+  refusedBeforeTheDataMessage,
+  webPageNote,
+} from '../../src/http/presentation';
 import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
 import { askedWaitMs, isGatewayError, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
@@ -506,6 +512,23 @@ test('a success status with a whole HTML document is a page in front of the API;
   for (const body of ['Items added to the cart', '<b>Items</b> added', '"<html>"', '{"html":"<html>"}', '<htmlx>'])
     expect(page(body), body).toBeUndefined();
   expect(page('<!DOCTYPE html><html></html>', 500)).toBeUndefined();
+});
+
+test('an error status with a whole web page: its failure notes that a server in front may have put it there', () => {
+  const nginx = '<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body><center>nginx</center></body></html>';
+  const note = (status: number, body: string) => webPageNote(answered(OPERATIONS.updateClient, status, body));
+  expect(note(400, nginx)).toBe(
+    'the answer is a web page (HTTP 400), where the API answers JSON or plain strings: a web server or proxy in ' +
+      "front of the API may put its own page in place of the API's error body (nginx's proxy_intercept_errors, IIS's " +
+      'custom errors). Send the request to the API itself to see its own answer.',
+  );
+  // The API's own answers: a plain string, JSON, a success (a page with a success status is not judged at all).
+  for (const [status, body] of [
+    [400, 'Bad request'],
+    [400, '{"status":"error","message":"bad"}'],
+    [200, nginx],
+  ] as const)
+    expect(note(status, body), `${status} ${body}`).toBeUndefined();
 });
 
 test('a refusal before the data: with the valid token, in no documented shape, where the spec shows the errors', () => {
