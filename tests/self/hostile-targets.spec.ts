@@ -19,6 +19,7 @@ import {
   type Check,
   acceptsValidInput,
   jsonUtf8,
+  linkCheck,
   notRejected,
   rejectionProblem,
   schemaProblem,
@@ -43,6 +44,10 @@ import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/ru
 import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
 import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
+import { SETTLE_WAITS_MS, link } from '../../src/playwright/probes';
+import type { ApiClient } from '../../src/playwright/api-client';
+import type { Conformance } from '../../src/playwright/conformance';
+import { validBodies } from '../../src/model/bodies';
 import { replacingReporters } from '../../src/playwright/replaced-reporters';
 import { refusedAsWrongSettings } from '../../src/playwright/wrong-settings';
 import { WRONG_CHANNEL_TOKEN } from '../../src/model/body-rules';
@@ -1502,6 +1507,56 @@ test.describe('retries and the breaker', () => {
     expect(bodyExcerpt(prices), 'the excerpt shows the bytes sent').toBe('\\u{feff}[]');
     const text = answered(OPERATIONS.updateCartItems, 200, withBom('ok'), 'valid', 'text/plain');
     expect(text.body).toEqual({ kind: 'text', value: 'ok' });
+  });
+});
+
+test('a link whose second step lags behind its first sends it again, twice at most; the last is judged', async () => {
+  test.setTimeout(30_000);
+  const config = loadConfig();
+  const bodies = validBodies(config);
+  // Shows the address only once the update succeeds (a replica that lags behind the primary refuses it before).
+  const check = linkCheck('LINK-ADDRESS-CREATED-UPDATABLE', ([, updated]) => {
+    if (updated?.status !== 200) throw new Error(`not updated (HTTP ${updated?.status})`);
+  });
+  const spec = {
+    operation: 'createShippingAddress' as const,
+    request: () => ({ json: bodies.addressWithPlaceId() }),
+    read: () => ({ operation: 'updateShippingAddress' as const, options: { json: bodies.addressUpdate() } }),
+    check,
+    settings: [],
+  };
+  /** Runs the link against answers in `reads` to its second step: the statuses sent, what was judged and shown. */
+  const runLink = async (reads: number[]) => {
+    const sent: number[] = [];
+    let judged: readonly Exchange[] = [];
+    let shown: readonly Exchange[] | undefined;
+    const api = {
+      call: async (name: keyof typeof OPERATIONS) => {
+        const status = name === 'createShippingAddress' ? 200 : (reads.shift() ?? 404);
+        sent.push(status);
+        return answered(OPERATIONS[name], status, '{"success":"ok","msg":"ok","addressId":7}');
+      },
+    } as unknown as ApiClient;
+    const conformance = {
+      checkChain: async (_: Check, chain: readonly Exchange[], context: { evidence?: readonly Exchange[] }) => {
+        judged = chain;
+        shown = context.evidence;
+      },
+    } as unknown as Conformance;
+    const [, , body] = link('updates an address it has just created', spec);
+    await body({ api, conformance, bodies, config });
+    return { sent, judged: judged.map((x) => x.status), shown: shown?.map((x) => x.status) };
+  };
+  // Shown at once: sent once.
+  expect(await runLink([200])).toEqual({ sent: [200, 200], judged: [200, 200], shown: [200, 200] });
+  // Shown a moment later: sent again after each wait until it is; judged on the last answer, every attempt shown.
+  expect(SETTLE_WAITS_MS).toHaveLength(2);
+  expect(await runLink([404, 200])).toEqual({ sent: [200, 404, 200], judged: [200, 200], shown: [200, 404, 200] });
+  // Never shown: sent 1 + 2 times, and judged on the last refusal (the check fails it).
+  expect(await runLink([])).toEqual({
+    sent: [200, 404, 404, 404],
+    judged: [200, 404],
+    shown: [200, 404, 404, 404],
   });
 });
 
