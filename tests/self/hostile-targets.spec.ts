@@ -548,6 +548,10 @@ test('a refusal before the data: with the valid token, in no documented shape, w
   expect(before('getPaymentVoucher', 403, forbidden)).toBe(false);
   expect(before('quoteShipping', 403, forbidden, 'none')).toBe(false);
   expect(before('quoteShipping', 401, forbidden)).toBe(false);
+  // A write with a body, refused before it; a deletion (no body, errors not shown, §7.4) refused as the API's own.
+  expect(before('updateCategory', 403, forbidden)).toBe(true);
+  expect(before('deleteProduct', 403, '{"error":"not one of this account\'s products"}')).toBe(false);
+  expect(before('deleteProduct', 401, forbidden)).toBe(true);
   // An operation that takes no credentials (§5.3): its errors documented (operation 6), or not shown (15, §7.4).
   expect(before('createPaymentPreference', 403, forbidden, 'none')).toBe(true);
   expect(before('createPaymentPreference', 403, '{"error_message":"not created"}', 'none')).toBe(false);
