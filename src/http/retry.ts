@@ -24,12 +24,20 @@ export function isThrottled(response: WireResponse): boolean {
 export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504, 520, 521, 522, 523, 524, 525, 526, 527, 530]);
 
 /**
- * A gateway's error (GATEWAY_STATUSES), or 503 without Retry-After: what a gateway or an unavailable server answers
- * in place of the API (RFC 9110 §15.6.3 to §15.6.5). The spec documents none of them for any operation.
+ * Answers that say the request was not processed, so that any method may be sent again: 503 without Retry-After (RFC
+ * 9110 §15.6.4), and 408, the server having given up waiting for the request (§15.5.9), as a load balancer answers a
+ * request that reached it as it closed an idle connection.
+ */
+const NOT_PROCESSED: ReadonlySet<number> = new Set([408, 503]);
+
+/**
+ * A gateway's error (GATEWAY_STATUSES), 503 without Retry-After, or 408: what a gateway or an unavailable server
+ * answers in place of the API (RFC 9110 §15.5.9, §15.6.3 to §15.6.5). The spec documents none of them for any
+ * operation.
  */
 export function isGatewayError(response: WireResponse): boolean {
   if (response.status === 503) return headerValue(response, 'retry-after') === undefined;
-  return GATEWAY_STATUSES.has(response.status);
+  return response.status === 408 || GATEWAY_STATUSES.has(response.status);
 }
 
 /** Neither throttled nor a gateway's error: the API's own answer, to judge (and to close the breaker's count). */
@@ -41,12 +49,12 @@ export function isUsableAnswer(response: WireResponse): boolean {
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /**
- * A gateway blip worth sending again: a 503 without Retry-After for any method (the server did not process it, RFC
- * 9110 §15.6.4); another gateway's error (502, 504, Cloudflare's 52x) only for a safe or idempotent method, since the
- * upstream may have processed a POST or PATCH before the gateway gave up (that request is left unavailable).
+ * A gateway blip worth sending again: a 503 without Retry-After or a 408 for any method (NOT_PROCESSED); another
+ * gateway's error (502, 504, Cloudflare's 52x) only for a safe or idempotent method, since the upstream may have
+ * processed a POST or PATCH before the gateway gave up (that request is left unavailable).
  */
 function isTransient(response: WireResponse, method: string): boolean {
-  return isGatewayError(response) && (response.status === 503 || IDEMPOTENT.has(method.toUpperCase()));
+  return isGatewayError(response) && (NOT_PROCESSED.has(response.status) || IDEMPOTENT.has(method.toUpperCase()));
 }
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or invalid. */

@@ -1294,11 +1294,12 @@ test.describe('retries and the breaker', () => {
   });
 
   test('a blip is sent again up to RSF_MAX_RETRIES, then not judged; a POST not resent after 502 or 504', async () => {
-    // 503 on /v1/prices, Cloudflare's 521 on /v1/cf, 502 elsewhere, always: the target is unavailable, and no answer
-    // of it is judged.
+    // 503 on /v1/prices, Cloudflare's 521 on /v1/cf, 408 on /v1/timeout, 502 elsewhere, always: the target is
+    // unavailable, and no answer of it is judged.
     const target = await startHostileTarget({
       misbehave: (req, res) => {
-        const status = /prices/.test(req.url ?? '') ? 503 : /\/cf/.test(req.url ?? '') ? 521 : 502;
+        const url = req.url ?? '';
+        const status = /prices/.test(url) ? 503 : /\/cf/.test(url) ? 521 : /\/timeout/.test(url) ? 408 : 502;
         res.writeHead(status, { 'content-type': 'text/html' }).end(`<html>${status}</html>`);
         return true;
       },
@@ -1346,6 +1347,12 @@ test.describe('retries and the breaker', () => {
         expect(isGatewayError(wireResponse(status)), `HTTP ${status}`).toBe(true);
       for (const status of [500, 501, 505, 511, 528, 529, 531, 599])
         expect(isGatewayError(wireResponse(status)), `HTTP ${status}`).toBe(false);
+      // A 408: the server gave up waiting for the request, which it did not process (RFC 9110 §15.5.9).
+      const sendTimedOut = sender();
+      expect(await sendTimedOut('POST', 'timeout/carrito')).toMatchObject({
+        kind: 'unavailable',
+        attempts: [{ status: 408, transient: true }, { status: 408 }],
+      });
     } finally {
       await target.close();
     }
