@@ -349,10 +349,18 @@ async function checkPrices(
       `HTTP ${status} with markup (${contentType}), not JSON: a firewall or proxy in front of the API refused the ` +
         `request, or the API refused RSF_BEARER_TOKEN.${says} Body: ${body}`,
     );
-  if (status === 401 || status === 403)
+  if (status === 401)
     fail(
       `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).${says} ` +
         `Body: ${body || '(empty body)'}`,
+    );
+  // Forbidden, not unauthenticated: the token, or what stands in front of the API, which the answer may name.
+  if (status === 403)
+    fail(
+      'HTTP 403: the target refused the request. Either RSF_BEARER_TOKEN is not valid, or may not read the price ' +
+        'list (§5), or what stands in front of the API refuses it: an API gateway that wants a key of its own ' +
+        '(RSF_EXTRA_HEADERS sends it), an IP allowlist or a resource policy that does not let this machine in.' +
+        `${says} Body: ${body || '(empty body)'}`,
     );
   // Before the markup: a server's error page says the target is failing, not that it is another site.
   if (status >= 500)

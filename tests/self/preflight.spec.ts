@@ -398,7 +398,12 @@ test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every req
   });
   const { url } = gatewayOnly;
   try {
-    expect(await preflightMessage({ ...token, RSF_TARGET_URL: url })).toMatch(/HTTP 403: the target refused RSF_B/);
+    expect(await preflightMessage({ ...token, RSF_TARGET_URL: url })).toContain(
+      'HTTP 403: the target refused the request. Either RSF_BEARER_TOKEN is not valid, or may not read the price ' +
+        'list (§5), or what stands in front of the API refuses it: an API gateway that wants a key of its own ' +
+        '(RSF_EXTRA_HEADERS sends it), an IP allowlist or a resource policy that does not let this machine in. ' +
+        'Body: {"message":"Forbidden"}',
+    );
     keys.length = 0;
     const withKey = await preflightOutcome({
       ...token,
