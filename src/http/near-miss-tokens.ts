@@ -33,6 +33,14 @@ export function otherCase(token: string): string | undefined {
   return swapped === token ? undefined : swapped;
 }
 
+/**
+ * Whether the token's letters carry no case by its format: a UUID, or another token of hexadecimal digits and hyphens,
+ * whose digits a to f are case-insensitive on input (RFC 9562 §4). Its other letter case names the same token.
+ */
+export function hexadecimalToken(token: string): boolean {
+  return /^[0-9a-f-]+$/i.test(token) && /[a-f]/i.test(token);
+}
+
 /** Every near-miss form of a token that the suite may send: the values to redact along with it. */
 export function nearMissTokens(token: string): string[] {
   if (token === '') return [];

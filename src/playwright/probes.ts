@@ -8,7 +8,7 @@ import { requiredFields, retyped, typedFields, without } from '../model/bodies';
 import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, notApplicable, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
-import { otherCase } from '../http/near-miss-tokens';
+import { hexadecimalToken, otherCase } from '../http/near-miss-tokens';
 import type { Conformance, SettingKey } from './conformance';
 import { stopAsInconclusive } from './unjudged';
 import { refusedAsWrongSettings } from './wrong-settings';
@@ -165,8 +165,15 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
 
 /** Why a variant cannot be sent with this token, if it cannot: it is then left untested, never failed. */
 function unsendable(credentials: Credentials, config: Config): string | undefined {
-  if (credentials !== 'other-case' || otherCase(config.bearerToken) !== undefined) return undefined;
-  return 'RSF_BEARER_TOKEN has no letter, so it has no other letter case: not sent (the token itself would be)';
+  if (credentials !== 'other-case') return undefined;
+  if (otherCase(config.bearerToken) === undefined)
+    return 'RSF_BEARER_TOKEN has no letter, so it has no other letter case: not sent (the token itself would be)';
+  if (hexadecimalToken(config.bearerToken))
+    return (
+      'RSF_BEARER_TOKEN is hexadecimal (a UUID, say), whose letters are case-insensitive (RFC 9562 §4): its other ' +
+      'letter case names the same token, which a target may accept. Not sent'
+    );
+  return undefined;
 }
 
 /** §5.1, §5.4: each way of not presenting the token is refused (`id`, e.g. 'OP4-AUTH-REQUIRED'). */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import dotenv from 'dotenv';
 import fc from 'fast-check';
 import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
-import { lastCharacterChanged, nearMissTokens, otherCase } from '../../src/http/near-miss-tokens';
+import { hexadecimalToken, lastCharacterChanged, nearMissTokens, otherCase } from '../../src/http/near-miss-tokens';
 import { REDACTED, redact } from '../../src/http/redact';
 import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
@@ -148,6 +148,11 @@ test('a near-miss token differs from the token in its last character only, or in
   expect(lastCharacterChanged('token-=')).toBe('token-x');
   expect(otherCase('Ref-Token-1')).toBe('rEF-tOKEN-1');
   expect(otherCase('1234-5678'), 'no letter, no other case').toBeUndefined();
+  // A UUID's other case is the same UUID (RFC 9562 §4): its probe is not sent.
+  expect(hexadecimalToken('3f2504e0-4f89-11d3-9a0c-0305e82c3301')).toBe(true);
+  expect(hexadecimalToken('DEADBEEF00')).toBe(true);
+  for (const token of ['Ref-Token-1', 'reference-bearer-token', '1234-5678', 'eyJhbGciOiJIUzI1NiJ9.e30.x'])
+    expect(hexadecimalToken(token), token).toBe(false);
   fc.assert(
     fc.property(fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme-ascii' }), (token) => {
       const changed = [...lastCharacterChanged(token)];
