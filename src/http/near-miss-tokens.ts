@@ -6,20 +6,33 @@ const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const UPPER = LOWER.toUpperCase();
 const DIGITS = '0123456789';
 
-/** Half way round its own class: the token keeps its alphabet (hex, base64…), so a format check still passes. */
-function otherCharacter(c: string): string {
-  for (const alphabet of [LOWER, UPPER, DIGITS]) {
-    const i = alphabet.indexOf(c);
-    if (i >= 0) return alphabet[(i + Math.floor(alphabet.length / 2)) % alphabet.length] as string;
+const BASE64URL = `${UPPER}${LOWER}${DIGITS}-_`;
+const BASE64 = `${UPPER}${LOWER}${DIGITS}+/`;
+const HEX_DIGITS = '0123456789abcdef';
+
+/**
+ * Another last character that changes what the token says, in the token's own alphabet, so that a format check still
+ * passes: a hex digit with the top bit of its 4 flipped (a UUID, a hex key); another digit for a number; a base64
+ * digit with the top bit of its 6 flipped. Not any other base64 digit: the last digit of unpadded base64 may carry 2
+ * or 4 bits of the data, the rest unused and ignored by decoders, so that half of the others name the very bytes of
+ * the token (an RS256 JWT's signature of 256 bytes ends in such a digit).
+ */
+function otherLastCharacter(token: string, c: string): string {
+  if (hexadecimalToken(token) && HEX_DIGITS.includes(c.toLowerCase())) {
+    const other = HEX_DIGITS[HEX_DIGITS.indexOf(c.toLowerCase()) ^ 8] as string;
+    return /[a-f]/.test(token) ? other : other.toUpperCase(); // in the token's letter case
   }
-  return 'x'; // not a letter or a digit, so 'x' differs from it
+  if (/^\d+$/.test(token)) return String((Number(c) + 5) % 10);
+  const alphabet = /[+/]/.test(token) ? BASE64 : BASE64URL;
+  const i = alphabet.indexOf(c);
+  return i >= 0 ? (alphabet[i ^ 32] as string) : 'x'; // 'x' differs from what is no digit of the alphabet
 }
 
-/** The token with its last character (code point) changed, and nothing else. */
+/** The token with its last character (code point) changed, so that it names other bytes, and nothing else. */
 export function lastCharacterChanged(token: string): string {
   const chars = [...token];
   const last = chars.pop();
-  return last === undefined ? 'x' : `${chars.join('')}${otherCharacter(last)}`;
+  return last === undefined ? 'x' : `${chars.join('')}${otherLastCharacter(token, last)}`;
 }
 
 /** The token with the case of every letter swapped; undefined when it has no letter with another case. */

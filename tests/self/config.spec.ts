@@ -133,19 +133,34 @@ test('the Bearer and channel tokens are the secrets to redact', () => {
 });
 
 test('the near misses of the Bearer token are secrets too, from the config and from the environment', () => {
-  const nearMisses = ['bearer-secret-6', 'BEARER-SECRET-1'];
+  const nearMisses = ['bearer-secret-V', 'BEARER-SECRET-1'];
   expect(nearMissTokens('bearer-secret-1')).toEqual(nearMisses);
   expect(secretsToHide(loadConfig({ RSF_BEARER_TOKEN: 'bearer-secret-1' }))).toEqual(
     expect.arrayContaining(['bearer-secret-1', ...nearMisses]),
   );
   registerEnvSecrets({ RSF_BEARER_TOKEN: 'env-token-ab9' });
-  expect(redact('Bearer env-token-ab4 or ENV-TOKEN-AB9')).toBe(`Bearer ${REDACTED} or ${REDACTED}`);
+  expect(redact('Bearer env-token-abd or ENV-TOKEN-AB9')).toBe(`Bearer ${REDACTED} or ${REDACTED}`);
 });
 
 test('a near-miss token differs from the token in its last character only, or in the case of its letters only', () => {
-  expect(lastCharacterChanged('reference-bearer-token')).toBe('reference-bearer-tokea');
-  expect(lastCharacterChanged('abcdefZ')).toBe('abcdefM');
+  expect(lastCharacterChanged('reference-bearer-token')).toBe('reference-bearer-tokeH');
+  expect(lastCharacterChanged('abcdefZ')).toBe('abcdef5');
   expect(lastCharacterChanged('token-=')).toBe('token-x');
+  // In the token's own alphabet: a hex digit (a UUID's), a digit, a base64 digit.
+  expect(lastCharacterChanged('3f2504e0-4f89-11d3-9a0c-0305e82c3301')).toBe('3f2504e0-4f89-11d3-9a0c-0305e82c3309');
+  expect(lastCharacterChanged('DEADBEE7')).toBe('DEADBEEF');
+  expect(lastCharacterChanged('20261128')).toBe('20261123');
+  expect(lastCharacterChanged('a+b/c')).toBe('a+b/8');
+  // An RS256 JWT's signature (256 bytes) ends in a base64url digit of which only 2 bits are data: another digit that
+  // kept them would name the same signature, which a target would rightly accept.
+  fc.assert(
+    fc.property(fc.uint8Array({ minLength: 1, maxLength: 300 }), (bytes) => {
+      const signature = Buffer.from(bytes).toString('base64url');
+      const changed = lastCharacterChanged(`eyJhbGciOiJSUzI1NiJ9.e30.${signature}`).split('.')[2] as string;
+      assert.ok(!Buffer.from(changed, 'base64url').equals(Buffer.from(bytes)), `${signature} → ${changed}`);
+    }),
+    { numRuns: 300 },
+  );
   expect(otherCase('Ref-Token-1')).toBe('rEF-tOKEN-1');
   expect(otherCase('1234-5678'), 'no letter, no other case').toBeUndefined();
   // A UUID's other case is the same UUID (RFC 9562 §4): its probe is not sent.
