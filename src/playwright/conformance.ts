@@ -25,6 +25,8 @@ export interface JudgeOptions {
   settings?: readonly SettingKey[];
   /** Exchanges to show when the failure does not name its own. */
   evidence?: readonly Exchange[];
+  /** What the failure's message adds about how the exchanges were sent (a link's second step sent again, say). */
+  note?: string;
 }
 
 /** Only MUST failures fail a test; SHOULD and INFO are reported as warnings. */
@@ -149,6 +151,7 @@ export class Conformance {
         what,
         ...(data?.schemaErrors?.length ? ['schema errors:', ...data.schemaErrors.map((e) => `  - ${e}`)] : []),
         ...(hint ? [`hint: ${hint}`] : []),
+        ...(options.note ? [`note: ${options.note}`] : []),
         ...(page ? [`note: ${page}`] : []),
         ...exchanges.map((x) => `exchange:\n${describeExchange(x, secretSettings(this.config))}`),
       ].join('\n'),

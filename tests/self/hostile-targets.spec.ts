@@ -46,7 +46,7 @@ import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { SETTLE_WAITS_MS, link } from '../../src/playwright/probes';
 import type { ApiClient } from '../../src/playwright/api-client';
-import type { Conformance } from '../../src/playwright/conformance';
+import type { Conformance, JudgeOptions } from '../../src/playwright/conformance';
 import { validBodies } from '../../src/model/bodies';
 import { replacingReporters } from '../../src/playwright/replaced-reporters';
 import { refusedAsWrongSettings } from '../../src/playwright/wrong-settings';
@@ -1541,6 +1541,7 @@ test('a link whose second step lags behind its first sends it again, twice at mo
     const sent: number[] = [];
     let judged: readonly Exchange[] = [];
     let shown: readonly Exchange[] | undefined;
+    let note: string | undefined;
     const api = {
       call: async (name: keyof typeof OPERATIONS) => {
         const status = name === 'createShippingAddress' ? 200 : (reads.shift() ?? 404);
@@ -1549,25 +1550,33 @@ test('a link whose second step lags behind its first sends it again, twice at mo
       },
     } as unknown as ApiClient;
     const conformance = {
-      checkChain: async (_: Check, chain: readonly Exchange[], context: { evidence?: readonly Exchange[] }) => {
+      checkChain: async (_: Check, chain: readonly Exchange[], context: JudgeOptions) => {
         judged = chain;
         shown = context.evidence;
+        note = context.note;
       },
     } as unknown as Conformance;
     const [, , body] = link('updates an address it has just created', spec);
     await body({ api, conformance, bodies, config });
-    return { sent, judged: judged.map((x) => x.status), shown: shown?.map((x) => x.status) };
+    return { sent, judged: judged.map((x) => x.status), shown: shown?.map((x) => x.status), note };
   };
   // Shown at once: sent once.
-  expect(await runLink([200])).toEqual({ sent: [200, 200], judged: [200, 200], shown: [200, 200] });
+  expect(await runLink([200])).toEqual({ sent: [200, 200], judged: [200, 200], shown: [200, 200], note: undefined });
   // Shown a moment later: sent again after each wait until it is; judged on the last answer, every attempt shown.
   expect(SETTLE_WAITS_MS).toHaveLength(2);
-  expect(await runLink([404, 200])).toEqual({ sent: [200, 404, 200], judged: [200, 200], shown: [200, 404, 200] });
+  expect(await runLink([404, 200])).toMatchObject({
+    sent: [200, 404, 200],
+    judged: [200, 200],
+    shown: [200, 404, 200],
+  });
   // Never shown: sent 1 + 2 times, and judged on the last refusal (the check fails it).
   expect(await runLink([])).toEqual({
     sent: [200, 404, 404, 404],
     judged: [200, 404],
     shown: [200, 404, 404, 404],
+    note:
+      'the second step was sent 3 times, again after 0.5 s and 1.5 s more, since what the first wrote may show a ' +
+      'moment later (the spec sets no time for it): the last answer is judged',
   });
 });
 
