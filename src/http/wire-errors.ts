@@ -146,6 +146,15 @@ export function describeError(
         'the target refused HTTP/1.1 in the TLS handshake (alert no_application_protocol): it speaks only HTTP/2 ' +
         'or another protocol, and the suite speaks HTTP/1.1',
     };
+  // A target that offers only TLS 1.0 or 1.1, which Node 20 no longer speaks by default (its alert, or its offer).
+  if (/alert protocol version|unsupported protocol/.test(firstLine))
+    return {
+      kind: 'other',
+      message:
+        "the target's TLS versions and this client's do not meet (protocol version): the target offers only TLS 1.0 " +
+        'or 1.1, which Node refuses by default. The target should offer TLS 1.2 or later; to test it as it is, run ' +
+        "with NODE_OPTIONS='--tls-min-v1.0 --tls-cipher-list=DEFAULT@SECLEVEL=0'",
+    };
   if (code === 'ERR_PROXY_TUNNEL') return { kind: 'other', message: firstLine };
   if (code === 'HPE_HEADER_OVERFLOW')
     return {

@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
+import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
@@ -263,6 +264,29 @@ test('a target that speaks only HTTP/2: the handshake says so, and the token is 
   expect(message).toMatch(/got no answer: the target refused HTTP\/1\.1 in the TLS handshake/);
   expect(message).toMatch(/it speaks only HTTP\/2 or another protocol, and the suite speaks HTTP\/1\.1/);
   expect(message).not.toMatch(/RSF_BEARER_TOKEN/);
+});
+
+test('a target that offers only TLS 1.0 or 1.1: named, with how to test it as it is, not as OpenSSL says', async () => {
+  const legacy = createHttpsServer(
+    {
+      key: readFileSync(SELF_SIGNED_KEY),
+      cert: readFileSync(SELF_SIGNED_CERT),
+      minVersion: 'TLSv1',
+      maxVersion: 'TLSv1.1',
+      ciphers: 'DEFAULT@SECLEVEL=0',
+    },
+    (_, res) => res.end('[]'),
+  );
+  await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', resolve));
+  const url = `https://127.0.0.1:${(legacy.address() as AddressInfo).port}`;
+  const message = await preflightMessage({ RSF_TARGET_URL: url });
+  legacy.close();
+  expect(message).toContain(
+    "the target's TLS versions and this client's do not meet (protocol version): the target offers only TLS 1.0 or " +
+      '1.1, which Node refuses by default. The target should offer TLS 1.2 or later; to test it as it is, run with ' +
+      "NODE_OPTIONS='--tls-min-v1.0 --tls-cipher-list=DEFAULT@SECLEVEL=0'",
+  );
+  expect(message).not.toMatch(/ssl3_read_bytes|openssl/);
 });
 
 test('a target that asks for a client certificate: named at the preflight; with one, the run passes', async () => {
