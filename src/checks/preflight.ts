@@ -19,7 +19,14 @@ import {
 import { outgoingRequest } from '../http/request';
 import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
-import { answeredInFront, challengeShown, excerptSize, schemeInFront, throttledMessage } from '../http/presentation';
+import {
+  answeredInFront,
+  challengeSaid,
+  challengeShown,
+  excerptSize,
+  schemeInFront,
+  throttledMessage,
+} from '../http/presentation';
 import { validBodies } from '../model/bodies';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
@@ -342,8 +349,7 @@ async function checkPrices(
         'it let the suite through (a key of its own can go in RSF_EXTRA_HEADERS), or set RSF_TARGET_URL to a URL ' +
         `past it. Body: ${body || '(empty body)'}`,
     );
-  // An OAuth server says why it refused a token in WWW-Authenticate (RFC 6750 §3), often with an empty body.
-  const says = exchange.challenge ? ` It says: WWW-Authenticate: ${challengeShown(exchange)}.` : '';
+  const says = challengeSaid(exchange);
   if ((status === 401 || status === 403) && /^\s*</.test(body))
     fail(
       `HTTP ${status} with markup (${contentType}), not JSON: a firewall or proxy in front of the API refused the ` +

@@ -101,6 +101,15 @@ export function challengeShown(exchange: Pick<Exchange, 'challenge'>): string {
 }
 
 /**
+ * The sentence a message adds for the challenge, ' It says: WWW-Authenticate: ….', or '' without one: an OAuth server
+ * says there why it refused a token (RFC 6750 §3), or which scope it lacks, often with an empty body.
+ */
+export function challengeSaid(exchange: Pick<Exchange, 'challenge'>): string {
+  const challenge = challengeShown(exchange);
+  return challenge ? ` It says: WWW-Authenticate: ${challenge}.` : '';
+}
+
+/**
  * The scheme a refusal asks for when no challenge of it is Bearer, the scheme of §5 (Basic, Negotiate, Digest): what
  * a web server or gateway in front of the API asks for, a password of its own. Undefined when it names Bearer or none.
  */
@@ -112,12 +121,12 @@ export function schemeInFront(exchange: Pick<Exchange, 'challenge'>): string | u
 }
 
 /** The message of a request that a proxy answered with HTTP 407 (proxy.ts): no answer of the target's to judge. */
-export function proxyRefusedMessage(label: string, exchange: Exchange, route: ProxyRoute | undefined): string {
+function proxyRefusedMessage(label: string, exchange: Exchange, route: ProxyRoute | undefined): string {
   return redact(`${label} answered HTTP 407: ${proxyAuthenticationAdvice(route, exchange.challenge)}. Not judged.`);
 }
 
 /** The message of a request redirected to another host, a sign-in page's (exchange.ts, redirectedAway). */
-export function redirectedAwayMessage(label: string, exchange: Exchange): string {
+function redirectedAwayMessage(label: string, exchange: Exchange): string {
   const location = printable(exchange.location ?? '', { maxChars: 200, transform: redact });
   return redact(
     `${label} answered HTTP ${exchange.status}, a redirect to another host (${location}): a sign-in page or ` +
@@ -144,10 +153,17 @@ export function answeredInFront(
   return undefined;
 }
 
+/** A web page in place of the API's answer, as its messages show it: its content type, and its start. */
+function pageShown(exchange: Exchange): { type: string; page: string } {
+  return {
+    type: printable(exchange.contentType, { maxChars: 100 }) || 'no content type',
+    page: printable(exchange.rawBody, { maxChars: 200, transform: redact }),
+  };
+}
+
 /** The message of a request refused with a 403 web page, a firewall's (exchange.ts, blockedInFront). */
-export function blockedMessage(label: string, exchange: Exchange): string {
-  const page = printable(exchange.rawBody, { maxChars: 200, transform: redact });
-  const type = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
+function blockedMessage(label: string, exchange: Exchange): string {
+  const { type, page } = pageShown(exchange);
   return redact(
     `${label} answered HTTP 403 with a web page (${type}), not JSON: a firewall in front of the API refused the ` +
       'request (a rule against markup or quotes in it, say), or the API answered with a page. Not judged: let the ' +
@@ -171,9 +187,8 @@ export function webPageNote(exchange: Exchange): string | undefined {
 }
 
 /** The message of a success status with a whole web page (exchange.ts, pageInFront). */
-export function pageMessage(label: string, exchange: Exchange): string {
-  const page = printable(exchange.rawBody, { maxChars: 200, transform: redact });
-  const type = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
+function pageMessage(label: string, exchange: Exchange): string {
+  const { type, page } = pageShown(exchange);
   return redact(
     `${label} answered HTTP ${exchange.status} with a web page (${type}), where the API answers JSON or a plain ` +
       'string: a maintenance or sign-in page of a gateway or web server in front of the API, not its answer. Not ' +
@@ -193,9 +208,7 @@ export function refusedBeforeTheDataMessage(label: string, exchange: Exchange): 
           `the token's account's rights${writes ? ' (one that may not write)' : ''} or `,
           writes ? 'use a token whose account may write, or ' : '',
         ];
-  // OAuth says there which scope a token lacks (RFC 6750 §3.1, insufficient_scope).
-  const challenge = challengeShown(exchange);
-  const says = challenge ? ` It says: WWW-Authenticate: ${challenge}.` : '';
+  const says = challengeSaid(exchange);
   return redact(
     `${label} answered HTTP ${exchange.status}, in no error shape the spec documents, to ${to}: a refusal before ` +
       `the data, by ${by}a firewall's rule (against quotes or markup in the request, say), not the API's of the ` +

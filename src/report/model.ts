@@ -353,15 +353,24 @@ function signalsOf(t: TestRecord, req: Requirement): Signal[] {
 
 /** The answer that stopped test `t` unjudged, shown as the evidence of a failed check of `req` is. */
 function unjudgedEntry(t: TestRecord, req: Requirement, answer: ExchangeRecord): EvidenceEntry {
-  const reason = t.unjudged?.reason ?? '';
-  const where = { test: t.title, location: `${t.file}:${t.line}`, project: t.project };
+  const message = t.unjudged?.reason ?? '';
   const { id: requirement, level, section } = req;
-  const evidence = { requirement, level, section, operation: '', schemaErrors: [], exchanges: [answer] };
   return {
     kind: 'unjudged',
-    ...where,
-    message: reason,
-    evidence: { ...evidence, title: 'Not judged', message: reason },
+    test: t.title,
+    location: `${t.file}:${t.line}`,
+    project: t.project,
+    message,
+    evidence: {
+      requirement,
+      level,
+      section,
+      operation: '',
+      title: 'Not judged',
+      message,
+      schemaErrors: [],
+      exchanges: [answer],
+    },
   };
 }
 
