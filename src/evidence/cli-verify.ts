@@ -1,7 +1,7 @@
 // `npm run verify -- BUNDLE [--public-key PATH]`: checks a conformance bundle. Exit 0 intact, 1 re-graded
 // differently, 2 damaged, tampered or unreadable (one line on stderr saying what, and which file).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeRunFolder } from '../http/run-folders';
@@ -12,10 +12,11 @@ import { type Regrade, type RequirementStatuses, verifyBundle } from './verify';
 import { type ConformanceReport, SPEC_DIR } from '../report/model';
 
 const ROOT = resolve(__dirname, '../..');
-const USAGE = `usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-bytes N]
+const USAGE = `usage: npm run verify -- BUNDLE [--public-key PATH] [--max-entry-bytes N] [--regrade-reports DIR]
   BUNDLE                 a conformance bundle, as npm run bundle writes it
   --public-key PATH      the Ed25519 public key in PEM that the manifest's signature must be of
   --max-entry-bytes N    the largest file of the archive it unpacks (default ${DEFAULT_LIMITS.maxEntryBytes})
+  --regrade-reports DIR  keeps the re-grade's reports (conformance.html, .json, .md, junit.xml) in DIR, new or empty
 Exit 0: intact; 1: re-graded differently; 2: damaged, tampered or unreadable.`;
 
 /**
@@ -43,15 +44,16 @@ export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>
  * Grades a recording again with this checkout's suite (issue 24, item 4): `playwright test` in a child process with
  * RSF_TARGET_URL=har:PATH, which sends nothing, its reports in `reportsDir`; the statuses of its conformance.json.
  * The child's exit code is its verdict (0, 1 or 2), not a failure of the re-grade: only a missing report is one.
+ * `waiversFile` names a file that does not exist: no waivers.
  */
-export function regradeWithThisCheckout(reportsDir: string): Regrade {
+export function regradeWithThisCheckout(reportsDir: string, waiversFile: string): Regrade {
   return async (harPath, _manifest, replay) => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       RSF_TARGET_URL: `har:${harPath}`,
       RSF_REPORTS_DIR: reportsDir,
       // No waivers, this shell's or this checkout's: a re-grade judges, and the run's waivers are in its report.
-      RSF_WAIVERS_FILE: join(reportsDir, 'no-waivers.json'),
+      RSF_WAIVERS_FILE: waiversFile,
     };
     // The recording decides these (replay.ts, replayEnvironment); a baseline of this shell must not.
     for (const name of ['RSF_FC_SEED', 'RSF_FC_PATH', 'RSF_BASELINE', 'RSF_FAIL_ON', 'RSF_STRICT']) delete env[name];
@@ -90,12 +92,21 @@ export function regradeWithThisCheckout(reportsDir: string): Regrade {
   };
 }
 
+/** Why `path` cannot take the re-grade's reports: another run's there would be overwritten, or mixed with them. */
+function takenFolder(path: string): string | undefined {
+  const found = statSync(path, { throwIfNoEntry: false });
+  if (found === undefined) return undefined;
+  if (!found.isDirectory()) return 'is a file';
+  return readdirSync(path).length > 0 ? 'is not empty' : undefined;
+}
+
 export async function verifyMain(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     options: {
       'public-key': { type: 'string' },
       'max-entry-bytes': { type: 'string' },
+      'regrade-reports': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: true,
@@ -115,8 +126,16 @@ export async function verifyMain(args: string[]): Promise<number> {
     console.error(`verify: --max-entry-bytes takes a positive integer, not "${maxEntry}"`);
     return 2;
   }
-  // The bundle's files and the replay's reports go to a folder of this call, removed after it.
+  const reports = values['regrade-reports'];
+  const taken = reports === undefined ? undefined : takenFolder(reports);
+  if (taken !== undefined) {
+    console.error(`verify: --regrade-reports "${reports}" ${taken}: name a new or empty folder`);
+    return 2;
+  }
+  // The bundle's files and the replay's reports go to a folder of this call, removed after it; the reports to
+  // --regrade-reports instead, when given, for a verifier to read what the re-grade made of each test.
   const work = makeRunFolder('verify');
+  const reportsDir = reports === undefined ? join(work, 'reports') : resolve(reports);
   let result: Awaited<ReturnType<typeof verifyBundle>>;
   try {
     result = await verifyBundle(bundle, {
@@ -124,13 +143,15 @@ export async function verifyMain(args: string[]): Promise<number> {
       limits: maxEntry === undefined ? DEFAULT_LIMITS : limitsFor(Number(maxEntry)),
       checkout: describeCheckout(ROOT),
       outDir: join(work, 'bundle'),
-      regrade: regradeWithThisCheckout(join(work, 'reports')),
+      regrade: regradeWithThisCheckout(reportsDir, join(work, 'no-waivers.json')),
     });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
   if (result.exitCode === 2) console.error(`verify: ${result.lines.join(' ')}`);
   else for (const line of result.lines) console.log(line);
+  if (reports !== undefined && result.regraded !== undefined)
+    console.log(`re-grade's reports: ${join(reportsDir, 'conformance.html')}`);
   return result.exitCode;
 }
 

@@ -691,12 +691,20 @@ test.describe('CLIs', () => {
   });
 
   test('bundle and verify print their usage on --help, and with it refuse an unknown option', async () => {
-    const [bundleHelp, verifyHelp, bundleTypo, verifyTypo] = await Promise.all([
+    // The re-grade's reports go to a new or empty folder only: another run's would be overwritten or mixed in.
+    const taken = join(dir, 'taken');
+    mkdirSync(taken);
+    writeFileSync(join(taken, 'conformance.json'), '{}');
+    const [bundleHelp, verifyHelp, bundleTypo, verifyTypo, reportsTaken] = await Promise.all([
       cli('cli-bundle.ts', ['--help']),
       cli('cli-verify.ts', ['-h']),
       cli('cli-bundle.ts', ['--sign-key', 'key.pem']),
       cli('cli-verify.ts', ['bundle.zip', '--publickey', 'pub.pem']),
+      cli('cli-verify.ts', ['bundle.zip', '--regrade-reports', taken]),
     ]);
+    expect(reportsTaken.code).toBe(2);
+    expect(reportsTaken.stderr).toBe(`verify: --regrade-reports "${taken}" is not empty: name a new or empty folder\n`);
+    expect(readFileSync(join(taken, 'conformance.json'), 'utf8'), 'untouched').toBe('{}');
     expect([bundleHelp.code, verifyHelp.code]).toEqual([0, 0]);
     expect(bundleHelp.stdout).toMatch(/^usage: npm run bundle .*--signing-key PATH/s);
     expect(verifyHelp.stdout).toMatch(/^usage: npm run verify -- BUNDLE .*Exit 0: intact/s);

@@ -1,7 +1,8 @@
 // Issue 24, items 1, 2 and 4, end to end in child runs: a run records reports/exchanges.har without one copy of a
-// token the target echoes; a replay of a faulty run (RSF_TARGET_URL=har:…) fails on the same requirements as the
-// live run, sending nothing; a request the recording lacks is inconclusive, never failed; and `npm run verify`
-// re-grades a bundle: the verdict stands (exit 0), a changed HAR is refused (exit 2, naming it).
+// token the target echoes; `npm run verify` re-grades a bundle of a faulty run, replaying its recording
+// (RSF_TARGET_URL=har:…): it fails on the same requirements as the live run, sending nothing, and the verdict stands
+// (exit 0); a changed HAR is refused (exit 2, naming it); and a request the recording lacks is inconclusive in a
+// replay by hand, never failed.
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -140,16 +141,32 @@ test('the HAR of a run against a target that echoes the tokens holds no copy of 
   expect(text).not.toContain(SESSION_COOKIE);
 });
 
-/** `npm run bundle` of the reports in `<dir>/<name>`: the bundle's path. */
-async function bundleOf(name: string): Promise<string> {
-  const out = join(dir, `${name}-bundle`);
-  const made = await cli('cli-bundle.ts', ['--reports', join(dir, name), '--out', out]);
-  expect(made.code, made.output).toBe(0);
-  return join(out, readdirSync(out)[0] ?? '');
+const bundles = new Map<string, Promise<string>>();
+
+/** `npm run bundle` of the reports in `<dir>/<name>`, once a name: the bundle's path. */
+function bundleOf(name: string): Promise<string> {
+  const made =
+    bundles.get(name) ??
+    (async () => {
+      const out = join(dir, `${name}-bundle`);
+      const run = await cli('cli-bundle.ts', ['--reports', join(dir, name), '--out', out]);
+      expect(run.code, run.output).toBe(0);
+      return join(out, readdirSync(out)[0] ?? '');
+    })();
+  bundles.set(name, made);
+  return made;
 }
 
-/** `npm run verify` of the bundle of the reports in `<dir>/<name>`. */
-const bundleAndVerify = async (name: string) => cli('cli-verify.ts', [await bundleOf(name)]);
+/**
+ * `npm run verify` of the bundle of the reports in `<dir>/<name>`, which keeps the re-grade's reports: a replay of
+ * the recording, on the tests the run ran, as a verifier gets it. `env` is the verifier's.
+ */
+async function bundleAndVerify(name: string, env: Record<string, string> = {}) {
+  const reports = join(dir, `${name}-regraded`);
+  const verified = await cli('cli-verify.ts', [await bundleOf(name), '--regrade-reports', reports], env);
+  expect(verified.stdout).toContain(`re-grade's reports: ${join(reports, 'conformance.html')}`);
+  return { ...verified, regraded: () => readReport(reports) };
+}
 
 test('a run whose target died mid-run replays alike: the tests it left unsent are not run again', async () => {
   test.setTimeout(RUN_TIMEOUT_MS + 20_000);
@@ -160,15 +177,15 @@ test('a run whose target died mid-run replays alike: the tests it left unsent ar
   const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
   const { verdict, headline } = died.summary;
   expect(recorded.log._rsf.replay?.breaker?.cause, `the live run: ${verdict}, ${headline}`).toBe('no-answer');
-  const replayed = await conformance('died-replayed', { ...env, RSF_TARGET_URL: `har:${har}` });
   expect(died.summary.verdict).toBe('ERROR');
   expect(Object.values(statuses(died))).toContain('not run');
-  expect(replayed.summary.verdict).toBe('ERROR');
-  expect(statuses(replayed)).toEqual(statuses(died));
   // Re-graded, the tests the breaker stopped are in the test list, and not run again, as they were.
-  const verified = await bundleAndVerify('died');
+  const verified = await bundleAndVerify('died', env);
   expect(verified.code, verified.output).toBe(0);
   expect(verified.stdout).toMatch(/re-grade: the verdict stands \(ERROR\)/);
+  const replayed = verified.regraded();
+  expect(replayed.summary.verdict).toBe('ERROR');
+  expect(statuses(replayed)).toEqual(statuses(died));
 });
 
 test('a run of some tests (--grep) is re-graded on those alone: the verdict stands', async () => {
@@ -196,14 +213,14 @@ test('a run its preflight stopped replays alike, and its bundle verifies: the ve
   const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
   expect(stopped.summary.verdict).toBe('ERROR');
   expect(recorded.log._rsf.replay?.stoppedBeforeTests).toMatch(/^Preflight failed, so no test was run\.\n.*HTTP 401/s);
-  const replayed = await conformance('stopped-replayed', { RSF_TARGET_URL: `har:${har}` });
-  expect(replayed.summary.verdict).toBe('ERROR');
-  expect(replayed.summary.errors.join('\n')).toContain('The recorded run stopped before its first test');
-  expect(statuses(replayed)).toEqual(statuses(stopped));
   // Before, the replay judged every test on a recording that held none of their requests: "does not stand".
   const verified = await bundleAndVerify('stopped');
   expect(verified.code, verified.output).toBe(0);
   expect(verified.stdout).toMatch(/re-grade: the verdict stands \(ERROR\): all \d+ requirements have the same status/);
+  const replayed = verified.regraded();
+  expect(replayed.summary.verdict).toBe('ERROR');
+  expect(replayed.summary.errors.join('\n')).toContain('The recorded run stopped before its first test');
+  expect(statuses(replayed)).toEqual(statuses(stopped));
 });
 
 /**
@@ -219,18 +236,24 @@ test.describe('a faulty run and its replay', () => {
     live = await conformance('live', { RSF_REFERENCE_FAULT: FAULT, ...LIVE_DATA }, 2);
   });
 
-  test('the replay fails on the same requirements as the live run, every status alike, sending nothing', async () => {
-    test.setTimeout(RUN_TIMEOUT_MS + 20_000);
-    const har = join(dir, 'live', HAR_FILE);
-    const recorded = JSON.parse(readFileSync(har, 'utf8')) as RsfHar;
+  test('re-graded, the run fails on the same requirements, every status alike, sending nothing', async () => {
+    test.setTimeout(2 * RUN_TIMEOUT_MS);
+    const recorded = JSON.parse(readFileSync(join(dir, 'live', HAR_FILE), 'utf8')) as RsfHar;
     expect(recorded.log._rsf.seed).toBe(live.summary.seed);
     expect(recorded.log._rsf.replay?.settings).toMatchObject(LIVE_DATA);
     expect(recorded.log.entries.some((e) => e.request.url.includes(`/_faults/${FAULT}/v1/`))).toBe(true);
-    const replayed = await conformance('replayed', { RSF_TARGET_URL: `har:${har}` });
     expect(live.summary.verdict).toBe('FAIL');
     expect(failing(live)).toContain(FAULT_REQUIREMENT);
+    // The verifier's own waivers do not apply: the re-grade judges, and the run's waivers are in its report.
+    const waivers = join(dir, 'verifier-waivers.json');
+    writeFileSync(waivers, JSON.stringify([{ id: FAULT_REQUIREMENT, reason: "the verifier's own" }]));
+    const verified = await bundleAndVerify('live', { RSF_WAIVERS_FILE: waivers });
+    expect(verified.code, verified.output).toBe(0);
+    expect(verified.stdout).toContain('run: FAIL against embedded reference server');
+    expect(verified.stdout).toMatch(/re-grade: the verdict stands \(FAIL\): all \d+ requirements have the same status/);
+    const replayed = verified.regraded();
     // Its requests go to recording.invalid, which resolves nowhere: one sent would be inconclusive here.
-    expect(replayed.summary.target).toBe(`recording ${har}`);
+    expect(replayed.summary.target).toMatch(new RegExp(`^recording \\S+/${HAR_FILE}$`));
     expect(replayed.summary.verdict).toBe('FAIL');
     expect(statuses(replayed)).toEqual(statuses(live));
   });
@@ -249,26 +272,16 @@ test.describe('a faulty run and its replay', () => {
     for (const id of failing(replayed)) expect(failing(live)).toContain(id);
   });
 
-  test('npm run verify re-grades the bundle: the verdict stands (exit 0); a changed HAR: exit 2, named', async () => {
-    test.setTimeout(2 * RUN_TIMEOUT_MS);
-    const path = await bundleOf('live');
-    const entries = readArchive(readFileSync(path));
+  test('npm run verify refuses a bundle whose HAR was changed: exit 2, naming it', async () => {
+    test.setTimeout(RUN_TIMEOUT_MS);
+    const entries = readArchive(readFileSync(await bundleOf('live')));
     const har = Buffer.from(entries.get(HAR_FILE) ?? []);
     const at = Math.floor(har.length / 2);
     har[at] = (har[at] ?? 0) ^ 0x01; // one byte of the HAR flipped, the archive packed again
     entries.set(HAR_FILE, har);
     const changed = join(dir, 'changed.zip');
     writeFileSync(changed, zipSync(Object.fromEntries(entries)));
-    // The verifier's own waivers do not apply: the re-grade judges, and the run's waivers are in its report.
-    const waivers = join(dir, 'verifier-waivers.json');
-    writeFileSync(waivers, JSON.stringify([{ id: FAULT_REQUIREMENT, reason: "the verifier's own" }]));
-    const [stands, refused] = await Promise.all([
-      cli('cli-verify.ts', [path], { RSF_WAIVERS_FILE: waivers }),
-      cli('cli-verify.ts', [changed]),
-    ]);
-    expect(stands.code, stands.output).toBe(0);
-    expect(stands.stdout).toContain('run: FAIL against embedded reference server');
-    expect(stands.stdout).toMatch(/re-grade: the verdict stands \(FAIL\): all \d+ requirements have the same status/);
+    const refused = await cli('cli-verify.ts', [changed]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toBe(`verify: "${HAR_FILE}" is damaged or was changed: its SHA-256 is not the manifest's\n`);
   });
