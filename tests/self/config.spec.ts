@@ -187,6 +187,19 @@ test('a near-miss token differs from the token in its last character only, or in
   );
 });
 
+test('an id beyond 2^53 − 1, which JavaScript would round and send as another, is refused, naming both', () => {
+  const rounded = /is beyond 2\^53 − 1 \(9007199254740991\), which JavaScript rounds \(to 1580000000000000000\)/;
+  expect(() => loadConfig({ RSF_POSTSALE_ID: '1580000000000000001' })).toThrow(rounded);
+  expect(() => loadConfig({ RSF_ADDRESS_ID: '1580000000000000001' })).toThrow(/^ {2}- RSF_ADDRESS_ID: 1580/m);
+  // In a setting of JSON, a number is refused, and the same id in a string kept as it is.
+  expect(() => loadConfig({ RSF_CATEGORY_ID: '1580000000000000001' })).toThrow(rounded);
+  expect(() => loadConfig({ RSF_CLIENT_BODY: '{"clientPostalCode": 1580000000000000001}' })).toThrow(rounded);
+  expect(loadConfig({ RSF_CATEGORY_ID: '"1580000000000000001"' }).categoryId).toBe('1580000000000000001');
+  // What a number holds exactly is sent as set: 2^53 itself, and a decimal.
+  expect(loadConfig({ RSF_POSTSALE_ID: '9007199254740992' }).postSaleId).toBe(2 ** 53);
+  expect(() => loadConfig({ RSF_CATEGORY_FIELDS: '{"utility": 12.3456789012345678}' })).not.toThrow();
+});
+
 test('RSF_EXTRA_HEADERS: every request carries them, their values are secrets, and a bad one is refused unseen', () => {
   const key = 'k3y-of-the-gateway';
   const config = loadConfig({ RSF_EXTRA_HEADERS: JSON.stringify({ 'x-api-key': key, 'User-Agent': 'ci-runner' }) });

@@ -8,14 +8,20 @@ import {
   type SettingTable,
   integer,
   list,
+  refuseRounded,
   secretText,
   text,
 } from './setting';
 
 const json = (raw: string): unknown => {
   try {
-    return JSON.parse(raw);
+    const value: unknown = JSON.parse(raw);
+    // Integer literals outside strings: one that JSON.parse rounds would be sent as another.
+    for (const [literal] of raw.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/-?\d{16,}(?![.\deE])/g))
+      refuseRounded(literal);
+    return value;
   } catch (e) {
+    if (e instanceof ConfigProblem) throw e;
     // A bare word meant as a string: .env drops the double quotes around a value unless single quotes keep them.
     const asString = /^\s*[[{"]/.test(raw)
       ? ''

@@ -50,8 +50,22 @@ export const S = <T>(
 export const text = (raw: string): string => raw;
 export const integer = (raw: string): number => {
   if (!/^-?\d+$/.test(raw.trim())) throw new ConfigProblem(`expected an integer, got "${raw}"`);
+  refuseRounded(raw.trim());
   return Number(raw);
 };
+
+/**
+ * An integer literal beyond 2^53 − 1 (a 64-bit id) is rounded by JavaScript's numbers, and so by JSON.parse: the
+ * suite would send another id than the one set, and blame the setting, or the target, for what that one names.
+ */
+export function refuseRounded(literal: string): void {
+  const value = Number(literal);
+  if (Number.isInteger(value) && !Number.isSafeInteger(value) && BigInt(literal) !== BigInt(value))
+    throw new ConfigProblem(
+      `${literal} is beyond 2^53 − 1 (${Number.MAX_SAFE_INTEGER}), which JavaScript rounds (to ${BigInt(value)}): ` +
+        'the suite would send another value than this one, so it cannot test this id as it is',
+    );
+}
 export const bounded =
   (min: number, max: number) =>
   (raw: string): number => {
