@@ -216,6 +216,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     { latin1Json: true },
   ),
   fault(
+    'json-bom',
+    'GEN-JSON-UTF8',
+    'JSON bodies start with a UTF-8 byte order mark (EF BB BF), as some .NET and Java writers send them: RFC 8259 ' +
+      "§8.1 forbids it, and Python's json.loads refuses such a text.",
+    { jsonBom: true },
+  ),
+  fault(
     'malformed-json-accepted',
     'GEN-MALFORMED-JSON-REJECTED',
     'A body that is not well-formed JSON is answered as if a valid body had been sent.',

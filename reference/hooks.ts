@@ -58,4 +58,6 @@ export interface FaultHooks {
   contentType?: (reply: Reply, contentType: string) => string;
   /** A rendered JSON body in ISO-8859-1 (labelled so), a character beyond it as "?", as a legacy server sends it. */
   latin1Json?: boolean;
+  /** A rendered JSON body after a UTF-8 byte order mark, as some .NET and Java writers send it. */
+  jsonBom?: boolean;
 }

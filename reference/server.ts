@@ -169,6 +169,8 @@ function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): 
     bytes = Buffer.from(payload.replace(/[\u{100}-\u{10ffff}]/gu, '?'), 'latin1');
     contentType = contentType.replace('charset=utf-8', 'charset=iso-8859-1');
   }
+  if (contentType?.startsWith('application/json') && profile?.hooks.jsonBom)
+    bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]);
   const headers: Record<string, string | number> = { ...reply.headers };
   if (contentType && !NO_BODY_STATUSES.has(status)) {
     headers['content-type'] = contentType;

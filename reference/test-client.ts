@@ -50,7 +50,9 @@ export function send(
           const text = Buffer.concat(chunks).toString('utf8');
           const contentType = String(res.headers['content-type'] ?? '');
           let value: unknown = text === '' ? undefined : text;
-          if (text !== '' && contentType.startsWith('application/json')) value = JSON.parse(text) as unknown;
+          // A byte order mark (the fault json-bom's) is not part of the JSON text.
+          const json = text.replace(/^\uFEFF/, '');
+          if (text !== '' && contentType.startsWith('application/json')) value = JSON.parse(json) as unknown;
           resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, text, value });
         });
       },

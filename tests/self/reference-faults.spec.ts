@@ -179,6 +179,12 @@ const DEMOS: Demo[] = [
     conforms: (res) => res.text.includes('Ñandú'),
   },
   {
+    fault: 'json-bom',
+    path: '/prices',
+    request: { headers: AUTH },
+    conforms: (res) => !res.text.startsWith('\uFEFF'),
+  },
+  {
     fault: 'success-json-as-text-plain',
     path: '/prices',
     request: { headers: AUTH },
