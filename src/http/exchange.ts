@@ -76,6 +76,25 @@ export interface Exchange {
   challenge?: string;
   /** Where a redirect (3xx) sends the request: its Location, as sent. */
   location?: string;
+  /**
+   * The headers that say a cache in front of the API answered, not the API for this request: Age (RFC 9111 §5.1), and
+   * a cache's status that says it hit (Cache-Status, RFC 9211; CF-Cache-Status, X-Cache…), as sent.
+   */
+  fromCache?: string;
+}
+
+/** Caches' own status headers, whose value says "hit" when the cache answered. */
+const CACHE_STATUS_HEADERS = ['cache-status', 'cf-cache-status', 'x-cache', 'x-cache-status', 'x-proxy-cache'];
+
+/** `fromCache` of an answer: its Age, and the cache status headers that say hit; undefined when none does. */
+function cacheHeaders(response: WireResponse): string | undefined {
+  const found = CACHE_STATUS_HEADERS.flatMap((name) => {
+    const value = headerValue(response, name);
+    return value !== undefined && /\bhit\b/i.test(value) ? [`${name}: ${value}`] : [];
+  });
+  const age = headerValue(response, 'age');
+  if (age !== undefined) found.unshift(`age: ${age}`);
+  return found.length > 0 ? found.join('; ') : undefined;
 }
 
 /**
@@ -202,6 +221,7 @@ export function exchangeOf(
   const contentType = headerValue(response, 'content-type') ?? '';
   const challenge = headerValue(response, response.status === 407 ? 'proxy-authenticate' : 'www-authenticate');
   const location = response.status >= 300 && response.status < 400 ? headerValue(response, 'location') : undefined;
+  const fromCache = cacheHeaders(response);
   const text = UTF8.decode(response.body);
   const { announcedBytes } = response;
   const truncated = response.truncated
@@ -222,5 +242,6 @@ export function exchangeOf(
     attempts,
     ...(challenge !== undefined && { challenge }),
     ...(location !== undefined && { location }),
+    ...(fromCache !== undefined && { fromCache }),
   };
 }

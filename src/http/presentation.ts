@@ -186,6 +186,21 @@ export function webPageNote(exchange: Exchange): string | undefined {
   );
 }
 
+/**
+ * For a failure judged on an answer that a cache in front of the API gave (exchange.ts, fromCache): it may be
+ * another request's answer, to other credentials or from before a write, which the spec judges all the same, since a
+ * client gets it. Undefined for any other answer.
+ */
+export function cacheNote(exchange: Exchange): string | undefined {
+  if (exchange.fromCache === undefined) return undefined;
+  return (
+    `the answer came from a cache in front of the API (${exchange.fromCache}), not from the API for this request: ` +
+    'a cache that keys its answers by URL alone gives one caller what another was answered, and a read what was ' +
+    'true before a write. Key the cache by the Authorization header, or have the API mark such answers ' +
+    "'Cache-Control: private' or 'no-store'; send the request to the API itself to see its own answer."
+  );
+}
+
 /** The message of a success status with a whole web page (exchange.ts, pageInFront). */
 function pageMessage(label: string, exchange: Exchange): string {
   const { type, page } = pageShown(exchange);

@@ -10,7 +10,7 @@ import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
 import { neitherSuccessNorRefusal } from '../checks/outcome';
 import type { Exchange } from '../http/exchange';
-import { describeExchange, recordOf, webPageNote } from '../http/presentation';
+import { cacheNote, describeExchange, recordOf, webPageNote } from '../http/presentation';
 import { operationLabel } from '../model/operations';
 import { redact } from '../http/redact';
 import './secrets';
@@ -144,6 +144,7 @@ export class Conformance {
     const taken = judgedLast !== undefined && neitherSuccessNorRefusal(judgedLast, this.config);
     const hint = options.settings && !taken ? settingHint(this.config, options.settings) : undefined;
     const page = judgedLast && webPageNote(judgedLast);
+    const cached = exchanges.map(cacheNote).find((note) => note !== undefined);
     const what = failure ? failure.message : stripAnsi(error instanceof Error ? error.message : String(error));
     const message = redact(
       [
@@ -153,6 +154,7 @@ export class Conformance {
         ...(hint ? [`hint: ${hint}`] : []),
         ...(options.note ? [`note: ${options.note}`] : []),
         ...(page ? [`note: ${page}`] : []),
+        ...(cached ? [`note: ${cached}`] : []),
         ...exchanges.map((x) => `exchange:\n${describeExchange(x, secretSettings(this.config))}`),
       ].join('\n'),
     );

@@ -34,6 +34,7 @@ import {
   breakerMessage,
   refusedBeforeTheDataMessage,
   webPageNote,
+  cacheNote,
 } from '../../src/http/presentation';
 import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
 import { askedWaitMs, isGatewayError, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
@@ -90,12 +91,13 @@ function answered(
   body: string | Buffer,
   credentials: Credentials = 'valid',
   contentType = 'application/json',
+  headers: Record<string, string> = {},
 ): Exchange {
   const request = { method: operation.method, url: `http://127.0.0.1/v1${operation.path}`, headers: {} };
   const bytes = Buffer.from(body);
   const response = {
     status,
-    headers: { 'content-type': contentType },
+    headers: { 'content-type': contentType, ...headers },
     body: bytes,
     sizeBytes: bytes.length,
     truncated: false,
@@ -534,6 +536,31 @@ test('an error status with a whole web page: its failure notes that a server in 
     [200, nginx],
   ] as const)
     expect(note(status, body), `${status} ${body}`).toBeUndefined();
+});
+
+test("an answer a cache gave: its failure notes that it may be another request's, and which headers say so", () => {
+  const order = '{"branch":"1","albNumber":"123456"}';
+  const note = (headers: Record<string, string>) =>
+    cacheNote(answered(OPERATIONS.getOrder, 200, order, 'none', 'application/json', headers));
+  expect(note({ age: '12', 'cf-cache-status': 'HIT', 'x-cache': 'MISS' })).toBe(
+    'the answer came from a cache in front of the API (age: 12; cf-cache-status: HIT), not from the API for this ' +
+      'request: a cache that keys its answers by URL alone gives one caller what another was answered, and a read ' +
+      'what was true before a write. Key the cache by the Authorization header, or have the API mark such answers ' +
+      "'Cache-Control: private' or 'no-store'; send the request to the API itself to see its own answer.",
+  );
+  // RFC 9211's Cache-Status, CloudFront's X-Cache, nginx's convention; and Age alone (RFC 9111 §5.1).
+  expect(note({ 'cache-status': 'ExampleCache; hit; ttl=30' })).toContain('(cache-status: ExampleCache; hit; ttl=30)');
+  expect(note({ 'x-cache': 'Hit from cloudfront' })).toContain('(x-cache: Hit from cloudfront)');
+  expect(note({ 'x-cache-status': 'HIT' })).toContain('(x-cache-status: HIT)');
+  expect(note({ age: '0' })).toContain('(age: 0)');
+  // The API's own answer, passed through a cache that did not keep it.
+  const passedThrough: Record<string, string>[] = [
+    {},
+    { 'x-cache': 'MISS' },
+    { 'cf-cache-status': 'DYNAMIC' },
+    { 'cache-status': 'c; fwd=uri-miss' },
+  ];
+  for (const headers of passedThrough) expect(note(headers), JSON.stringify(headers)).toBeUndefined();
 });
 
 test('a refusal before the data: with the valid token, in no documented shape, where the spec shows the errors', () => {
