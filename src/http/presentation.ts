@@ -194,7 +194,8 @@ export function webPageNote(exchange: Exchange): string | undefined {
 export function cacheNote(exchange: Exchange): string | undefined {
   if (exchange.fromCache === undefined) return undefined;
   return (
-    `the answer came from a cache in front of the API (${exchange.fromCache}), not from the API for this request: ` +
+    `the answer came from a cache in front of the API (${printable(exchange.fromCache, { maxChars: 200 })}), not ` +
+    'from the API for this request: ' +
     'a cache that keys its answers by URL alone gives one caller what another was answered, and a read what was ' +
     'true before a write. Key the cache by the Authorization header, or have the API mark such answers ' +
     "'Cache-Control: private' or 'no-store'; send the request to the API itself to see its own answer."

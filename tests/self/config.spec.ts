@@ -197,7 +197,12 @@ test('an id beyond 2^53 − 1, which JavaScript would round and send as another,
   expect(loadConfig({ RSF_CATEGORY_ID: '"1580000000000000001"' }).categoryId).toBe('1580000000000000001');
   // What a number holds exactly is sent as set: 2^53 itself, and a decimal.
   expect(loadConfig({ RSF_POSTSALE_ID: '9007199254740992' }).postSaleId).toBe(2 ** 53);
-  expect(() => loadConfig({ RSF_CATEGORY_FIELDS: '{"utility": 12.3456789012345678}' })).not.toThrow();
+  for (const fields of [
+    '{"utility": 12.3456789012345678}',
+    '{"utility": 0.12345678901234567890}',
+    '{"utility": 1e-12345678901234567}',
+  ])
+    expect(() => loadConfig({ RSF_CATEGORY_FIELDS: fields }), fields).not.toThrow(/beyond 2\^53/);
 });
 
 test('RSF_EXTRA_HEADERS: every request carries them, their values are secrets, and a bad one is refused unseen', () => {

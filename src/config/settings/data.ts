@@ -16,9 +16,10 @@ import {
 const json = (raw: string): unknown => {
   try {
     const value: unknown = JSON.parse(raw);
-    // Integer literals outside strings: one that JSON.parse rounds would be sent as another.
-    for (const [literal] of raw.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/-?\d{16,}(?![.\deE])/g))
-      refuseRounded(literal);
+    // Integer literals outside strings (not the digits of a fraction or an exponent): one that JSON.parse rounds
+    // would be sent as another.
+    const outsideStrings = raw.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+    for (const [literal] of outsideStrings.matchAll(/(?<![\d.eE+-])-?\d{16,}(?![.\deE])/g)) refuseRounded(literal);
     return value;
   } catch (e) {
     if (e instanceof ConfigProblem) throw e;

@@ -63,7 +63,7 @@ export function refuseRounded(literal: string): void {
   if (Number.isInteger(value) && !Number.isSafeInteger(value) && BigInt(literal) !== BigInt(value))
     throw new ConfigProblem(
       `${literal} is beyond 2^53 − 1 (${Number.MAX_SAFE_INTEGER}), which JavaScript rounds (to ${BigInt(value)}): ` +
-        'the suite would send another value than this one, so it cannot test this id as it is',
+        'the suite would send another value than this one, and cannot send this one as it is',
     );
 }
 export const bounded =
