@@ -51,7 +51,11 @@ export function refusedBeforeTheData(exchange: Exchange): boolean {
     operation.auth === 'none'
       ? forbidden
       : credentials === 'valid' && (operation.writes ? (status === 401 || status === 403) && !ownRefusal : forbidden);
-  if (!refused) return false;
+  return refused && inNoDocumentedErrorShape(exchange);
+}
+
+/** Whether an answer's body is in none of the error shapes the spec documents (§7.1 and the operations' own). */
+export function inNoDocumentedErrorShape(exchange: Exchange): boolean {
   const body = schemaInput(exchange.body);
   return !documentedErrorSchemas().some((name) => schemas().validate(name, body).valid);
 }

@@ -23,11 +23,12 @@ Exit 0: intact; 1: re-graded differently; 2: damaged, tampered or unreadable.`;
  * The tests the recorded run ran, from its conformance.json, as Playwright's --test-list reads them: `[project] › file
  * › describe › title`, the file relative to the spec folder. A run of some tests (a file, --grep, a shard) is
  * re-graded on those alone: every other test would find its requests missing from the recording, inconclusive. So
- * is an interrupted run, on the tests it finished: those it cut short or never began are left out, unless its breaker
- * had opened (`breakerOpened`), when a replay has each test that found nothing recorded not run again, as it was.
+ * is an interrupted run, on the tests it finished: those it cut short or never began are left out, unless it had
+ * stopped sending (`stoppedSending`: its breaker opened, or the target refused its requests), when a replay has each
+ * test that found nothing recorded not run again, as it was.
  */
-export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>, breakerOpened = false): string[] {
-  const unfinished = new Set<string>(breakerOpened ? ['interrupted'] : ['interrupted', 'not run']);
+export function recordedTestList(report: Pick<ConformanceReport, 'requirements'>, stoppedSending = false): string[] {
+  const unfinished = new Set<string>(stoppedSending ? ['interrupted'] : ['interrupted', 'not run']);
   const lines = new Set<string>();
   for (const row of report.requirements) {
     for (const t of row.tests) {
@@ -61,8 +62,9 @@ export function regradeWithThisCheckout(reportsDir: string, waiversFile: string)
     const args = [cli, 'test', '--config', resolve(ROOT, 'playwright.config.ts')];
     // The bundled report beside the recording says which tests ran (none, when its preflight stopped it).
     const bundled = JSON.parse(readFileSync(join(dirname(harPath), 'conformance.json'), 'utf8')) as ConformanceReport;
-    const breakerOpened = replay.breaker !== undefined;
-    const recorded = recordedTestList(bundled, breakerOpened);
+    // A run that stopped sending (its breaker opened, or the target refused its requests) did not run its last tests.
+    const stoppedSending = replay.breaker !== undefined || replay.refused !== undefined;
+    const recorded = recordedTestList(bundled, stoppedSending);
     const list = join(dirname(harPath), 'recorded-tests.txt');
     writeFileSync(list, recorded.map((line) => `${line}\n`).join(''));
     args.push('--test-list', list);

@@ -142,6 +142,22 @@ export function keptBreakerTrip(dir: string): BreakerTrip | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BreakerTrip) : undefined;
 }
 
+const REFUSED_FILE = 'refused.txt';
+
+/**
+ * For the global teardown: keeps why the run stopped sending once the target refused its requests (redacted by the
+ * caller), so that the recording says so and a replay reports the tests that sent nothing after it as not run.
+ */
+export function keepRefusal(dir: string | undefined, reason: string | undefined): void {
+  if (dir && reason !== undefined && existsSync(dir)) writeFileSync(join(dir, REFUSED_FILE), reason);
+}
+
+/** What keepRefusal kept, if the target refused the run's requests. */
+export function keptRefusal(dir: string): string | undefined {
+  const path = join(dir, REFUSED_FILE);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
 const SETUP_STOP_FILE = 'stopped-before-tests.txt';
 
 /**

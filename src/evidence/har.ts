@@ -72,6 +72,11 @@ export interface ReplaySettings {
   /** Why the run stopped before its first test (a failed preflight): a replay stops alike, and runs no test either. */
   stoppedBeforeTests?: string;
   /**
+   * Why the run stopped sending once the target refused its requests (the token stopped being accepted, or every
+   * request was refused before the API): the tests that sent nothing after it are "not run" in a replay too.
+   */
+  refused?: string;
+  /**
    * The raw values of the settings that decided what the run sent and how it judged (config.ts, REPLAYED_SETTINGS):
    * its test data, for one, which a replay on another machine must send again to find the recorded exchanges.
    */
@@ -407,6 +412,7 @@ function replaySettingsOf(value: unknown): ReplaySettings {
     ...(r.stoppedBeforeTests !== undefined && {
       stoppedBeforeTests: str(r.stoppedBeforeTests, 'log._rsf.replay.stoppedBeforeTests'),
     }),
+    ...(r.refused !== undefined && { refused: str(r.refused, 'log._rsf.replay.refused') }),
     ...(r.settings !== undefined && { settings: stringsOf(r.settings, 'log._rsf.replay.settings') }),
   };
 }

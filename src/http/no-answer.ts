@@ -3,7 +3,9 @@
  * How a request went without an HTTP answer. 'operation-stopped': not sent, the operation's last requests got no
  * answer (run-state.ts, OPERATION_THRESHOLD). 'not-recorded': a replay (RSF_TARGET_URL=har:…) has no answer for it;
  * nothing was sent, so it says nothing of the target. 'interrupted': the run was interrupted (interrupt.ts) before the
- * answer came, or before the request went out; it says nothing of the target either.
+ * answer came, or before the request went out; it says nothing of the target either. 'stopped-in-recording': a replay
+ * of a run that stopped sending once the target refused its requests (its token, or every request): the recorded test
+ * sent nothing more, and is not run, as it was; the message is the recorded reason.
  */
 export type NoAnswerKind =
   | 'timeout'
@@ -14,6 +16,7 @@ export type NoAnswerKind =
   | 'other'
   | 'operation-stopped'
   | 'not-recorded'
+  | 'stopped-in-recording'
   | 'interrupted';
 
 /** The target gave no (complete) HTTP answer. The message carries no URL and no header: it is safe to show. */

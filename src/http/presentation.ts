@@ -202,6 +202,21 @@ export function cacheNote(exchange: Exchange): string | undefined {
   );
 }
 
+/**
+ * The reason every test is not run from `exchange` on: answered 403 in no documented shape, and the price list, which
+ * the preflight saw answered, forbidden now too (api-client.ts, pricesForbiddenNow).
+ */
+export function refusedWholesaleMessage(label: string, exchange: Exchange): string {
+  const body = printable(exchange.rawBody, { maxChars: 200, transform: redact }) || '(empty body)';
+  return redact(
+    `${label} answered HTTP 403 (${body}), and so did GET /v1/prices with RSF_BEARER_TOKEN, which the preflight saw ` +
+      "answered: from then on the target refused the run's requests before the API could answer them (a gateway's " +
+      "quota or rate plan, a firewall's rate-based rule, an account or token revoked). Not judged: the tests from " +
+      'then on are not run. Run the suite when the target lets its requests through again; under a rate-based rule, ' +
+      'with RSF_MAX_REQUESTS_PER_SECOND below its rate.',
+  );
+}
+
 /** The message of a success status with a whole web page (exchange.ts, pageInFront). */
 function pageMessage(label: string, exchange: Exchange): string {
   const { type, page } = pageShown(exchange);

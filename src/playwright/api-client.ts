@@ -12,6 +12,7 @@ import {
   noAnswerMessage,
   recordOf,
   refusedBeforeTheDataMessage,
+  refusedWholesaleMessage,
   throttledMessage,
   unavailableMessage,
   tooLargeUnjudgedMessage,
@@ -22,8 +23,15 @@ import type { Transport } from '../http/transport';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { printable } from '../model/printable';
 import { resumeSkip, stopAsInconclusive, stopAsInterrupted, stopAsNotRun } from './unjudged';
-import { currentBearerToken, onTokenRefused, refusesAuthentication, tokenRefusedReason } from './bearer-token';
-import { refusedBeforeTheData } from '../checks/outcome';
+import {
+  currentBearerToken,
+  onTokenRefused,
+  recordRefusedWholesale,
+  refusedWholesaleReason,
+  refusesAuthentication,
+  tokenRefusedReason,
+} from './bearer-token';
+import { inNoDocumentedErrorShape, refusedBeforeTheData } from '../checks/outcome';
 
 /** A test's requests sent before it ran: the delivery of `request` if it was sent (once), else `sendItself`'s. */
 export interface Prefetched {
@@ -63,6 +71,10 @@ function testTimeLeft(info: TestInfo | undefined, startedAt: number, requestTime
 
 /** Fresh tokens one request may be sent again with. */
 const MAX_TOKEN_RENEWALS = 3;
+
+/** When GET /prices last answered with the token in this process (pricesForbiddenNow), and how long that stands. */
+let pricesAcceptedAt = 0;
+const PRICES_ACCEPTED_FOR_MS = 1000;
 
 /** One client per test; it records the test's exchanges so that failures can show them. */
 export class ApiClient {
@@ -153,7 +165,7 @@ export class ApiClient {
     const request = outgoingRequest(operation, options, { ...this.config, bearerToken: token }, this.apiBase);
     const label = operationLabel(operation);
     this.refuseIfStopped(label);
-    const refused = credentials === 'valid' ? tokenRefusedReason() : undefined;
+    const refused = refusedWholesaleReason() ?? (credentials === 'valid' ? tokenRefusedReason() : undefined);
     if (refused !== undefined) return this.stop(stopAsNotRun, refused);
     const waitedFor = this.completedDepth;
     const timeLeft = testTimeLeft(this.owner, this.startedAt, this.config.requestTimeoutMs);
@@ -182,6 +194,7 @@ export class ApiClient {
         return this.stop(stopAsNotRun, breakerMessage(delivery.trip));
       case 'no-answer':
         // A replay without this request: nothing was sent, so nothing is judged (issue 24, item 2).
+        if (delivery.failure.kind === 'stopped-in-recording') return this.stop(stopAsNotRun, delivery.failure.message);
         if (delivery.failure.kind === 'not-recorded')
           return this.stop(stopAsInconclusive, `not in the recording (${label})`);
         if (delivery.failure.kind === 'interrupted')
@@ -209,6 +222,12 @@ export class ApiClient {
           if (renewal.kind === 'token' && renewals < MAX_TOKEN_RENEWALS)
             return this.send(operation, options, renewals + 1, notAhead);
         }
+        // A 403 in no documented shape may be what stands in front of the API refusing the run from now on (a quota,
+        // a firewall's rate-based rule): then the price list, which the preflight saw answered, is refused too.
+        if (exchange.status === 403 && inNoDocumentedErrorShape(exchange) && (await this.pricesForbiddenNow())) {
+          await this.attachAnswer(exchange);
+          return this.stop(stopAsNotRun, recordRefusedWholesale(refusedWholesaleMessage(label, exchange)));
+        }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);
         const unjudged = this.unjudgedBecause(label, exchange);
@@ -234,9 +253,29 @@ export class ApiClient {
     const operation = OPERATIONS.listPrices;
     const request = outgoingRequest(operation, {}, { ...this.config, bearerToken: token }, this.apiBase);
     const delivery = await this.transport.deliver(request, this.config.requestTimeoutMs);
+    this.record?.(request, delivery, 'valid', this.owner); // for a replay of this test to decide alike
     if (delivery.kind !== 'answer') return undefined;
     const { response, attempts } = delivery;
     return refusesAuthentication(exchangeOf(operation, 'valid', request, response, attempts, 4096));
+  }
+
+  /**
+   * GET /prices with the token, which the preflight saw answered: is it forbidden now (HTTP 403; a 401 is the token's,
+   * which onTokenRefused deals with)? Recorded, so
+   * that a replay of this test decides alike. An answer that accepts it stands for a second in this process: the
+   * target's own 403s (to another account's product, say) cost one more request a second at most.
+   */
+  private async pricesForbiddenNow(): Promise<boolean> {
+    if (Date.now() - pricesAcceptedAt < PRICES_ACCEPTED_FOR_MS) return false;
+    const operation = OPERATIONS.listPrices;
+    const token = currentBearerToken(this.config.bearerToken);
+    const request = outgoingRequest(operation, {}, { ...this.config, bearerToken: token }, this.apiBase);
+    const delivery = await this.transport.deliver(request, this.config.requestTimeoutMs);
+    this.record?.(request, delivery, 'valid', this.owner);
+    if (delivery.kind !== 'answer') return false;
+    const refused = delivery.response.status === 403;
+    if (!refused) pricesAcceptedAt = Date.now();
+    return refused;
   }
 
   /** Why an answer is none of the API's to judge, or undefined when it is the API's. */

@@ -16,6 +16,7 @@ import { redact } from '../http/redact';
 
 const TOKEN_FILE = 'bearer-token';
 const REFUSED_FILE = 'bearer-token-refused';
+const WHOLESALE_FILE = 'requests-refused';
 
 /** The documented wording of a refused token (§5.4): "credentials required" or "not authenticated". */
 const AUTH_REFUSAL = /\b(not authenticated|credentials required)\b/i;
@@ -141,6 +142,35 @@ async function renew(ctx: RefusalContext): Promise<Renewal> {
         `${TOKEN_COMMAND_SETTING} to have the suite refresh it.`,
     ),
   };
+}
+
+/**
+ * Why the target refuses every request of the run before the API answers it, once a worker saw it (a gateway's quota,
+ * a firewall's rate-based rule): every test from then on is "not run" with that reason, whatever its credentials.
+ */
+export function refusedWholesaleReason(): string | undefined {
+  const path = join(runState().dir, WHOLESALE_FILE);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
+/** Why the run in `dir` stopped sending once the target refused its requests: every request, or its token. */
+export function runRefusal(dir: string): string | undefined {
+  for (const name of [WHOLESALE_FILE, REFUSED_FILE]) {
+    const path = join(dir, name);
+    if (existsSync(path)) return readFileSync(path, 'utf8');
+  }
+  return undefined;
+}
+
+/** Records the reason once for the run: the first worker's words stand. */
+export function recordRefusedWholesale(reason: string): string {
+  const path = join(runState().dir, WHOLESALE_FILE);
+  try {
+    writeFileSync(path, reason, { flag: 'wx' });
+    return reason;
+  } catch {
+    return readFileSync(path, 'utf8');
+  }
 }
 
 /** What to do about a request with valid credentials whose answer refuses authentication. */

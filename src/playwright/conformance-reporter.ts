@@ -44,7 +44,13 @@ import { loadWaivers } from '../report/waivers';
 import { loadConfig, replayedSettings } from '../config/config';
 import { runNonceOfThisRun, takeUnclaimedSlowDowns } from '../http/run-state';
 import { apiBase, referenceProfilePath } from '../config/target';
-import { EXCHANGES_DIR_ENV, keptBreakerTrip, keptSetupStop, writeRecording } from '../evidence/exchange-log';
+import {
+  EXCHANGES_DIR_ENV,
+  keptBreakerTrip,
+  keptRefusal,
+  keptSetupStop,
+  writeRecording,
+} from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
 import { addToLastFailed, lastRunFile } from './internals';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
@@ -71,8 +77,10 @@ function writeExchanges(outputDir: string, metadata: Record<string, unknown>): v
     const runNonce = runNonceOfThisRun();
     const breaker = keptBreakerTrip(dir);
     const stoppedBeforeTests = keptSetupStop(dir);
+    const refused = keptRefusal(dir);
     replay = {
       ...(breaker && { breaker }),
+      ...(refused !== undefined && { refused }),
       ...(stoppedBeforeTests !== undefined && { stoppedBeforeTests }),
       apiBase: redact(apiBase(config, referenceProfilePath(config))),
       fcNumRuns,

@@ -13,7 +13,14 @@ import { loadWaivers } from '../report/waivers';
 import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
 import { markInterrupted } from '../http/interrupt';
-import { EXCHANGES_DIR_ENV, createExchangesDir, keepBreakerTrip, keepSetupStop } from '../evidence/exchange-log';
+import {
+  EXCHANGES_DIR_ENV,
+  createExchangesDir,
+  keepBreakerTrip,
+  keepRefusal,
+  keepSetupStop,
+} from '../evidence/exchange-log';
+import { runRefusal } from './bearer-token';
 import { redact } from '../http/redact';
 import { whenLauncherGone } from './launcher-gone';
 import { StoppedReplayError, readRecording } from './replay';
@@ -180,6 +187,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   return async () => {
     await stop?.();
     keepBreakerTrip(process.env[EXCHANGES_DIR_ENV], new RunState(runState.dir).breakerOpen());
+    keepRefusal(process.env[EXCHANGES_DIR_ENV], runRefusal(runState.dir));
     runState.remove();
   };
 }

@@ -117,6 +117,8 @@ export class Replay {
   private readonly byRequest = new Map<string, ExchangeRecord[]>();
   /** Why the recorded run's breaker opened: a test with nothing recorded left sent nothing after it. */
   private readonly trip: BreakerTrip | undefined;
+  /** Why the recorded run stopped sending once the target refused its requests: alike. */
+  private readonly refused: string | undefined;
   /** The recorded run's API base: its requests went there. */
   private readonly base: string;
 
@@ -125,6 +127,7 @@ export class Replay {
     private readonly options: ReplayOptions,
   ) {
     this.trip = har.rsf?.replay?.breaker;
+    this.refused = har.rsf?.replay?.refused;
     this.base = har.rsf?.replay?.apiBase ?? '';
     for (const r of har.records) {
       const key = this.key(relativeTo(this.base, r.url), r.method, r.requestBody, r.credentials ?? 'valid');
@@ -146,7 +149,8 @@ export class Replay {
     const id = testId();
     const own = id === undefined ? undefined : this.byTest.get(`${id}\n${key}`);
     if (own && own.length > 0) return own.shift();
-    if (own || this.trip) return undefined; // used up, or never sent: the breaker was open (send() says which)
+    // Used up, or never sent: the breaker was open, or the target refused the run (send() says which).
+    if (own || this.trip || this.refused !== undefined) return undefined;
     // Sent by another test (a test renamed since): an answer the target gave it, unthrottled.
     const any = this.byRequest.get(key);
     return any?.find((r) => r.status !== 0 && r.status !== 429) ?? any?.[0];
@@ -176,6 +180,8 @@ export class Replay {
       const r = this.take(request);
       // The recorded run sent nothing more once its breaker opened: the test is "not run", as it was.
       if (!r && this.trip) return { kind: 'not-sent', trip: this.trip };
+      if (!r && this.refused !== undefined)
+        return { kind: 'no-answer', failure: new NoAnswer('stopped-in-recording', this.refused, 0), sentAt };
       if (!r) {
         const failure = new NoAnswer('not-recorded', 'not in the recording', 0);
         return { kind: 'no-answer', failure, sentAt };

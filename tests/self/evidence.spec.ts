@@ -776,6 +776,47 @@ test("a replay keeps a redirect within the target's host, and one to another hos
   expect(replay.replayedLocation(away)).toBe(away);
 });
 
+test('a replay of a run the target refused mid-run: a test with nothing recorded is not run, saying why', async () => {
+  // The token stopped being accepted, or a gateway's quota refused every request (api-client.ts): the recorded run
+  // sent nothing more for its later tests. Before, its bundle re-graded as "does not stand" (42 of 90 requirements).
+  const reason = 'operation 1 (PATCH /v1/client, §4.1) answered HTTP 403 (…), and so did GET /v1/prices …';
+  const apiBase = 'http://target.example/v1';
+  const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001' };
+  const record: ExchangeRecord = {
+    method: 'GET',
+    url: `${apiBase}/prices`,
+    requestHeaders: {},
+    status: 200,
+    responseHeaders: {},
+    responseBody: new Uint8Array(0),
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    attempt: 1,
+    attemptKind: 'first',
+    requirements: [],
+    credentials: 'valid',
+    test: { id: 'an-earlier-test', title: 'lists prices' },
+  };
+  const rsf = { format: 'rsf-har/1' as const, suiteVersion: '', seed: '1' };
+  const har = {
+    creator: { name: '', version: '' },
+    rsf: { ...rsf, replay: { apiBase, fcNumRuns: 1, writesEnabled: false, refused: reason } },
+    records: [record],
+  };
+  const replay = new Replay(har, { tokens, redact: (text) => text, testId: () => 'a-later-test' });
+  const request = outgoingRequest(OPERATIONS.listPrices, {}, tokens, REPLAY_API_BASE);
+  // Not another test's answer, as a renamed test would get: nothing, and why.
+  expect(replay.take(request)).toBeUndefined();
+  const sent = await replay.send()(request);
+  expect(sent.kind === 'no-answer' && [sent.failure.kind, sent.failure.message]).toEqual([
+    'stopped-in-recording',
+    reason,
+  ]);
+  // The recording says so, and reads back so.
+  const text = JSON.stringify({ log: { version: '1.2', creator: har.creator, entries: [], _rsf: har.rsf } });
+  expect(parseHar(text).rsf?.replay?.refused).toBe(reason);
+});
+
 test('a replay hands each test its own answer under every kind of credentials, the near misses too', () => {
   // With the recorded breaker open, a replay answers only from the test's own records (no other test's): a request
   // whose credentials it read wrongly would come out "not run" (a run that died mid-run, replayed).

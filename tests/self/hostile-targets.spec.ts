@@ -339,6 +339,27 @@ test('a target that throttles for ever after the preflight: the run stops sendin
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
+test("a gateway's quota used up mid-run (403 JSON to all requests): the later tests are not run, ERROR", async () => {
+  test.setTimeout(90_000);
+  // Azure API Management's quota-by-key policy; a firewall's rate-based rule with a JSON body refuses alike.
+  const quota = '{ "statusCode": 403, "message": "Out of call volume quota. Quota will be replenished in 23:59:12." }';
+  const { run } = await hostileRun(
+    { after: MID_RUN, misbehave: answerFor(/./, quota, { 'content-type': 'application/json' }, 403) },
+    {},
+    ['--grep-invert', '@property'],
+    80_000,
+  );
+  // Before, the valid reads of operations 10, 11 and 14 failed their success shape, and the probes of operations 2, 3
+  // and 9 their error bodies: 6 MUST on the gateway's answers.
+  expect(run.output).toMatch(
+    /answered HTTP 403 \(\{ "statusCode": 403, "message": "Out of call volume quota\..*\), and so did GET \/v1\/prices/,
+  );
+  expect(run.report?.summary.tests.notRun, 'tests not run once the target refused them all').toBeGreaterThan(0);
+  expect(run.report?.requirements.filter((r) => r.status === 'failed').map((r) => r.id)).toEqual([]);
+  expect(run.output, 'a used-up quota is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
 test("--reporter in place of the suite's: a run that fails or cannot be judged does not exit 0", async () => {
   test.setTimeout(120_000);
   // Before, each exited 0: a failed requirement marked expected to keep the worker, an unjudged test skipped.
