@@ -144,13 +144,18 @@ async function renew(ctx: RefusalContext): Promise<Renewal> {
   };
 }
 
+/** refusedWholesaleReason, once known in this process. */
+let refusedWholesale: string | undefined;
+
 /**
  * Why the target refuses every request of the run before the API answers it, once a worker saw it (a gateway's quota,
  * a firewall's rate-based rule): every test from then on is "not run" with that reason, whatever its credentials.
  */
 export function refusedWholesaleReason(): string | undefined {
+  if (refusedWholesale !== undefined) return refusedWholesale;
   const path = join(runState().dir, WHOLESALE_FILE);
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  if (existsSync(path)) refusedWholesale = readFileSync(path, 'utf8');
+  return refusedWholesale;
 }
 
 /** Why the run in `dir` stopped sending once the target refused its requests: every request, or its token. */
@@ -167,10 +172,11 @@ export function recordRefusedWholesale(reason: string): string {
   const path = join(runState().dir, WHOLESALE_FILE);
   try {
     writeFileSync(path, reason, { flag: 'wx' });
-    return reason;
+    refusedWholesale = reason;
   } catch {
-    return readFileSync(path, 'utf8');
+    refusedWholesale = readFileSync(path, 'utf8');
   }
+  return refusedWholesale;
 }
 
 /** What to do about a request with valid credentials whose answer refuses authentication. */
