@@ -75,15 +75,20 @@ function shareToken(token: string): void {
   renameSync(temporary, path); // atomic: readers see the old token or the new one
 }
 
-/** Records the reason once: the first worker's words (and time) stand for the run. */
-function recordRefusal(reason: string): string {
-  const path = join(runState().dir, REFUSED_FILE);
+/** Writes `reason` into the run directory's file `name` unless a worker did first: whose words stand, for the run. */
+function firstReason(name: string, reason: string): string {
+  const path = join(runState().dir, name);
   try {
     writeFileSync(path, reason, { flag: 'wx' });
-    refusedReason = reason;
+    return reason;
   } catch {
-    refusedReason = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   }
+}
+
+/** Records the reason once: the first worker's words (and time) stand for the run. */
+function recordRefusal(reason: string): string {
+  refusedReason = firstReason(REFUSED_FILE, reason);
   return refusedReason;
 }
 
@@ -169,13 +174,7 @@ export function runRefusal(dir: string): string | undefined {
 
 /** Records the reason once for the run: the first worker's words stand. */
 export function recordRefusedWholesale(reason: string): string {
-  const path = join(runState().dir, WHOLESALE_FILE);
-  try {
-    writeFileSync(path, reason, { flag: 'wx' });
-    refusedWholesale = reason;
-  } catch {
-    refusedWholesale = readFileSync(path, 'utf8');
-  }
+  refusedWholesale = firstReason(WHOLESALE_FILE, reason);
   return refusedWholesale;
 }
 

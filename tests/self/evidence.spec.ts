@@ -776,17 +776,13 @@ test("a replay keeps a redirect within the target's host, and one to another hos
   expect(replay.replayedLocation(away)).toBe(away);
 });
 
-test('a replay of a run the target refused mid-run: a test with nothing recorded is not run, saying why', async () => {
-  // The token stopped being accepted, or a gateway's quota refused every request (api-client.ts): the recorded run
-  // sent nothing more for its later tests. Before, its bundle re-graded as "does not stand" (42 of 90 requirements).
-  const reason = 'operation 1 (PATCH /v1/client, §4.1) answered HTTP 403 (…), and so did GET /v1/prices …';
-  const apiBase = 'http://target.example/v1';
-  const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001' };
-  const record: ExchangeRecord = {
+/** A recorded GET /prices of `test`, answered `status` with an empty body, sent with `credentials`. */
+function pricesRecord(apiBase: string, status: number, credentials: string, test: { id: string; title: string }) {
+  return {
     method: 'GET',
     url: `${apiBase}/prices`,
     requestHeaders: {},
-    status: 200,
+    status,
     responseHeaders: {},
     responseBody: new Uint8Array(0),
     startedAt: new Date(0).toISOString(),
@@ -794,9 +790,18 @@ test('a replay of a run the target refused mid-run: a test with nothing recorded
     attempt: 1,
     attemptKind: 'first',
     requirements: [],
-    credentials: 'valid',
-    test: { id: 'an-earlier-test', title: 'lists prices' },
-  };
+    credentials,
+    test,
+  } satisfies ExchangeRecord;
+}
+
+test('a replay of a run the target refused mid-run: a test with nothing recorded is not run, saying why', async () => {
+  // The token stopped being accepted, or a gateway's quota refused every request (api-client.ts): the recorded run
+  // sent nothing more for its later tests. Before, its bundle re-graded as "does not stand" (42 of 90 requirements).
+  const reason = 'operation 1 (PATCH /v1/client, §4.1) answered HTTP 403 (…), and so did GET /v1/prices …';
+  const apiBase = 'http://target.example/v1';
+  const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001' };
+  const record = pricesRecord(apiBase, 200, 'valid', { id: 'an-earlier-test', title: 'lists prices' });
   const rsf = { format: 'rsf-har/1' as const, suiteVersion: '', seed: '1' };
   const har = {
     creator: { name: '', version: '' },
@@ -822,21 +827,9 @@ test('a replay hands each test its own answer under every kind of credentials, t
   // whose credentials it read wrongly would come out "not run" (a run that died mid-run, replayed).
   const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001' };
   const apiBase = 'http://target.example/v1';
-  const records: ExchangeRecord[] = CREDENTIALS.map((credentials) => ({
-    method: 'GET',
-    url: `${apiBase}/prices`,
-    requestHeaders: {},
-    status: 401,
-    responseHeaders: {},
-    responseBody: new Uint8Array(0),
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1,
-    attempt: 1,
-    attemptKind: 'first',
-    requirements: [],
-    credentials,
-    test: { id: 'the-test', title: credentials },
-  }));
+  const records: ExchangeRecord[] = CREDENTIALS.map((credentials) =>
+    pricesRecord(apiBase, 401, credentials, { id: 'the-test', title: credentials }),
+  );
   const trip = { since: '', openedAt: '', lastRequest: 'GET /v1/prices', cause: 'no-answer' as const };
   const rsf = { format: 'rsf-har/1' as const, suiteVersion: '', seed: '1' };
   const har = {
