@@ -37,7 +37,11 @@ const LOOKS: Record<string, StatusLook> = {
       'a setting that may be wrong',
   },
   warning: { symbol: '!', label: 'warning', meaning: 'a SHOULD or INFO requirement was not met' },
-  'not run': { symbol: '·', label: 'not run', meaning: 'not run: the target had stopped answering' },
+  'not run': {
+    symbol: '·',
+    label: 'not run',
+    meaning: 'not run: the target had stopped answering, or refused the run',
+  },
   waived: { symbol: '⊘', label: 'waived', meaning: 'failed, but waived by the waivers file' },
   passed: { symbol: '✓', label: 'passed', meaning: 'every check passed' },
   skipped: { symbol: '–', label: 'skipped', meaning: 'skipped, e.g. a write in read-only mode' },
