@@ -4,6 +4,8 @@
 // So one expiry usually costs one command run; two workers that refresh at once both get a valid token, which is
 // harmless. Without a command, the first worker to see it writes when the token stopped being accepted, and every
 // test from then on is "not run" with that reason: the run ends in ERROR, never in failures about authentication.
+// So, whatever its credentials, is every test once the target refuses all the run's requests before the API (a
+// gateway's quota, a firewall's rate-based rule: api-client.ts, pricesForbiddenNow), recorded the same way.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOKEN_COMMAND_SETTING, runTokenCommand } from '../config/token-command';
