@@ -21,6 +21,7 @@ import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
 import {
   answeredInFront,
+  bodyInLine,
   challengeSaid,
   challengeShown,
   excerptSize,
@@ -238,7 +239,7 @@ function resourceProblem(read: ResourceRead, exchange: Exchange, config: Recogni
  */
 function serverError(read: ResourceRead, exchange: Exchange): string {
   const { number, section } = exchange.operation;
-  const body = printable(exchange.rawBody, { maxChars: EXCERPT_CHARS, transform: redact }) || '(empty body)';
+  const body = bodyInLine(exchange, EXCERPT_CHARS);
   return (
     `HTTP ${exchange.status} (operation ${number}, §${section}): the target is failing. Body: ${body}\n` +
     `  The request carries ${read.settings.join(', ')}: if the target fails on data it does not have, set it to ` +

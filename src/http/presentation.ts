@@ -153,6 +153,11 @@ export function answeredInFront(
   return undefined;
 }
 
+/** The body as a one-line message shows it: printable, redacted, cut at `maxChars`, or '(empty body)'. */
+export function bodyInLine(exchange: Pick<Exchange, 'rawBody'>, maxChars = 200): string {
+  return printable(exchange.rawBody, { maxChars, transform: redact }) || '(empty body)';
+}
+
 /** A web page in place of the API's answer, as its messages show it: its content type, and its start. */
 function pageShown(exchange: Exchange): { type: string; page: string } {
   return {
@@ -207,7 +212,7 @@ export function cacheNote(exchange: Exchange): string | undefined {
  * the preflight saw answered, forbidden now too (api-client.ts, pricesForbiddenNow).
  */
 export function refusedWholesaleMessage(label: string, exchange: Exchange): string {
-  const body = printable(exchange.rawBody, { maxChars: 200, transform: redact }) || '(empty body)';
+  const body = bodyInLine(exchange);
   return redact(
     `${label} answered HTTP 403 (${body}), and so did GET /v1/prices with RSF_BEARER_TOKEN, which the preflight saw ` +
       "answered: from then on the target refused the run's requests before the API could answer them (a gateway's " +
@@ -229,7 +234,7 @@ function pageMessage(label: string, exchange: Exchange): string {
 
 /** The message of a request refused before its data (outcome.ts, refusedBeforeTheData). */
 export function refusedBeforeTheDataMessage(label: string, exchange: Exchange): string {
-  const body = printable(exchange.rawBody, { maxChars: 200, transform: redact }) || '(empty body)';
+  const body = bodyInLine(exchange);
   const { auth, writes } = exchange.operation;
   const [to, by, use] =
     auth === 'none'

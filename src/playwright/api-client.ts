@@ -248,34 +248,37 @@ export class ApiClient {
     }
   }
 
-  /** GET /prices with `token`: does it refuse authentication too? Undefined when no answer tells. */
-  private async pricesRefuse(token: string): Promise<boolean | undefined> {
-    const operation = OPERATIONS.listPrices;
-    const request = outgoingRequest(operation, {}, { ...this.config, bearerToken: token }, this.apiBase);
-    const delivery = await this.transport.deliver(request, this.config.requestTimeoutMs);
-    this.record?.(request, delivery, 'valid', this.owner); // for a replay of this test to decide alike
-    if (delivery.kind !== 'answer') return undefined;
-    const { response, attempts } = delivery;
-    return refusesAuthentication(exchangeOf(operation, 'valid', request, response, attempts, 4096));
-  }
-
   /**
-   * GET /prices with the token, which the preflight saw answered: is it forbidden now (HTTP 403; a 401 is the token's,
-   * which onTokenRefused deals with)? Recorded, so that a replay of this test decides alike. An answer that accepts it
-   * stands for a second in this process: the target's own 403s (to another account's product, say) cost one more
-   * request a second at most. A replay asks the recording each time, as the run may have asked the target.
+   * GET /prices with `token`, which the preflight saw answered: its exchange, or undefined when no answer came.
+   * Recorded, so that a replay of this test asks the recording alike.
    */
-  private async pricesForbiddenNow(): Promise<boolean> {
-    if (this.config.recording === '' && Date.now() - pricesAcceptedAt < PRICES_ACCEPTED_FOR_MS) return false;
+  private async askPrices(token: string): Promise<Exchange | undefined> {
     const operation = OPERATIONS.listPrices;
-    const token = currentBearerToken(this.config.bearerToken);
     const request = outgoingRequest(operation, {}, { ...this.config, bearerToken: token }, this.apiBase);
     const delivery = await this.transport.deliver(request, this.config.requestTimeoutMs);
     this.record?.(request, delivery, 'valid', this.owner);
-    if (delivery.kind !== 'answer') return false;
-    const refused = delivery.response.status === 403;
-    if (!refused) pricesAcceptedAt = Date.now();
-    return refused;
+    if (delivery.kind !== 'answer') return undefined;
+    return exchangeOf(operation, 'valid', request, delivery.response, delivery.attempts, 4096);
+  }
+
+  /** GET /prices with `token`: does it refuse authentication too? Undefined when no answer tells. */
+  private async pricesRefuse(token: string): Promise<boolean | undefined> {
+    const prices = await this.askPrices(token);
+    return prices && refusesAuthentication(prices);
+  }
+
+  /**
+   * GET /prices with the token: is it forbidden now (HTTP 403; a 401 is the token's, which onTokenRefused deals
+   * with)? An answer that accepts it stands for a second in this process: the target's own 403s (to another account's
+   * product, say) cost one more request a second at most. A replay asks the recording each time, as the run may have
+   * asked the target.
+   */
+  private async pricesForbiddenNow(): Promise<boolean> {
+    if (this.config.recording === '' && Date.now() - pricesAcceptedAt < PRICES_ACCEPTED_FOR_MS) return false;
+    const prices = await this.askPrices(currentBearerToken(this.config.bearerToken));
+    if (prices === undefined) return false;
+    if (prices.status !== 403) pricesAcceptedAt = Date.now();
+    return prices.status === 403;
   }
 
   /** Why an answer is none of the API's to judge, or undefined when it is the API's. */

@@ -10,11 +10,9 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOKEN_COMMAND_SETTING, runTokenCommand } from '../config/token-command';
 import { type Exchange, parseBody, plainString } from '../http/exchange';
-import { challengeShown } from '../http/presentation';
+import { bodyInLine, challengeShown } from '../http/presentation';
 import { registerBearerToken } from './secrets';
 import { runState } from '../http/run-state';
-import { printable } from '../model/printable';
-import { redact } from '../http/redact';
 
 const TOKEN_FILE = 'bearer-token';
 const REFUSED_FILE = 'bearer-token-refused';
@@ -122,7 +120,7 @@ async function renew(ctx: RefusalContext): Promise<Renewal> {
   if ((await ctx.pricesRefuse()) !== true) return { kind: 'judge' };
   const at = new Date().toISOString();
   const says = ctx.answer.challenge ? ` (WWW-Authenticate: ${challengeShown(ctx.answer)})` : '';
-  const body = printable(ctx.answer.rawBody, { maxChars: 120, transform: redact }) || '(empty body)';
+  const body = bodyInLine(ctx.answer, 120);
   const answer = `HTTP ${ctx.answer.status}${says}: ${body}`;
   if (ctx.command !== '') {
     try {
