@@ -1,7 +1,7 @@
 // `npm run conformance`: the conformance suite, against RSF_TARGET_URL or the embedded reference server.
 import { randomInt } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { version } from './package.json';
 import { SETTINGS, loadConfig, loadEnvFile } from './src/config/config';
@@ -83,7 +83,10 @@ const CONSOLE: ReporterDescription = ['./src/playwright/console-reporter.ts'];
 
 export default defineConfig({
   testDir: `./${SPEC_DIR}`,
-  outputDir: './test-results/conformance',
+  // Playwright's own output (the last run, for --last-failed) goes with the reports, where RSF_REPORTS_DIR says: a run
+  // writes nowhere else, so a checkout the run may not write to (an image run as another user) works. The folder is
+  // Playwright's, emptied as each run starts.
+  outputDir: join(run.reportsDir, '.playwright'),
   // A worker runs a spec file's tests in order: it sends the file's declared requests as the file starts
   // (src/playwright/prefetch.ts); the properties are shared out test by test.
   fullyParallel: false,

@@ -301,15 +301,25 @@ export default class ConformanceReporter implements Reporter {
     // After Playwright's own reporter wrote the last run: the tests failed by a requirement, or not judged, which it
     // counts as expected (internals.ts).
     const file = this.config && lastRunFile(this.config, process.argv);
-    if (file && this.exitCode !== undefined && !this.options.merge) addToLastFailed(file, this.runAgain);
+    if (file && this.exitCode !== undefined && !this.options.merge) {
+      try {
+        addToLastFailed(file, this.runAgain);
+      } catch (e) {
+        // The verdict stands, and its line and exit code must still come: only --last-failed misses these tests.
+        const problem =
+          `${file} could not be written (${(e as Error).message}): ` +
+          '--last-failed will not run again the tests failed by a requirement';
+        process.stderr.write(`Conformance reporter: ${printable(redact(problem))}\n`);
+      }
+    }
     if (this.line) process.stdout.write(`${this.line}\n`);
     // Out before anything ends the process, this line and the console's before it (stdout.ts).
     await stdoutFlushed();
     if (this.exitCode === undefined) return;
-    // Playwright exits 0 or 1 as onEnd's status says, merge-reports 0 whatever it says: where that is not the
-    // verdict's code, end the process here, after everything else (this reporter is the last).
-    const playwrightsOwn = this.options.merge || this.exitCode === 0 ? 0 : 1;
-    if (this.exitCode !== playwrightsOwn) process.exit(this.exitCode);
+    // Playwright exits 0 or 1 as onEnd's status says, and 1 after an error of a reporter that ends after this one (its
+    // own, failing to write the last run); merge-reports exits 0 whatever it says. The verdict's code ends the process
+    // here, after everything else: this is the last onExit.
+    process.exit(this.exitCode);
   }
 
   private writeReports(

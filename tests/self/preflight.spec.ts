@@ -1,7 +1,7 @@
 // A target that is unreachable, hangs, sends garbage or is not this API gets one clear message, and no test runs.
 // What the message says is the preflight's, tested in this process; how a run shows it (said once, summed up by the
 // verdict line, ERROR, no test run) is the same for every message, and is tested in child runs as a user runs them.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
@@ -9,7 +9,15 @@ import { type AddressInfo, type Server, createServer as createTcpServer } from '
 import { join, relative } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { REPO_ROOT, foldersLeftBy, lastLine, readReport, runInGroup, runPlaywright } from './support/child-run';
+import {
+  REPO_ROOT,
+  anotherUser,
+  foldersLeftBy,
+  lastLine,
+  readReport,
+  runInGroup,
+  runPlaywright,
+} from './support/child-run';
 import { preflightMessage, preflightOutcome } from './support/preflight-message';
 import { scratchDir } from './support/scratch';
 import { EXPIRED_CERT, SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
@@ -623,6 +631,30 @@ test('run from another folder, a relative RSF_REPORTS_DIR is checked where the r
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(readdirSync(cwd), 'nothing made in the working directory').toEqual([]);
   expect(readReport(join(scratch, 'reports')).summary.verdict).toBe('PASS');
+});
+
+test('a checkout it may not write to (an image run as another user): the run writes in RSF_REPORTS_DIR', async () => {
+  // Before, Playwright's own output went to the checkout's test-results/: the run ended in a stack trace, exit 1, and
+  // no verdict. A last-run file that cannot be written cost the verdict line too, and gave exit 1.
+  const user = anotherUser();
+  test.skip(!user, 'needs root, to run the suite as nobody, who can read the checkout');
+  const scratch = scratchDir('read-only-checkout');
+  chmodSync(scratch, 0o755); // made for this process's user alone
+  const reportsDir = join(scratch, 'reports');
+  mkdirSync(reportsDir, { mode: 0o777 });
+  chmodSync(reportsDir, 0o777);
+  const lastRun = join(scratch, 'last-run.json');
+  writeFileSync(lastRun, '{ "status": "passed", "failedTests": [] }', { mode: 0o644 });
+  const run = await runPlaywright(
+    ['test', 'prices.spec.ts', '-g', 'lists prices as', '--last-failed-file', lastRun],
+    { RSF_REPORTS_DIR: reportsDir },
+    60_000,
+    { user },
+  );
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(lastLine(run.stdout)).toMatch(/^Conformance: PASS — /);
+  expect(run.stderr).toContain(`${lastRun} could not be written (EACCES`);
+  expect(readReport(reportsDir).summary.verdict).toBe('PASS');
 });
 
 test('a price list over RSF_MAX_RESPONSE_BYTES: the token was accepted, and the run goes on', async () => {

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { requirements } from '../../../src/model/catalogue';
 import { SETTINGS } from '../../../src/config/config';
 import { removeAbandonedRunFolders } from '../../../src/http/run-folders';
@@ -92,6 +92,22 @@ export interface GroupRunOptions {
   interrupt?: { signal: NodeJS.Signals; when: Promise<unknown>; alone?: boolean };
   /** The working directory, when not the repository root. */
   cwd?: string;
+  /** Another user to run as (the caller must be root): see `anotherUser`. */
+  user?: { uid: number; gid: number };
+}
+
+/**
+ * `nobody`, when this process is root and that user can read the checkout, else undefined: a run as that user finds
+ * the checkout read-only, as a container image's user often does.
+ */
+export function anotherUser(): GroupRunOptions['user'] {
+  if (process.getuid?.() !== 0) return undefined;
+  const entry = /^nobody:[^:]*:(\d+):(\d+):/m.exec(readFileSync('/etc/passwd', 'utf8'));
+  if (!entry) return undefined;
+  for (let dir = REPO_ROOT; dir !== dirname(dir); dir = dirname(dir)) {
+    if ((statSync(dir).mode & 0o005) !== 0o005) return undefined; // not listed and entered by others
+  }
+  return { uid: Number(entry[1]), gid: Number(entry[2]) };
 }
 
 /**
@@ -103,11 +119,12 @@ export function runInGroup(
   args: string[],
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
-  { onStdout, interrupt, cwd = REPO_ROOT }: GroupRunOptions = {},
+  { onStdout, interrupt, cwd = REPO_ROOT, user }: GroupRunOptions = {},
 ): Promise<GroupRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, {
       cwd,
+      ...user,
       env: childEnv(extraEnv),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
