@@ -1,6 +1,6 @@
 // Issue 24: the HAR of a run's exchanges, the conformance bundle and its verification. Most cases call the library
 // in this process (fast); a few run the CLIs as `npm run bundle` / `npm run verify` do, for their output and exit code.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -30,6 +30,7 @@ import { SIGNATURE_FILE } from '../../src/evidence/sign';
 import { type Regrade, verifyBundle } from '../../src/evidence/verify';
 import { recordedTestList } from '../../src/evidence/cli-verify';
 import { readArtifacts, secretForms } from './support/artifacts';
+import { anotherUser } from './support/child-run';
 import { scratchDir } from './support/scratch';
 
 const ROOT = resolve(__dirname, '../..');
@@ -386,6 +387,22 @@ test.describe('bundle and verify', () => {
     expect(noHar.lines.at(-1)).toBe(
       'recording: none, so the verdict cannot be re-graded: the bundle proves integrity only',
     );
+  });
+
+  test('the manifest names the commit of a checkout another user owns, as in a container image run as its own', () => {
+    // git refuses to read such a repository ("dubious ownership"), and the manifest said git: null, as outside one.
+    const user = anotherUser();
+    test.skip(!user, 'needs root, to give the checkout to nobody');
+    const repo = scratchDir('owned-by-another');
+    writeFileSync(join(repo, 'package.json'), '{ "name": "suite", "version": "1.0.0" }');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=Suite', '-c', 'user.email=suite@example.test', ...args], { cwd: repo });
+    git('init', '--quiet');
+    git('add', 'package.json');
+    git('commit', '--quiet', '-m', 'suite');
+    const commit = git('rev-parse', 'HEAD').toString().trim();
+    execFileSync('chown', ['-R', `${user?.uid}:${user?.gid}`, repo]);
+    expect(describeCheckout(repo).git).toEqual({ commit, dirty: false });
   });
 
   test('the manifest records the suite, the inputs, the run and every file', () => {
