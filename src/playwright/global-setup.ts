@@ -23,6 +23,7 @@ import {
 import { runRefusal } from './bearer-token';
 import { redact } from '../http/redact';
 import { whenLauncherGone } from './launcher-gone';
+import { whenOutputGone } from './output-gone';
 import { StoppedReplayError, readRecording } from './replay';
 import { REPORTERS_REPLACED_ENV, replacedReportersNotice, replacingReporters } from './replaced-reporters';
 import { registerBearerToken } from './secrets';
@@ -126,6 +127,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   process.once('SIGTERM', stopAsCtrlC);
   // A SIGTERM to npm alone ends the shell that npm started Playwright with, and never reaches this process.
   whenLauncherGone(stopAsCtrlC);
+  let testsOver = false;
+  whenOutputGone(stopAsCtrlC, () => testsOver);
   if (config.recording) {
     // A replay sends nothing: no reference to start, no preflight (its answers are not in the recording).
     let stopped: string | undefined;
@@ -141,7 +144,10 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
       throw plain(new StoppedReplayError(config.recording, stopped));
     }
     console.log(`Replaying ${config.recording}: nothing is sent, and the preflight is skipped.`);
-    return async () => runState.remove();
+    return async () => {
+      testsOver = true;
+      runState.remove();
+    };
   }
   // Each worker appends its exchanges there; the conformance reporter makes reports/exchanges.har of them.
   if (gathersRecording(fullConfig)) createExchangesDir();
@@ -155,6 +161,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // The run stops before its first test: nothing is left running or behind, and the recording says why (its
   // redacted message), so that its replay stops alike.
   const stopBeforeTests = async (error: Error): Promise<never> => {
+    testsOver = true;
     await stop?.();
     runState.remove();
     keepSetupStop(process.env[EXCHANGES_DIR_ENV], redact(error.message));
@@ -185,6 +192,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     await stopBeforeTests(e as Error);
   }
   return async () => {
+    testsOver = true;
     await stop?.();
     keepBreakerTrip(process.env[EXCHANGES_DIR_ENV], new RunState(runState.dir).breakerOpen());
     keepRefusal(process.env[EXCHANGES_DIR_ENV], runRefusal(runState.dir));

@@ -93,6 +93,39 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
   }
 });
 
+test('output closed mid-run (`| head`, a pager quit): the run stops as on Ctrl-C, its reports say why', async () => {
+  // Before, the runner's next write failed (EPIPE), and it ended with a stack trace, exit 1 and no report.
+  const reference = await startReferenceServer();
+  let passed = 0;
+  const target = await startHostileTarget({ upstream: reference.url, misbehave: () => passed >= 20 });
+  try {
+    const run = await runSuiteIn(
+      'output-closed',
+      {
+        RSF_TARGET_URL: target.url,
+        RSF_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
+        RSF_MAX_REQUESTS_PER_SECOND: '0',
+      },
+      [],
+      RUN_TIMEOUT_MS,
+      {
+        onStdout: (stdout) => (passed = stdout.match(/^ {2}✓/gm)?.length ?? 0),
+        closeOutput: once(() => passed >= 20),
+      },
+    );
+    expect(run.code, run.output).toBe(130);
+    const { summary } = readReport(run.reportsDir);
+    expect(summary.verdict).toBe('ERROR');
+    expect(summary.headline).toMatch(
+      /^the run was interrupted \(its output was closed \(a pager quit, or `\| head`\)\) with \d+ of \d+ tests/,
+    );
+    expect(foldersLeftBy(run)).toEqual([]);
+  } finally {
+    await target.close();
+    await reference.close();
+  }
+});
+
 // `npm run conformance` starts Playwright under `sh -c`, and dash passes no signal on: a SIGTERM to npm alone (`docker
 // stop` with npm as the container's first process) ended npm and its shell, and left the run going (launcher-gone.ts).
 test('SIGTERM to npm alone, as docker stop sends it: the run stops as on Ctrl-C, ERROR', async () => {

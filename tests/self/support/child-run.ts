@@ -90,6 +90,8 @@ export interface GroupRunOptions {
    * `alone`, to the process spawned only, as `kill <pid>` does.
    */
   interrupt?: { signal: NodeJS.Signals; when: Promise<unknown>; alone?: boolean };
+  /** Closes the pipes of stdout and stderr once this resolves, as `| head` or a pager that quits does. */
+  closeOutput?: Promise<unknown>;
   /** The working directory, when not the repository root. */
   cwd?: string;
   /** Another user to run as (the caller must be root): see `anotherUser`. */
@@ -119,7 +121,7 @@ export function runInGroup(
   args: string[],
   extraEnv: Record<string, string | undefined>,
   timeoutMs: number,
-  { onStdout, interrupt, cwd = REPO_ROOT, user }: GroupRunOptions = {},
+  { onStdout, interrupt, closeOutput, cwd = REPO_ROOT, user }: GroupRunOptions = {},
 ): Promise<GroupRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(command, args, {
@@ -149,6 +151,10 @@ export function runInGroup(
       killed = true;
       killGroup(child);
     }, timeoutMs);
+    void closeOutput?.then(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    });
     void interrupt?.when.then(() => {
       if (child.pid !== undefined && child.exitCode === null)
         process.kill(interrupt.alone ? child.pid : -child.pid, interrupt.signal);
