@@ -56,6 +56,15 @@ export default {
       to: { path: '^tests/' },
     },
     {
+      name: 'product-not-to-dev-dep',
+      comment:
+        'What runs the suite, the reference and the bundles needs only "dependencies": an image installed with ' +
+        '`npm ci --omit=dev` runs them. Types are erased, so a type-only import of a dev dependency is fine.',
+      severity: 'error',
+      from: { path: '^(src|reference)/|^playwright[.]config[.]ts$' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import the cruiser cannot resolve escapes every rule above.',
       severity: 'error',

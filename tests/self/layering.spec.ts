@@ -24,7 +24,7 @@ async function violationsInFixture(): Promise<Violation[]> {
   return (JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
 
-test('the layering rules report a type-only cycle, an import upward, the runner outside the adapter', async () => {
+test('the lint reports a type-only cycle, an upward import, the runner outside its adapter, a dev dep', async () => {
   const violations = await violationsInFixture();
   const found = violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to.replace(/^.*node_modules\//, '')}`);
 
@@ -35,10 +35,12 @@ test('the layering rules report a type-only cycle, an import upward, the runner 
     new Set(['src/model/order.ts', 'src/model/line.ts']),
   );
   // (b) the model imports checks, a higher layer; (c) a type-only import of the runner from src/http;
-  // (d) the reference imports checks. Nothing else: src/playwright may import all of it.
+  // (d) the reference imports checks; (e) the product imports a dev dependency's value. Nothing else: src/playwright
+  // may import all of it, and (c)'s type-only import of a dependency would be fine were it a dev one.
   expect(found.filter((f) => !f.startsWith('no-circular:')).sort()).toEqual([
     'layer-model: src/model/total.ts → src/checks/amount.ts',
     'playwright-only-in-adapter: src/http/runner.ts → @playwright/test/index.d.ts',
+    'product-not-to-dev-dep: src/config/settings-file.ts → yaml/dist/index.d.ts',
     'reference-imports-model-only: reference/server.ts → src/checks/amount.ts',
   ]);
   expect(violations.every((v) => v.rule.severity === 'error')).toBe(true);
