@@ -1,4 +1,4 @@
-// The GitHub Actions workflows cannot run here, so their structure is checked: triggers, Node 20 and `npm ci`, no
+// The GitHub Actions workflows cannot run here, so their structure is checked: triggers, Node and `npm ci`, no
 // browser download, the shard matrix and its merge, artifacts, the exit policy, and secrets that reach only the
 // environment of the steps that need them. Every `run` script must at least parse as bash.
 import { spawnSync } from 'node:child_process';
@@ -57,19 +57,17 @@ const runs = (j: Job): string => j.steps.map((s) => s.run ?? '').join('\n');
 const uses = (j: Job, action: string): Step[] => j.steps.filter((s) => s.uses?.startsWith(`${action}@`));
 
 /**
- * Every job: a time-out, Node 20 through setup-node, dependencies from the lock file, and no browser download.
- * `overTheLock` is the one `npm install` a job may run after `npm ci` (playwright-next.yml).
+ * Every job: a time-out, Node 20 (or `nodes`, a matrix of them) through setup-node, dependencies from the lock file,
+ * and no browser download. `overTheLock` is the one `npm install` a job may run after `npm ci` (playwright-next.yml).
  */
-function expectSoundJobs(flow: Workflow, overTheLock?: string): void {
+function expectSoundJobs(flow: Workflow, overTheLock?: string, nodes: number[] = [20]): void {
   for (const [id, j] of Object.entries(flow.jobs)) {
     expect(j['runs-on'], id).toBe('ubuntu-latest');
     expect(j['timeout-minutes'], `${id}: a hung target must not hold a runner for 6 hours`).toBeLessThanOrEqual(30);
     expect(uses(j, 'actions/checkout'), id).toHaveLength(1);
-    const node = uses(j, 'actions/setup-node');
-    expect(
-      node.map((s) => String(s.with?.['node-version'])),
-      id,
-    ).toEqual(['20']);
+    const node = uses(j, 'actions/setup-node').map((s) => String(s.with?.['node-version']));
+    const versions = node[0] === gh('matrix.node') ? j.strategy?.matrix?.node : node.map(Number);
+    expect(versions, id).toEqual(nodes);
     expect(
       j.steps.some((s) => s.run?.trim() === 'npm ci'),
       `${id} installs with npm ci`,
@@ -106,11 +104,13 @@ function expectScriptsParse(flow: Workflow): void {
   }
 }
 
-test('test.yml: npm test on every push and pull request, with npm ci and Node 20', () => {
+test('test.yml: npm test on every push and pull request, with npm ci, on Node 20, 22 and 24', () => {
   const { text, flow } = workflow('test.yml');
   expect(Object.keys(flow.on).sort()).toEqual(['pull_request', 'push']);
   expect(flow.permissions).toEqual({ contents: 'read' });
-  expectSoundJobs(flow);
+  // package.json's engines admits every Node from 20: each maintained line is tested, and one failing hides no other.
+  expectSoundJobs(flow, undefined, [20, 22, 24]);
+  expect(job(flow, 'test').strategy?.['fail-fast']).toBe(false);
   expect(Object.values(flow.jobs).some((j) => j.steps.some((s) => s.run?.trim() === 'npm test'))).toBe(true);
   expectSecretsContained(text, flow);
   expectScriptsParse(flow);
