@@ -57,15 +57,18 @@ function interruptRequests(): void {
 }
 
 /**
- * In a worker only: Playwright's workers already ignore both signals (their runner stops them), so listening changes
- * nothing else; in the runner, a listener of SIGINT would keep Node from ending a process that Playwright no longer
- * watches. `runDir`: the run directory, where the runner marks a SIGTERM it got alone (markInterrupted).
+ * In a worker only: Playwright's workers already ignore SIGINT and SIGTERM (their runner stops them), so listening
+ * changes nothing else, and SIGHUP no longer ends one at once; in the runner, a listener of SIGINT would keep Node
+ * from ending a process that Playwright no longer watches. `runDir`: the run directory, where the runner marks a
+ * SIGTERM it got alone (markInterrupted).
  */
 export function interruptOnSignals(runDir?: string): void {
   if (listening) return;
   listening = true;
   process.once('SIGINT', interruptRequests);
   process.once('SIGTERM', interruptRequests);
+  // A closed terminal's SIGHUP to the group would end the worker at once: the runner stops the run (console-gone.ts).
+  process.once('SIGHUP', interruptRequests);
   if (runDir !== undefined) marker = join(runDir, MARKER_FILE);
 }
 

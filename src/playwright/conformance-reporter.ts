@@ -52,7 +52,7 @@ import {
   writeRecording,
 } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
-import { OUTPUT_CLOSED, outputClosed } from './output-gone';
+import { consoleGoneCause } from './console-gone';
 import { addToLastFailed, lastRunFile } from './internals';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
@@ -200,7 +200,7 @@ function appendStepSummary(file: string | undefined, markdown: string): void {
 function interruptedMessage(tests: readonly TestRecord[]): string {
   const unfinished = tests.filter((t) => t.status === 'not run' || t.status === 'interrupted').length;
   const when = tests.length === 0 ? 'before any test ran' : `with ${unfinished} of ${tests.length} tests unfinished`;
-  return `the run was interrupted (${outputClosed() ? OUTPUT_CLOSED : 'Ctrl-C, or a signal'}) ${when}`;
+  return `the run was interrupted (${consoleGoneCause() ?? 'Ctrl-C, or a signal'}) ${when}`;
 }
 
 export default class ConformanceReporter implements Reporter {

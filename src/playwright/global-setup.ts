@@ -23,7 +23,7 @@ import {
 import { runRefusal } from './bearer-token';
 import { redact } from '../http/redact';
 import { whenLauncherGone } from './launcher-gone';
-import { whenOutputGone } from './output-gone';
+import { whenConsoleGone } from './console-gone';
 import { StoppedReplayError, readRecording } from './replay';
 import { REPORTERS_REPLACED_ENV, replacedReportersNotice, replacingReporters } from './replaced-reporters';
 import { registerBearerToken } from './secrets';
@@ -128,7 +128,7 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   // A SIGTERM to npm alone ends the shell that npm started Playwright with, and never reaches this process.
   whenLauncherGone(stopAsCtrlC);
   let testsOver = false;
-  whenOutputGone(stopAsCtrlC, () => testsOver);
+  whenConsoleGone(stopAsCtrlC, () => testsOver);
   if (config.recording) {
     // A replay sends nothing: no reference to start, no preflight (its answers are not in the recording).
     let stopped: string | undefined;

@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { markInterrupted } from '../../src/http/interrupt';
 import { expect, test } from '../../src/playwright/fixtures';
-import { REPO_ROOT, foldersLeftBy, lastLine, readReport, runInGroup, runSuiteIn } from './support/child-run';
+import {
+  type GroupRunOptions,
+  REPO_ROOT,
+  type SuiteRun,
+  foldersLeftBy,
+  lastLine,
+  readReport,
+  runInGroup,
+  runSuiteIn,
+} from './support/child-run';
 import { startHostileTarget } from './support/hostile-server';
 import { scratchDir } from './support/scratch';
 
@@ -55,15 +64,20 @@ test('Ctrl-C during the preflight: ERROR before any test ran, exit 130, nothing 
   }
 });
 
-test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short not failed, nothing left', async () => {
+/**
+ * The suite against a target that, once 20 tests have passed, hangs on every request: a test that waits on one is cut
+ * short by the stop, never answered. `cut` says how the run is stopped from then on.
+ */
+async function cutAfterTwentyTests(
+  prefix: string,
+  cut: (twentyPassed: Promise<void>) => Pick<GroupRunOptions, 'interrupt' | 'closeOutput'>,
+): Promise<SuiteRun> {
   const reference = await startReferenceServer();
-  // Once 20 tests have passed, the signal goes, and every request from then on hangs: a test that waits on one is
-  // interrupted, never answered.
   let passed = 0;
   const target = await startHostileTarget({ upstream: reference.url, misbehave: () => passed >= 20 });
   try {
-    const run = await runSuiteIn(
-      'interrupt-mid-run',
+    return await runSuiteIn(
+      prefix,
       {
         RSF_TARGET_URL: target.url,
         RSF_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
@@ -73,57 +87,49 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
       RUN_TIMEOUT_MS,
       {
         onStdout: (stdout) => (passed = stdout.match(/^ {2}✓/gm)?.length ?? 0),
-        interrupt: { signal: 'SIGTERM', when: once(() => passed >= 20) },
+        ...cut(once(() => passed >= 20)),
       },
     );
-    expect(run.code, run.output).toBe(130);
-    const interrupted =
-      /^Conformance: ERROR — the run was interrupted \(Ctrl-C, or a signal\) with (\d+) of (\d+) tests/;
-    expect(run.verdict).toMatch(interrupted);
-    const [, unfinished, total] = interrupted.exec(run.verdict) ?? [];
-    expect(Number(unfinished), 'the tests that passed before the signal are not among them').toBeLessThanOrEqual(
-      Number(total) - 20,
-    );
-    expect(run.stdout, 'a test cut short is interrupted, not failed').not.toMatch(/^ {2}\d+ failed$/m);
-    expect(readReport(run.reportsDir).summary.verdict).toBe('ERROR');
-    expect(foldersLeftBy(run)).toEqual([]);
   } finally {
     await target.close();
     await reference.close();
   }
+}
+
+/** Stopped as on Ctrl-C: exit 130, every report says ERROR for `headline`, nothing left in the temporary folder. */
+function expectStoppedAsOnCtrlC(run: SuiteRun, headline: RegExp): void {
+  expect(run.code, run.output).toBe(130);
+  const { summary } = readReport(run.reportsDir);
+  expect(summary.verdict).toBe('ERROR');
+  expect(summary.headline).toMatch(headline);
+  expect(foldersLeftBy(run)).toEqual([]);
+}
+
+test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short not failed, nothing left', async () => {
+  const run = await cutAfterTwentyTests('interrupt-mid-run', (when) => ({ interrupt: { signal: 'SIGTERM', when } }));
+  const interrupted = /^the run was interrupted \(Ctrl-C, or a signal\) with (\d+) of (\d+) tests/;
+  expectStoppedAsOnCtrlC(run, interrupted);
+  expect(run.verdict).toMatch(/^Conformance: ERROR — the run was interrupted \(Ctrl-C, or a signal\)/);
+  const [, unfinished, total] = interrupted.exec(readReport(run.reportsDir).summary.headline) ?? [];
+  expect(Number(unfinished), 'the tests that passed before the signal are not among them').toBeLessThanOrEqual(
+    Number(total) - 20,
+  );
+  expect(run.stdout, 'a test cut short is interrupted, not failed').not.toMatch(/^ {2}\d+ failed$/m);
 });
 
 test('output closed mid-run (`| head`, a pager quit): the run stops as on Ctrl-C, its reports say why', async () => {
   // Before, the runner's next write failed (EPIPE), and it ended with a stack trace, exit 1 and no report.
-  const reference = await startReferenceServer();
-  let passed = 0;
-  const target = await startHostileTarget({ upstream: reference.url, misbehave: () => passed >= 20 });
-  try {
-    const run = await runSuiteIn(
-      'output-closed',
-      {
-        RSF_TARGET_URL: target.url,
-        RSF_REQUEST_TIMEOUT_MS: String(RUN_TIMEOUT_MS),
-        RSF_MAX_REQUESTS_PER_SECOND: '0',
-      },
-      [],
-      RUN_TIMEOUT_MS,
-      {
-        onStdout: (stdout) => (passed = stdout.match(/^ {2}✓/gm)?.length ?? 0),
-        closeOutput: once(() => passed >= 20),
-      },
-    );
-    expect(run.code, run.output).toBe(130);
-    const { summary } = readReport(run.reportsDir);
-    expect(summary.verdict).toBe('ERROR');
-    expect(summary.headline).toMatch(
-      /^the run was interrupted \(its output was closed \(a pager quit, or `\| head`\)\) with \d+ of \d+ tests/,
-    );
-    expect(foldersLeftBy(run)).toEqual([]);
-  } finally {
-    await target.close();
-    await reference.close();
-  }
+  const run = await cutAfterTwentyTests('output-closed', (when) => ({ closeOutput: when }));
+  expectStoppedAsOnCtrlC(
+    run,
+    /^the run was interrupted \(its output was closed \(a pager quit, or `\| head`\)\) with \d+ of \d+ tests/,
+  );
+});
+
+test('SIGHUP to the group (a terminal closed, SSH dropped): it stops as on Ctrl-C, its reports say why', async () => {
+  // Before, SIGHUP ended the runner and its workers at once: no report, and an earlier run's reports stood.
+  const run = await cutAfterTwentyTests('terminal-closed', (when) => ({ interrupt: { signal: 'SIGHUP', when } }));
+  expectStoppedAsOnCtrlC(run, /^the run was interrupted \(its terminal was closed \(SIGHUP\)\) with \d+ of \d+ tests/);
 });
 
 // `npm run conformance` starts Playwright under `sh -c`, and dash passes no signal on: a SIGTERM to npm alone (`docker
