@@ -1,5 +1,5 @@
 // `npm run conformance`: the conformance suite, against RSF_TARGET_URL or the embedded reference server.
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { defineConfig, type ReporterDescription } from '@playwright/test';
@@ -8,6 +8,7 @@ import { SETTINGS, loadConfig, loadEnvFile } from './src/config/config';
 import { displayTarget, referenceProfilePath, targetInProcess } from './src/config/target';
 import { recordingPath, replayEnvironment } from './src/playwright/replay';
 import { SPEC_DIR } from './src/report/model';
+import { shardArgument, shardEntry } from './src/report/shards';
 
 // Before anything reads a setting; workers inherit the environment this leaves.
 loadEnvFile();
@@ -22,7 +23,8 @@ if (recording !== undefined) {
 }
 
 // Chosen once, here in the runner; workers inherit the environment, so every property test of the run shares it.
-process.env.RSF_FC_SEED ||= String(randomInt(2 ** 31 - 1));
+const seed = process.env.RSF_FC_SEED || String(randomInt(2 ** 31 - 1));
+process.env.RSF_FC_SEED = seed;
 
 interface RunFacts {
   target: string;
@@ -66,7 +68,8 @@ const run = describeRun();
  */
 const WORKERS = run.targetInProcess ? Math.max(1, availableParallelism() - 1) : '100%';
 /** `--shard=i/n`: this run is one part of a run, reported as a blob to merge (a --reporter option still wins). */
-const sharded = process.argv.some((arg) => arg.startsWith('--shard'));
+const shard = shardArgument(process.argv);
+const sharded = shard !== undefined;
 /** Where Playwright's blob reporter writes; its environment variables win, as in Playwright. */
 const blobFile = process.env.PLAYWRIGHT_BLOB_OUTPUT_FILE;
 const blobDir = blobFile
@@ -80,6 +83,15 @@ const PLAN: ReporterDescription = ['./src/playwright/plan-reporter.ts'];
  * (Playwright's list reporter would show it as passed).
  */
 const CONSOLE: ReporterDescription = ['./src/playwright/console-reporter.ts'];
+
+/** What the reports say of the run, and what every shard of one run has alike. */
+const facts = {
+  target: run.target,
+  safetyMode: run.safetyMode,
+  profile: run.profile,
+  suiteVersion: version,
+  seed,
+};
 
 export default defineConfig({
   testDir: `./${SPEC_DIR}`,
@@ -110,10 +122,8 @@ export default defineConfig({
   preserveOutput: 'always',
   use: { trace: 'off' },
   metadata: {
-    target: run.target,
-    safetyMode: run.safetyMode,
-    profile: run.profile,
-    suiteVersion: version,
-    seed: process.env.RSF_FC_SEED,
+    ...facts,
+    // The merge checks that its blobs are the shards of one run (src/report/shards.ts).
+    ...(shard !== undefined && shardEntry({ shard, ...facts }, randomUUID())),
   },
 });

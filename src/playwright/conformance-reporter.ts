@@ -53,6 +53,7 @@ import {
 } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
 import { consoleGoneCause } from './console-gone';
+import { shardProblems } from '../report/shards';
 import { addToLastFailed, lastRunFile } from './internals';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
@@ -243,6 +244,7 @@ export default class ConformanceReporter implements Reporter {
       ...(dirProblem ? [dirProblem] : []),
       ...loaded.problems,
       ...(baselineProblem ? [baselineProblem] : []),
+      ...(this.options.merge ? shardProblems(this.config?.metadata ?? {}) : []),
     ];
     // The global setup refuses a waivers file or baseline it cannot use, and Playwright prints that: such a problem is
     // a configuration error, not also a run error, and is printed once.

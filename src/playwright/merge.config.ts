@@ -8,7 +8,8 @@
 //   npx playwright merge-reports --config src/playwright/merge.config.ts all-blobs
 //
 // The reports go to RSF_REPORTS_DIR (default reports/), as after an unsharded run: conformance.* and junit.xml.
-// Use the same RSF_FC_SEED for all shards so that they are one run.
+// Use the same RSF_FC_SEED for all shards so that they are one run: the merge checks that its blobs are the shards
+// of one run, alike in target, writes, profile, suite and seed, each once (src/report/shards.ts), else it is ERROR.
 // The merge exits with the verdict's code, as an unsharded run does: 0 PASS, 1 FAIL, 2 ERROR (the conformance reporter
 // ends the process so; Playwright's own merge exits 0 whatever the verdict). RSF_FAIL_ON and RSF_BASELINE apply here,
 // not in the shards. With GITHUB_STEP_SUMMARY set, conformance.md is appended to the job summary.

@@ -1,6 +1,6 @@
 // Sharded runs merged with `playwright merge-reports` give the same conformance report as one unsharded run:
 // the reporter derives everything from tests, results, annotations, attachments and config.metadata.
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts, secretForms } from './support/artifacts';
@@ -13,6 +13,7 @@ import {
   runPlaywright,
 } from './support/child-run';
 import { fullFakeRun } from './support/full-fake-run';
+import { type ShardFacts, shardArgument, shardEntry, shardProblems } from '../../src/report/shards';
 
 /** A finished unsharded run: its exit code and where its conformance reports are. */
 interface SingleRun {
@@ -145,10 +146,67 @@ test('the real suite: two shards merged equal one unsharded run', async ({}, tes
     timeoutMs: 8 * 60_000,
   };
   await shardedAgainstSingle(real, testInfo.outputPath());
+  // A merge of some of the shards is no run's: ERROR, not the verdict of half the tests.
+  const some = testInfo.outputPath('some-blobs');
+  mkdirSync(some);
+  copyFileSync(testInfo.outputPath('blobs', 'shard-1-of-2.zip'), join(some, 'shard-1-of-2.zip'));
+  const merged = real.outputs(testInfo.outputPath('merged-some'));
+  const merge = await runPlaywright(['merge-reports', '--config', real.mergeConfig, some], merged.env, real.timeoutMs);
+  expect(merge.code, merge.stdout + merge.stderr).toBe(2);
+  expect(lastLine(merge.stdout)).toMatch(/^Conformance: ERROR — .*: no blob says it is shard 2\/2\./);
   // The blobs are artifacts a CI job uploads: no secret in them either.
   const forms = [...secretForms(secrets.bearer, ['Bearer ']), ...secretForms(secrets.channel)];
   const leaks = readArtifacts(testInfo.outputPath('blobs')).flatMap((a) =>
     forms.filter((f) => a.text.includes(f)).map(() => a.name),
   );
   expect(leaks, 'secrets in the shard blobs').toEqual([]);
+});
+
+test.describe('the shards of one run', () => {
+  const facts = (shard: string, changes: Partial<ShardFacts> = {}): ShardFacts => ({
+    shard,
+    target: 'https://staging.example.test/api',
+    safetyMode: 'read-only',
+    profile: '',
+    suiteVersion: '1.0.0',
+    seed: '42',
+    ...changes,
+  });
+  const metadata = (...shards: ShardFacts[]): Record<string, unknown> => ({
+    // The run's own facts: the last shard's, as merge-reports keeps them.
+    target: shards.at(-1)?.target,
+    ...Object.assign({}, ...shards.map((s, i) => shardEntry(s, `nonce-${i}`))),
+  });
+
+  test('a shard names itself from --shard=i/n or --shard i/n', () => {
+    expect(shardArgument(['test', '--shard=2/3'])).toBe('2/3');
+    expect(shardArgument(['test', '--shard', '1/3', '--workers=2'])).toBe('1/3');
+    expect(shardArgument(['test', '--workers=2'])).toBeUndefined();
+  });
+
+  test('every shard once, run alike: nothing to say; blobs that name no shard: nothing either', () => {
+    expect(shardProblems(metadata(facts('2/2'), facts('1/2')))).toEqual([]);
+    expect(shardProblems({ target: 'embedded reference server', actualWorkers: 2 })).toEqual([]);
+  });
+
+  test('a shard that ran elsewhere, or with another seed, is named with what differs', () => {
+    // A CI secret missing in one shard's job: it ran against the embedded reference, with writes.
+    const elsewhere = facts('2/2', { target: 'embedded reference server', safetyMode: 'writes enabled', seed: '43' });
+    const [problem] = shardProblems(metadata(facts('1/2'), elsewhere));
+    expect(problem).toContain(
+      'the target (RSF_TARGET_URL) differs: shard 1/2 "https://staging.example.test/api", ' +
+        'shard 2/2 "embedded reference server"',
+    );
+    expect(problem).toContain('writes (RSF_ALLOW_WRITES) differs: shard 1/2 "read-only", shard 2/2 "writes enabled"');
+    expect(problem).toContain('the property seed (RSF_FC_SEED) differs: shard 1/2 "42", shard 2/2 "43"');
+    expect(problem).not.toContain('suite version');
+  });
+
+  test('a shard missing, one merged twice, or shards of different splits are named', () => {
+    expect(shardProblems(metadata(facts('1/3'), facts('3/3')))[0]).toContain('no blob says it is shard 2/3');
+    expect(shardProblems(metadata(facts('1/2'), facts('1/2'), facts('2/2')))[0]).toContain(
+      '2 blobs say they are shard 1/2',
+    );
+    expect(shardProblems(metadata(facts('1/2'), facts('2/3')))[0]).toContain('shards of different splits: 1/2, 2/3');
+  });
 });
