@@ -7,7 +7,8 @@ type Env = Record<string, string | undefined>;
 /** The variables read, as .env.example lists them (a .env file may set them too). */
 export const PROXY_VARIABLES_DOC =
   'The forward proxy of an https target (https_proxy, or HTTPS_PROXY), of an http one (http_proxy, or HTTP_PROXY), ' +
-  'and the hosts reached without one (no_proxy, or NO_PROXY: a comma-separated list), read as curl reads them. ' +
+  'and the hosts reached without one (no_proxy, or NO_PROXY: a comma-separated list of names, which cover their ' +
+  'subdomains, IP addresses and subnets such as 10.0.0.0/8), read as curl reads them. ' +
   'Checked at start; a value is never shown, since it may hold credentials.';
 export const PROXY_VARIABLES = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY'] as const;
 

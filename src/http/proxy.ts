@@ -5,7 +5,7 @@
 // host and port. The proxy's credentials go in Proxy-Authorization, never in a request the evidence records.
 import { type ClientRequestArgs, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import { printable } from '../model/printable';
@@ -17,7 +17,10 @@ export interface ProxySettings {
   https?: { variable: string; url: string };
   /** For http targets. */
   http?: { variable: string; url: string };
-  /** Hosts reached directly: a name (its subdomains too; a leading dot is the same), host:port, an IP, or '*'. */
+  /**
+   * Hosts reached directly: a name (its subdomains too; a leading dot is the same), host:port, an IP, a subnet of
+   * IPs (10.0.0.0/8), or '*'.
+   */
   noProxy: string[];
 }
 
@@ -40,9 +43,23 @@ const isLoopback = (host: string): boolean =>
   host === '[::1]' ||
   (isIP(host) === 4 && host.startsWith('127.'));
 
+/**
+ * Whether a NO_PROXY entry in CIDR notation (10.0.0.0/8, fd00::/8, as curl 7.86 and later read it, and as Kubernetes
+ * clusters set it) holds an IP address `host`. A name is not resolved for it, as curl does not.
+ */
+function inSubnet(entry: string, host: string): boolean {
+  const [, network = '', prefix = ''] = /^\[?([^\]/]+)\]?\/(\d{1,3})$/.exec(entry) ?? [];
+  const family = isIP(network);
+  if (family === 0 || family !== isIP(host) || Number(prefix) > (family === 4 ? 32 : 128)) return false;
+  const subnet = new BlockList();
+  subnet.addSubnet(network, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
+  return subnet.check(host, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /** Whether a NO_PROXY entry names `target`'s host (and port, when the entry has one). */
 function bypasses(entry: string, target: URL): boolean {
   if (entry === '*') return true;
+  if (entry.includes('/')) return inSubnet(entry, unbracketed(target.hostname));
   const [, host = '', port] = /^\[?([^\]]*?)\]?(?::(\d+))?$/.exec(entry) ?? [];
   const name = host.replace(/^\*?\./, '').toLowerCase();
   if (!name) return false;

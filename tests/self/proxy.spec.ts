@@ -67,6 +67,15 @@ test('a loopback target, and a host NO_PROXY names, are reached directly; any ot
   expect(route(`https://${TARGET_HOST}`, `${TARGET_HOST}:443`)).toBeUndefined();
   expect(route(`https://${TARGET_HOST}`, '*')).toBeUndefined();
   expect(route('http://10.0.0.7', '10.0.0.7')).toBeUndefined(); // no HTTP_PROXY: direct anyway
+  // Subnets, as curl 7.86 and later, and Kubernetes clusters' NO_PROXY, name them; a host name is not resolved.
+  const cluster = '.svc, 10.0.0.0/8, 192.168.0.0/16, fd00::/8';
+  expect(route('https://10.1.2.3:8443', cluster)).toBeUndefined();
+  expect(route('https://192.168.7.1', cluster)).toBeUndefined();
+  expect(route('https://[fd12::1]', cluster)).toBeUndefined();
+  expect(route('https://11.1.2.3', cluster)).toBe('proxy.corp:3128');
+  expect(route('https://[fe80::1]', cluster)).toBe('proxy.corp:3128');
+  expect(route(`https://${TARGET_HOST}`, cluster)).toBe('proxy.corp:3128');
+  expect(route('https://10.1.2.3', '10.0.0.0/33')).toBe('proxy.corp:3128');
   const authorization = proxyRoute(new URL(`https://${TARGET_HOST}`), settings({ HTTPS_PROXY: 'http://u:p%40ss@h:1' }));
   expect(authorization?.authorization).toBe(`Basic ${Buffer.from('u:p@ss').toString('base64')}`);
 });
