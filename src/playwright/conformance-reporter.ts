@@ -52,7 +52,7 @@ import {
   writeRecording,
 } from '../evidence/exchange-log';
 import { stdoutFlushed } from './stdout';
-import { consoleGoneCause } from './console-gone';
+import { consoleGoneCause, mergeWithoutConsole } from './console-gone';
 import { shardProblems } from '../report/shards';
 import { addToLastFailed, lastRunFile } from './internals';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
@@ -214,7 +214,9 @@ export default class ConformanceReporter implements Reporter {
   /** Set in onEnd: the verdict's exit code, applied in onExit; undefined leaves Playwright's own (interrupted). */
   private exitCode?: ExitCode;
 
-  constructor(private readonly options: ConformanceReporterOptions = {}) {}
+  constructor(private readonly options: ConformanceReporterOptions = {}) {
+    if (options.merge) mergeWithoutConsole();
+  }
 
   printsToStdio(): boolean {
     return false;

@@ -18,9 +18,27 @@ export function consoleGoneCause(): string | undefined {
 /** A failed write that says nothing reads this process's output any more. */
 const GONE = new Set(['EPIPE', 'EIO', 'ERR_STREAM_DESTROYED']);
 
+/** Calls `gone` on a failed write of stdout or stderr that says nothing reads it; another is thrown, as Node would. */
+function onFailedWrite(gone: () => void): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (!GONE.has(error.code ?? '')) throw error;
+      gone();
+    });
+  }
+}
+
+/**
+ * For a merge of shards, which sends nothing and ends in moments: without its console, it writes its reports and ends
+ * with the verdict's code (it used to end on the failed write, with exit 1).
+ */
+export function mergeWithoutConsole(): void {
+  onFailedWrite(() => {});
+}
+
 /**
  * Calls `stop` once, when the console goes while the tests run; once `over` says they are over, the reports are
- * written as they would be, and the exit code is the verdict's. Any other failed write is thrown, as Node would.
+ * written as they would be, and the exit code is the verdict's.
  */
 export function whenConsoleGone(stop: () => void, over: () => boolean): void {
   const gone = (why: string): void => {
@@ -29,10 +47,5 @@ export function whenConsoleGone(stop: () => void, over: () => boolean): void {
     stop();
   };
   process.once('SIGHUP', () => gone(TERMINAL_CLOSED));
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (!GONE.has(error.code ?? '')) throw error;
-      gone(OUTPUT_CLOSED);
-    });
-  }
+  onFailedWrite(() => gone(OUTPUT_CLOSED));
 }
