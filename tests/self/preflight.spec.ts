@@ -636,10 +636,10 @@ test('run from another folder, a relative RSF_REPORTS_DIR is checked where the r
 test('a checkout it may not write to (an image run as another user): the run writes in RSF_REPORTS_DIR', async () => {
   // Before, Playwright's own output went to the checkout's test-results/: the run ended in a stack trace, exit 1, and
   // no verdict. A last-run file that cannot be written cost the verdict line too, and gave exit 1.
-  const user = anotherUser();
-  test.skip(!user, 'needs root, to run the suite as nobody, who can read the checkout');
   const scratch = scratchDir('read-only-checkout');
   chmodSync(scratch, 0o755); // made for this process's user alone
+  const user = anotherUser(scratch);
+  test.skip(!user, 'needs root, to run the suite as nobody, who can read the checkout and the scratch folder');
   const reportsDir = join(scratch, 'reports');
   mkdirSync(reportsDir, { mode: 0o777 });
   chmodSync(reportsDir, 0o777);

@@ -99,15 +99,17 @@ export interface GroupRunOptions {
 }
 
 /**
- * `nobody`, when this process is root and that user can read the checkout, else undefined: a run as that user finds
- * the checkout read-only, as a container image's user often does.
+ * `nobody`, when this process is root and that user can reach the checkout and each of `folders`, else undefined: a
+ * run as that user finds the checkout read-only, as a container image's user often does.
  */
-export function anotherUser(): GroupRunOptions['user'] {
+export function anotherUser(...folders: string[]): GroupRunOptions['user'] {
   if (process.getuid?.() !== 0) return undefined;
   const entry = /^nobody:[^:]*:(\d+):(\d+):/m.exec(readFileSync('/etc/passwd', 'utf8'));
   if (!entry) return undefined;
-  for (let dir = REPO_ROOT; dir !== dirname(dir); dir = dirname(dir)) {
-    if ((statSync(dir).mode & 0o005) !== 0o005) return undefined; // not listed and entered by others
+  for (const folder of [REPO_ROOT, ...folders]) {
+    for (let dir = folder; dir !== dirname(dir); dir = dirname(dir)) {
+      if ((statSync(dir).mode & 0o005) !== 0o005) return undefined; // not listed and entered by others (a umask 077)
+    }
   }
   return { uid: Number(entry[1]), gid: Number(entry[2]) };
 }
