@@ -4,7 +4,7 @@
 import type { Content, Entry, Har, Header, Log, QueryString } from 'har-format';
 import type { BreakerTrip } from '../http/run-state';
 import { printableLine } from '../model/printable';
-import { REDACTED } from '../model/text';
+import { REDACTED, withoutByteOrderMark } from '../model/text';
 
 /** The recording's file name, in reports/ and in a bundle. */
 export const HAR_FILE = 'exchanges.har';
@@ -445,7 +445,7 @@ export interface ParsedHar {
 export function parseHar(text: string, source = HAR_FILE): ParsedHar {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(withoutByteOrderMark(text));
   } catch (e) {
     throw new HarError(`${source} is not JSON: ${printableLine((e as Error).message, 200)}`);
   }

@@ -19,5 +19,14 @@ export function firstLines(text: string, count = 1): string {
   return text.split('\n').slice(0, count).join(' ');
 }
 
+/**
+ * JSON text a person saved, without the byte order mark some Windows editors put first (PowerShell 5's
+ * `Out-File -Encoding utf8`): RFC 8259 §8.1 lets a parser ignore it, and JSON.parse refuses it with a message whose
+ * culprit is invisible.
+ */
+export function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** "1 time", "2 times", "1.5 requests": `n` and the word that goes with it. */
 export const plural = (n: number, word: string, words = `${word}s`): string => `${n} ${n === 1 ? word : words}`;

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Level } from '../model/catalogue';
+import { withoutByteOrderMark } from '../model/text';
 
 /** What this run keeps of a baseline: its facts, and each requirement's level and status. */
 export interface Baseline {
@@ -59,7 +60,7 @@ export function loadBaseline(path: string): Baseline {
   const file = resolve(path);
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(withoutByteOrderMark(readFileSync(file, 'utf8')));
   } catch (e) {
     throw new BaselineError(`RSF_BASELINE: ${file} cannot be read as JSON: ${(e as Error).message}`);
   }

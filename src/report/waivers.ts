@@ -1,6 +1,7 @@
 // The waivers file (RSF_WAIVERS_FILE): known deviations of a target, each an ID and a reason, optionally an owner
 // and a date it expires on. An expired waiver no longer waives; a waiver that matches no failure is stale.
 import { existsSync, readFileSync } from 'node:fs';
+import { withoutByteOrderMark } from '../model/text';
 
 export interface Waiver {
   id: string;
@@ -53,7 +54,7 @@ export function loadWaivers(file: string, knownIds: ReadonlySet<string>): Loaded
   if (!existsSync(file)) return { file, waivers: [], problems: [] };
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(withoutByteOrderMark(readFileSync(file, 'utf8')));
   } catch (e) {
     return { file, waivers: [], problems: [`waivers file ${file} is not valid JSON: ${(e as Error).message}`] };
   }

@@ -311,6 +311,8 @@ test.describe('HAR', () => {
   test('reads back into the records, redacted, with the cut body saying so', () => {
     const { records, rsf, creator } = parseHar(harText());
     expect(creator).toEqual(CREATOR);
+    // A HAR another tool saved with a byte order mark first (RFC 8259 §8.1 lets a parser ignore it) reads alike.
+    expect(parseHar(`\ufeff${harText()}`).records).toEqual(records);
     expect(rsf?.seed).toBe('42');
     expect(records).toHaveLength(5);
     expect(records[1]).toMatchObject({ attempt: 2, attemptKind: 'throttled-retry', status: 200 });

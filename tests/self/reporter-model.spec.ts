@@ -412,6 +412,10 @@ test('baseline file: any conformance.json, compared by ID; anything else is an e
     level: 'MUST',
     status: 'failed',
   });
+  // As a Windows editor saves it, a byte order mark first: JSON.parse refused it, for an invisible character.
+  expect(loadBaseline(file('bom.json', `\ufeff${JSON.stringify(older)}`)).requirements.get('X-1')?.status).toBe(
+    'failed',
+  );
   expect(() => loadBaseline(join(dir, 'absent.json'))).toThrow(/absent\.json cannot be read as JSON/);
   expect(() => loadBaseline(file('bad.json', '{'))).toThrow(/cannot be read as JSON/);
   expect(() => loadBaseline(file('other.json', '{"format":"junit"}'))).toThrow(/is not a conformance\.json/);
@@ -578,6 +582,8 @@ test('waivers file: owner and expires are optional; bad JSON, unknown IDs, bad d
   };
   expect(loadWaivers(join(dir, 'absent.json'), known)).toMatchObject({ waivers: [], problems: [] });
   expect(loadWaivers(file('bad.json', '{'), known).problems[0]).toContain('is not valid JSON');
+  const bom = loadWaivers(file('bom.json', `\ufeff${JSON.stringify([{ id: 'A-MUST', reason: 'r' }])}`), known);
+  expect(bom).toMatchObject({ waivers: [{ id: 'A-MUST', reason: 'r' }], problems: [] });
   expect(loadWaivers(file('object.json', '{}'), known).problems[0]).toContain('must hold a JSON array');
   const mixed = loadWaivers(
     file('mixed.json', [
