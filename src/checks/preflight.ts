@@ -194,6 +194,27 @@ function outgoing(operation: Operation, options: SendOptions, config: PreflightC
   return request;
 }
 
+/** Words of a server's refusal of request headers too large: 431 is RFC 6585's; nginx, Apache and Tomcat say 400. */
+const HEADERS_TOO_LARGE = /Request Header(?: Fields| Or Cookie)? Too Large|header field exceeds server limit/i;
+
+function headersTooLarge(exchange: Exchange): boolean {
+  return exchange.status === 431 || (exchange.status === 400 && HEADERS_TOO_LARGE.test(exchange.text));
+}
+
+/** Which of the request's headers are large, by their size alone: the token's value is never shown. */
+function headersTooLargeMessage(exchange: Exchange, request: OutgoingRequest, config: TargetConfig, body: string) {
+  const size = (headers: Record<string, string>): number =>
+    Object.entries(headers).reduce((bytes, [name, value]) => bytes + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
+  const extra = size(config.extraHeaders);
+  return (
+    `HTTP ${exchange.status}: the target, or what stands in front of it, refuses the request's headers as too ` +
+    `large. Authorization, with RSF_BEARER_TOKEN, is ${size({ Authorization: request.headers.Authorization ?? '' })} ` +
+    `bytes${extra > 0 ? `, and RSF_EXTRA_HEADERS ${extra}` : ''}, where servers often allow 8 KB a header ` +
+    "(nginx's large_client_header_buffers, Apache's LimitRequestFieldSize, Envoy's max_request_headers_kb): raise " +
+    `that limit, or use a token with fewer claims. Body: ${body || '(empty body)'}`
+  );
+}
+
 /** The exchange of a preflight request that was answered: judged, as the tests judge theirs, as sent with the token. */
 function answered(
   operation: Operation,
@@ -334,6 +355,8 @@ async function checkPrices(
           : `HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`,
     );
   }
+  // A token with many claims can pass a server's limit on request headers: no base URL or token fixes that.
+  if (headersTooLarge(exchange)) fail(headersTooLargeMessage(exchange, request, config, body));
   // A wrong path (a /v2, a missing prefix) usually shows as 404 or 405: say what was tried and what came back.
   if (status === 404 || status === 405)
     fail(

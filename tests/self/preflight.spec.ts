@@ -191,6 +191,36 @@ test('a target that sends garbage instead of HTTP', async () => {
   expect(message).toMatch(/gave no complete HTTP answer: the answer is not HTTP \(HPE_/);
 });
 
+test("a token over the server's limit on request headers: named with its size, not as another site", async () => {
+  // Before: `HTTP 400 with markup (text/html), not JSON: this does not look like the Reseller Storefront API. Check
+  // RSF_TARGET_URL`, for nginx's answer to a token of 9 KB (large_client_header_buffers is 8 KB).
+  const nginx =
+    '<html>\r\n<head><title>400 Request Header Or Cookie Too Large</title></head>\r\n<body>\r\n' +
+    '<center><h1>400 Bad Request</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+  const answers = { 431: '<h1>431 Request Header Fields Too Large</h1>', 400: nginx };
+  const bearer = `eyJ${'a'.repeat(9000)}`;
+  for (const [status, page] of Object.entries(answers)) {
+    const server = createHttpServer((_, res) =>
+      res.writeHead(Number(status), { 'content-type': 'text/html' }).end(page),
+    );
+    const message = await preflightMessage({
+      RSF_TARGET_URL: await listening(server),
+      RSF_BEARER_TOKEN: bearer,
+      RSF_EXTRA_HEADERS: '{"X-Api-Key":"k-123456"}',
+    });
+    server.close();
+    expect(message, status).toContain(
+      `HTTP ${status}: the target, or what stands in front of it, refuses the request's headers as too large. ` +
+        'Authorization, with RSF_BEARER_TOKEN, is 9027 bytes, and RSF_EXTRA_HEADERS 21,',
+    );
+    expect(message).not.toContain(bearer);
+  }
+  // Another 400 page is not taken for it.
+  const other = createHttpServer((_, res) => res.writeHead(400, { 'content-type': 'text/html' }).end('<h1>Bad</h1>'));
+  expect(await preflightMessage({ RSF_TARGET_URL: await listening(other) })).toContain('does not look like the');
+  other.close();
+});
+
 test('a host name that does not resolve: named, with where it may be known', async () => {
   // .invalid never resolves (RFC 2606); a machine without DNS cannot even ask.
   const message = await preflightMessage({ RSF_TARGET_URL: 'https://staging.reseller.invalid' });
