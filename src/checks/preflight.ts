@@ -194,6 +194,10 @@ function outgoing(operation: Operation, options: SendOptions, config: PreflightC
   return request;
 }
 
+/** What nginx and Apache answer to plain HTTP at a port that expects TLS. */
+const PLAIN_HTTP_TO_TLS =
+  /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
+
 /** Words of a server's refusal of request headers too large: 431 is RFC 6585's; nginx, Apache and Tomcat say 400. */
 const HEADERS_TOO_LARGE = /Request Header(?: Fields| Or Cookie)? Too Large|header field exceeds server limit/i;
 
@@ -355,6 +359,12 @@ async function checkPrices(
           : `HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`,
     );
   }
+  // The mirror of a plain HTTP port reached with https (transportProblem): nginx and Apache answer it with a page.
+  if (status === 400 && PLAIN_HTTP_TO_TLS.test(exchange.text) && new URL(url).protocol === 'http:')
+    fail(
+      `HTTP 400: the target's port expects TLS, and RSF_TARGET_URL says http: set it to ` +
+        `${targetShown(config).replace(/^http:/, 'https:')}. Body: ${body}`,
+    );
   // A token with many claims can pass a server's limit on request headers: no base URL or token fixes that.
   if (headersTooLarge(exchange)) fail(headersTooLargeMessage(exchange, request, config, body));
   // A wrong path (a /v2, a missing prefix) usually shows as 404 or 405: say what was tried and what came back.

@@ -241,6 +241,23 @@ test('an https URL to a port that answers in plain HTTP: named as such, not as a
   expect(message).not.toMatch(/ssl3_get_record|openssl/);
 });
 
+test('an http URL to a port that expects TLS: named as such by the page nginx gives, with the https URL', async () => {
+  // Before: `this does not look like the Reseller Storefront API. Check RSF_TARGET_URL`, whose host and port were
+  // right.
+  const page =
+    '<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n' +
+    '<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n' +
+    '<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+  const tls = createHttpServer((_, res) => res.writeHead(400, { 'content-type': 'text/html' }).end(page));
+  const url = await listening(tls);
+  const message = await preflightMessage({ RSF_TARGET_URL: url });
+  tls.close();
+  const https = url.replace('http:', 'https:');
+  expect(message).toContain(
+    `HTTP 400: the target's port expects TLS, and RSF_TARGET_URL says http: set it to ${https}.`,
+  );
+});
+
 test('a target whose TLS certificate this machine does not trust: the message names NODE_EXTRA_CA_CERTS', async () => {
   const staging = selfSignedServer((_, res) => res.end('[]'));
   await new Promise<void>((resolve) => staging.listen(0, '127.0.0.1', resolve));
