@@ -1,6 +1,7 @@
 // Before any test: is the target there, is it this API, does it accept the token, and does every setting that can be
 // read without writing name something the target has? A wrong setting is a configuration error, never a failure of
 // the target: the run stops with one message naming the variable, its value and what the target answered.
+import type { IncomingHttpHeaders } from 'node:http';
 import { randomInt } from 'node:crypto';
 import type { DataConfig } from '../config/settings/data';
 import type { RecognitionConfig } from '../config/settings/recognition';
@@ -192,6 +193,12 @@ function outgoing(operation: Operation, options: SendOptions, config: PreflightC
     base,
   );
   return request;
+}
+
+/** AWS API Gateway (REST APIs) refuses a request for which it has no route, or no SigV4 signature, so. */
+function missingRoute(exchange: Exchange, headers: IncomingHttpHeaders): boolean {
+  const type = String(headers['x-amzn-errortype'] ?? '');
+  return type.startsWith('MissingAuthenticationTokenException') || /"Missing Authentication Token"/.test(exchange.text);
 }
 
 /** What nginx and Apache answer to plain HTTP at a port that expects TLS. */
@@ -393,6 +400,14 @@ async function checkPrices(
     fail(
       `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).${says} ` +
         `Body: ${body || '(empty body)'}`,
+    );
+  // AWS API Gateway's answer to a path it has no route for, whatever the token: often a base URL without its stage.
+  if (status === 403 && missingRoute(exchange, response.headers))
+    fail(
+      'HTTP 403 "Missing Authentication Token": AWS API Gateway answers so for a path it has no route for, whatever ' +
+        `the token: check RSF_TARGET_URL=${targetShown(config)}, which must hold the stage (https://…/prod) and any ` +
+        'base path before /v1. The other cause: a method that wants AWS IAM signatures (SigV4), not the bearer ' +
+        `token of §5. Body: ${body || '(empty body)'}`,
     );
   // Forbidden, not unauthenticated: the token, or what stands in front of the API, which the answer may name.
   if (status === 403)

@@ -464,6 +464,18 @@ test('a firewall that refuses the request with a web page: named as a possible c
   expect(message).toContain('Request blocked.');
 });
 
+test('AWS API Gateway\'s "Missing Authentication Token" names the base URL first: it has no such route', async () => {
+  // A REST API answers so for any path it has no route for (a base URL without its stage), whatever the token: the
+  // message blamed the token, or a gateway's key, first.
+  const body = '{"message":"Missing Authentication Token"}';
+  const header = { 'x-amzn-errortype': 'MissingAuthenticationTokenException' };
+  for (const headers of [header, {}]) {
+    const message = await preflightAgainstAnswer(403, 'application/json', body, headers);
+    expect(message).toContain('HTTP 403 "Missing Authentication Token": AWS API Gateway answers so for a path it has');
+    expect(message).toMatch(/no route for, whatever the token: check RSF_TARGET_URL=http:\/\/127\.0\.0\.1:\d+, which/);
+  }
+});
+
 test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every request', async () => {
   const keys: (string | string[] | undefined)[] = [];
   const gatewayOnly = await startHostileTarget({
