@@ -201,6 +201,9 @@ function missingRoute(exchange: Exchange, headers: IncomingHttpHeaders): boolean
   return type.startsWith('MissingAuthenticationTokenException') || /"Missing Authentication Token"/.test(exchange.text);
 }
 
+/** A refusal that asks for a gateway's key: APIM's "missing subscription key", Kong's "No API key found". */
+const WANTS_A_KEY = /subscription key|\bapi[ _-]?key\b|\bapikey\b/i;
+
 /** What nginx and Apache answer to plain HTTP at a port that expects TLS. */
 const PLAIN_HTTP_TO_TLS =
   /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
@@ -395,6 +398,13 @@ async function checkPrices(
     fail(
       `HTTP ${status} with markup (${contentType}), not JSON: a firewall or proxy in front of the API refused the ` +
         `request, or the API refused RSF_BEARER_TOKEN.${says} Body: ${body}`,
+    );
+  // A gateway's own key (Azure API Management's subscription key, an API key), which the bearer token is not.
+  if ((status === 401 || status === 403) && WANTS_A_KEY.test(exchange.text))
+    fail(
+      `HTTP ${status}: a gateway in front of the API asks for a key of its own, not the bearer token of §5 (Azure ` +
+        'API Management wants its subscription key in Ocp-Apim-Subscription-Key; others an API key): send it with ' +
+        `every request through RSF_EXTRA_HEADERS, e.g. {"Ocp-Apim-Subscription-Key":"…"}.${says} Body: ${body}`,
     );
   if (status === 401)
     fail(

@@ -464,6 +464,28 @@ test('a firewall that refuses the request with a web page: named as a possible c
   expect(message).toContain('Request blocked.');
 });
 
+test("a gateway that wants a key of its own (API Management's subscription key): RSF_EXTRA_HEADERS", async () => {
+  // Before: `HTTP 401: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5)`, for a token never judged.
+  const apim =
+    '{ "statusCode": 401, "message": "Access denied due to missing subscription key. Make sure to include ' +
+    'subscription key when making requests to an API." }';
+  const kong = '{"message":"No API key found in request"}';
+  for (const [status, body] of [
+    [401, apim],
+    [401, kong],
+    [403, '{"error":"invalid api_key"}'],
+  ] as const) {
+    const message = await preflightAgainstAnswer(status, 'application/json', body);
+    expect(message, body).toContain(
+      `HTTP ${status}: a gateway in front of the API asks for a key of its own, not the bearer token of §5 (Azure ` +
+        'API Management wants its subscription key in Ocp-Apim-Subscription-Key; others an API key): send it',
+    );
+  }
+  // The API's own refusal of the token is still the token's.
+  const refused = await preflightAgainstAnswer(401, 'application/json', '{"error":"invalid_token"}');
+  expect(refused).toContain('HTTP 401: the target refused RSF_BEARER_TOKEN.');
+});
+
 test('AWS API Gateway\'s "Missing Authentication Token" names the base URL first: it has no such route', async () => {
   // A REST API answers so for any path it has no route for (a base URL without its stage), whatever the token: the
   // message blamed the token, or a gateway's key, first.
