@@ -195,7 +195,7 @@ function outgoing(operation: Operation, options: SendOptions, config: PreflightC
   return request;
 }
 
-/** AWS API Gateway (REST APIs) refuses a request for which it has no route, or no SigV4 signature, so. */
+/** AWS API Gateway's refusal (a REST API's) of a path it has no route for, or of a request without SigV4 signature. */
 function missingRoute(exchange: Exchange, headers: IncomingHttpHeaders): boolean {
   const type = String(headers['x-amzn-errortype'] ?? '');
   return type.startsWith('MissingAuthenticationTokenException') || /"Missing Authentication Token"/.test(exchange.text);
@@ -216,7 +216,12 @@ function headersTooLarge(exchange: Exchange): boolean {
 }
 
 /** Which of the request's headers are large, by their size alone: the token's value is never shown. */
-function headersTooLargeMessage(exchange: Exchange, request: OutgoingRequest, config: TargetConfig, body: string) {
+function headersTooLargeMessage(
+  exchange: Exchange,
+  request: OutgoingRequest,
+  config: TargetConfig,
+  body: string,
+): string {
   const size = (headers: Record<string, string>): number =>
     Object.entries(headers).reduce((bytes, [name, value]) => bytes + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
   const extra = size(config.extraHeaders);
