@@ -1,5 +1,5 @@
 // Self-test helpers: run Playwright in a child process, the way Playwright tests its own reporters.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,7 +111,9 @@ export function anotherUser(...folders: string[]): GroupRunOptions['user'] {
       if ((statSync(dir).mode & 0o005) !== 0o005) return undefined; // not listed and entered by others (a umask 077)
     }
   }
-  return { uid: Number(entry[1]), gid: Number(entry[2]) };
+  const user = { uid: Number(entry[1]), gid: Number(entry[2]) };
+  // A root that may not become that user (a user namespace that does not map it, no CAP_SETUID) cannot run as it.
+  return spawnSync(process.execPath, ['-e', ''], user).status === 0 ? user : undefined;
 }
 
 /**
