@@ -130,6 +130,12 @@ export function describeError(
   }
   if (code === 'EAI_AGAIN')
     return { kind: 'other', message: `the host name ${host} could not be looked up: DNS did not answer (EAI_AGAIN)` };
+  // An address this machine has no route to: an internal one, reached from a VPN or another network only.
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
+    const address = (error as { address?: string }).address ?? 'of the target';
+    const check = 'it may be reached only on a VPN or another network, or through a proxy (HTTPS_PROXY, HTTP_PROXY)';
+    return { kind: 'other', message: `this machine has no route to the address ${address} (${code}): ${check}` };
+  }
   // An https URL to a port that answers in plain HTTP: OpenSSL reads the answer's first bytes as a TLS record.
   if (/wrong version number/.test(firstLine))
     return {

@@ -8,6 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
+import { describeError } from '../../src/http/wire-errors';
 import { expect, test } from '../../src/playwright/fixtures';
 import {
   REPO_ROOT,
@@ -230,6 +231,19 @@ test('a host name that does not resolve: named, with where it may be known', asy
     `${host} does not resolve (ENOTFOUND): ${check}`,
     `${host} could not be looked up: DNS did not answer (EAI_AGAIN)`,
   ]).toContainEqual(message.split('\n')[2]?.trim());
+});
+
+test('an address this machine has no route to: named, with where it may be reached', () => {
+  // Before: `connect EHOSTUNREACH 10.20.30.40:443`, with `Check RSF_TARGET_URL, and that the server is up`.
+  for (const code of ['EHOSTUNREACH', 'ENETUNREACH']) {
+    const error = Object.assign(new Error(`connect ${code} 10.20.30.40:443`), { code, address: '10.20.30.40' });
+    expect(describeError(error, { timeoutMs: 1000, maxHeaderBytes: 16384 })).toEqual({
+      kind: 'other',
+      message:
+        `this machine has no route to the address 10.20.30.40 (${code}): it may be reached only on a VPN or ` +
+        'another network, or through a proxy (HTTPS_PROXY, HTTP_PROXY)',
+    });
+  }
 });
 
 test('an https URL to a port that answers in plain HTTP: named as such, not as an OpenSSL record error', async () => {
