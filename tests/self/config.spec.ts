@@ -291,6 +291,10 @@ test('a target URL without http:// is refused with the URL it may have meant', (
     expect(() => loadConfig({ RSF_TARGET_URL: url }), url).toThrow(`${reason} (did you mean "http://${url}"?)`);
   }
   expect(() => loadConfig({ RSF_TARGET_URL: 'ftp://example' })).not.toThrow(/did you mean/);
+  // A colon left out: not "http://https//…".
+  expect(() => loadConfig({ RSF_TARGET_URL: 'https//staging.example/api' })).toThrow(
+    'not a URL: "https//staging.example/api" (did you mean "https://staging.example/api"?)',
+  );
 });
 
 test('a target URL refused for its credentials or query string is shown without them', () => {

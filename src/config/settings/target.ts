@@ -30,8 +30,11 @@ const url = (raw: string): string => {
   }
   const shown = shownUrl(raw);
   const refuse = (message: string) => new ConfigProblem(message, shown);
-  // `localhost:4010` parses as a URL of the scheme "localhost:", `127.0.0.1:4010` as none: both lack http://.
-  const hint = raw.includes('://') ? '' : ` (did you mean "http://${shown}"?)`;
+  // `localhost:4010` parses as a URL of the scheme "localhost:", `127.0.0.1:4010` as none: both lack http://; and
+  // `https//host` lacks its colon.
+  const hint = raw.includes('://')
+    ? ''
+    : ` (did you mean "${/^https?\/\//i.test(shown) ? shown.replace('//', '://') : `http://${shown}`}"?)`;
   let parsed: URL;
   try {
     parsed = new URL(raw);
