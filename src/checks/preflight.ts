@@ -405,12 +405,19 @@ async function checkPrices(
         `request, or the API refused RSF_BEARER_TOKEN.${says} Body: ${body}`,
     );
   // A gateway's own key (Azure API Management's subscription key, an API key), which the bearer token is not.
-  if ((status === 401 || status === 403) && WANTS_A_KEY.test(exchange.text))
+  if ((status === 401 || status === 403) && WANTS_A_KEY.test(exchange.text)) {
+    // Names only: the values may be the key.
+    const sent = Object.keys(config.extraHeaders);
+    const send =
+      sent.length === 0
+        ? 'send it with every request through RSF_EXTRA_HEADERS, e.g. {"Ocp-Apim-Subscription-Key":"…"}'
+        : `RSF_EXTRA_HEADERS sends ${sent.join(', ')}: the gateway refused that key, or wants it under another name`;
     fail(
       `HTTP ${status}: a gateway in front of the API asks for a key of its own, not the bearer token of §5 (Azure ` +
-        'API Management wants its subscription key in Ocp-Apim-Subscription-Key; others an API key): send it with ' +
-        `every request through RSF_EXTRA_HEADERS, e.g. {"Ocp-Apim-Subscription-Key":"…"}.${says} Body: ${body}`,
+        `API Management wants its subscription key in Ocp-Apim-Subscription-Key; others an API key): ${send}.` +
+        `${says} Body: ${body}`,
     );
+  }
   if (status === 401)
     fail(
       `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).${says} ` +

@@ -495,6 +495,18 @@ test("a gateway that wants a key of its own (API Management's subscription key):
         'API Management wants its subscription key in Ocp-Apim-Subscription-Key; others an API key): send it',
     );
   }
+  // A key sent, and refused: named by its header, never its value.
+  const invalid = '{ "statusCode": 401, "message": "Access denied due to invalid subscription key." }';
+  const server = createHttpServer((_, res) => res.writeHead(401, { 'content-type': 'application/json' }).end(invalid));
+  const withKey = await preflightMessage({
+    RSF_TARGET_URL: await listening(server),
+    RSF_EXTRA_HEADERS: '{"Ocp-Apim-Subscription-Key":"0123456789abcdef"}',
+  });
+  server.close();
+  expect(withKey).toContain(
+    'RSF_EXTRA_HEADERS sends Ocp-Apim-Subscription-Key: the gateway refused that key, or wants it under another name.',
+  );
+  expect(withKey).not.toContain('0123456789abcdef');
   // The API's own refusal of the token is still the token's.
   const refused = await preflightAgainstAnswer(401, 'application/json', '{"error":"invalid_token"}');
   expect(refused).toContain('HTTP 401: the target refused RSF_BEARER_TOKEN.');
