@@ -7,6 +7,7 @@ import type { DataConfig } from '../config/settings/data';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import type { ReferenceConfig } from '../config/settings/reference';
 import type { TargetConfig } from '../config/settings/target';
+import { expiredJwtNote } from '../config/jwt-expiry';
 import type { Delivery } from '../http/delivery';
 import {
   type Exchange,
@@ -420,8 +421,8 @@ async function checkPrices(
   }
   if (status === 401)
     fail(
-      `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).${says} ` +
-        `Body: ${body || '(empty body)'}`,
+      `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).` +
+        `${expiredJwtNote(config.bearerToken)}${says} Body: ${body || '(empty body)'}`,
     );
   // AWS API Gateway's answer to a path it has no route for, whatever the token: often a base URL without its stage.
   if (status === 403 && missingRoute(exchange, response.headers))

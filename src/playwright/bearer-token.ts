@@ -8,6 +8,7 @@
 // gateway's quota, a firewall's rate-based rule: api-client.ts, pricesForbiddenNow), recorded the same way.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expiredJwtNote } from '../config/jwt-expiry';
 import { TOKEN_COMMAND_SETTING, runTokenCommand } from '../config/token-command';
 import { type Exchange, parseBody, plainString } from '../http/exchange';
 import { bodyInLine, challengeShown } from '../http/presentation';
@@ -143,8 +144,8 @@ async function renew(ctx: RefusalContext): Promise<Renewal> {
     kind: 'refused',
     reason: recordRefusal(
       `RSF_BEARER_TOKEN stopped being accepted at ${at}: ${ctx.request} answered ${answer}, and GET /prices, ` +
-        'which accepted it at the start of the run, refuses it too. Set a fresh RSF_BEARER_TOKEN, or ' +
-        `${TOKEN_COMMAND_SETTING} to have the suite refresh it.`,
+        `which accepted it at the start of the run, refuses it too.${expiredJwtNote(ctx.refused).trimEnd()} Set a ` +
+        `fresh RSF_BEARER_TOKEN, or ${TOKEN_COMMAND_SETTING} to have the suite refresh it.`,
     ),
   };
 }

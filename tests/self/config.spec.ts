@@ -11,6 +11,7 @@ import { REDACTED, redact } from '../../src/http/redact';
 import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
+import { expiredJwtNote, jwtExpiry } from '../../src/config/jwt-expiry';
 import {
   EMBEDDED_URL_ENV,
   apiBase,
@@ -363,4 +364,25 @@ test.describe("expect's matchers", () => {
     // A copy: the same answer, but no client sent it, so no configuration says how to judge it.
     expect(() => expect({ ...plain }).toSucceed()).toThrow(/judge an exchange sent by the api fixture/);
   });
+});
+
+test("a JWT's exp claim says when it expired, for a refused token's message; anything else says nothing", () => {
+  const jwt = (claims: unknown) =>
+    `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2lnbmF0dXJl`;
+  const now = new Date('2026-11-28T12:00:00Z');
+  const expired = jwt({ sub: 'reseller-42', exp: Date.parse('2026-11-28T10:30:00Z') / 1000 });
+  expect(jwtExpiry(expired)?.toISOString()).toBe('2026-11-28T10:30:00.000Z');
+  expect(expiredJwtNote(expired, now)).toBe(
+    ' The token is a JWT whose exp claim says it expired at 2026-11-28T10:30:00.000Z, 90 min ago.',
+  );
+  expect(expiredJwtNote(jwt({ exp: Date.parse('2026-11-27T12:00:00Z') / 1000 }), now)).toContain(', 24 h ago.');
+  // Not yet expired here (the target's clock is its own), no exp claim, not a JWT, a payload that is not JSON.
+  for (const token of [
+    jwt({ exp: Date.parse('2026-11-28T13:00:00Z') / 1000 }),
+    jwt({ sub: 'x' }),
+    jwt(null),
+    'opaque-access-token-0123456789',
+    'a.%%%.c',
+  ])
+    expect(expiredJwtNote(token, now), token).toBe('');
 });

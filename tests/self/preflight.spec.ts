@@ -507,9 +507,19 @@ test("a gateway that wants a key of its own (API Management's subscription key):
     'RSF_EXTRA_HEADERS sends Ocp-Apim-Subscription-Key: the gateway refused that key, or wants it under another name.',
   );
   expect(withKey).not.toContain('0123456789abcdef');
-  // The API's own refusal of the token is still the token's.
+  // The API's own refusal of the token is still the token's; an expired JWT says so, by its exp claim.
   const refused = await preflightAgainstAnswer(401, 'application/json', '{"error":"invalid_token"}');
   expect(refused).toContain('HTTP 401: the target refused RSF_BEARER_TOKEN.');
+  const exp = Math.floor(Date.now() / 1000) - 3600;
+  const jwt = `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2lnbmF0dXJl`;
+  const plain401 = createHttpServer((_, res) => res.writeHead(401).end());
+  const expired = await preflightMessage({ RSF_TARGET_URL: await listening(plain401), RSF_BEARER_TOKEN: jwt });
+  plain401.close();
+  const at = new Date(exp * 1000).toISOString();
+  expect(expired).toContain(
+    `Set a valid access token (§5). The token is a JWT whose exp claim says it expired at ${at},`,
+  );
+  expect(expired).not.toContain(jwt);
 });
 
 test('AWS API Gateway\'s "Missing Authentication Token" names the base URL first: it has no such route', async () => {
