@@ -331,6 +331,20 @@ function endsInAnotherVersion(targetUrl: string): boolean {
   return version !== undefined && Number(version) !== 1;
 }
 
+/** The first segments of the operations' paths (/client, /miCuenta, /carrito, …). */
+const OPERATION_ROOTS = new Set(Object.values(OPERATIONS).map((operation) => operation.path.split('/')[1]));
+
+/** A base URL that ends in an operation's path (one pasted from a request): where its base URL ends. */
+function operationPathIn(targetUrl: string): string {
+  const url = new URL(targetUrl);
+  const match = /^(.*?)\/v1\/([^/]+)/.exec(url.pathname);
+  if (!match || !OPERATION_ROOTS.has(match[2] as string)) return '';
+  return (
+    ` It holds an operation's path after /v1 (${url.pathname.slice((match[1] as string).length)}): the base URL ` +
+    `ends before it, ${url.origin}${match[1]}.`
+  );
+}
+
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
 async function checkPrices(
   transport: Transport,
@@ -389,6 +403,7 @@ async function checkPrices(
       `RSF_TARGET_URL=${targetShown(config)} leads to no API: the target answered ${answerOf(exchange)}.\n` +
         `  RSF_TARGET_URL must be the base URL that /v1 follows (§9), with its path prefix if the API has one.` +
         (endsInAnotherVersion(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : '') +
+        operationPathIn(config.targetUrl) +
         (await servedWithoutV1(transport, config, base)),
     );
   const scheme = schemeInFront(exchange);

@@ -52,6 +52,8 @@ for (const [what, path, answer, namesTheVersion] of [
   ['without the prefix', '', '\\{"message":"no route"', false],
   ['with /v1 but without the prefix', '/v1/', '\\{"message":"no route"', false],
   ['with /v2 after the prefix', `${PREFIX}/v2`, '"no such operation"', true],
+  // A URL pasted from a request: named, with the base URL that ends before its /v1.
+  ["ending in an operation's path", `${PREFIX}/v1/miCuenta/pedidos/1/123`, '"no such operation"', false],
 ] as const) {
   test(`RSF_TARGET_URL ${what}: the preflight fails, naming RSF_TARGET_URL and the answer`, async () => {
     const message = await withGateway((url) =>
@@ -64,6 +66,11 @@ for (const [what, path, answer, namesTheVersion] of [
       ),
     );
     expect(message.includes('It ends in another version: this suite tests /v1.')).toBe(namesTheVersion);
+    expect(message.includes("It holds an operation's path after /v1 (/v1/miCuenta/pedidos/1/123): the base URL")).toBe(
+      path.endsWith('/123'),
+    );
+    if (path.endsWith('/123'))
+      expect(message).toMatch(new RegExp(`ends before it, http://127\\.0\\.0\\.1:\\d+${PREFIX}\\.`));
     expect(message, 'the price list is not served without /v1 either').not.toContain('GEN-V1-PREFIX');
   });
 }
