@@ -16,7 +16,7 @@ import {
   runInGroup,
   runSuiteIn,
 } from './support/child-run';
-import { startHostileTarget } from './support/hostile-server';
+import { slowFor, startHostileTarget } from './support/hostile-server';
 import { scratchDir } from './support/scratch';
 
 test.describe.configure({ mode: 'parallel' });
@@ -65,16 +65,22 @@ test('Ctrl-C during the preflight: ERROR before any test ran, exit 130, nothing 
 });
 
 /**
- * The suite against a target that, once 20 tests have passed, hangs on every request: a test that waits on one is cut
- * short by the stop, never answered. `cut` says how the run is stopped from then on.
+ * The suite against a target that, once 20 tests have passed, hangs on every request (a test that waits on one is cut
+ * short by the stop, never answered), or, `slow`, answers each 300 ms late (tests still end, and write their lines,
+ * without the run ending before the stop). `cut` says how the run is stopped from then on.
  */
 async function cutAfterTwentyTests(
   prefix: string,
   cut: (twentyPassed: Promise<void>) => Pick<GroupRunOptions, 'interrupt' | 'closeOutput'>,
+  then: 'hang' | 'slow' = 'hang',
 ): Promise<SuiteRun> {
   const reference = await startReferenceServer();
   let passed = 0;
-  const target = await startHostileTarget({ upstream: reference.url, misbehave: () => passed >= 20 });
+  const slow = slowFor(/./, () => reference.url, 300);
+  const target = await startHostileTarget({
+    upstream: reference.url,
+    misbehave: (req, res, index) => passed >= 20 && (then === 'hang' || slow(req, res, index)),
+  });
   try {
     return await runSuiteIn(
       prefix,
@@ -118,8 +124,9 @@ test('SIGTERM mid-run, as a cancelled CI job sends it: ERROR, tests cut short no
 });
 
 test('output closed mid-run (`| head`, a pager quit): the run stops as on Ctrl-C, its reports say why', async () => {
-  // Before, the runner's next write failed (EPIPE), and it ended with a stack trace, exit 1 and no report.
-  const run = await cutAfterTwentyTests('output-closed', (when) => ({ closeOutput: when }));
+  // Before, the runner's next write failed (EPIPE), and it ended with a stack trace, exit 1 and no report. A closed
+  // output shows only when the runner next writes: the tests go on ending, slowly.
+  const run = await cutAfterTwentyTests('output-closed', (when) => ({ closeOutput: when }), 'slow');
   expectStoppedAsOnCtrlC(
     run,
     /^the run was interrupted \(its output was closed \(a pager quit, or `\| head`\)\) with \d+ of \d+ tests/,
