@@ -226,7 +226,7 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
     lines.push(
       differences.length === 0
         ? "inputs: this checkout's lock file, requirements and schemas are the run's"
-        : `inputs: this checkout differs from the run's: ${differences.join('; ')}`,
+        : `inputs: this checkout differs from the run's: ${differences.join('; ')}${runsSuite(manifest)}`,
     );
   }
   const recording = manifest.recording;
@@ -271,6 +271,14 @@ async function verifyOrThrow(bundlePath: string, options: VerifyOptions): Promis
   if (missing.length > 0) lines.push(missingTestsLine(missing));
   const stands = regraded.same.length === Object.keys({ ...before, ...now }).length;
   return { exitCode: stands ? 0 : 1, lines, manifest, regraded };
+}
+
+/** Where the run's own suite is, for a verifier whose checkout differs from it: the commit to re-grade with. */
+function runsSuite(manifest: Manifest): string {
+  if (manifest.git === null) return '';
+  const commit = manifest.git.commit.slice(0, 12);
+  const dirty = manifest.git.dirty ? ', with changes it had not committed' : '';
+  return `. The run's suite was commit ${commit}${dirty}: a checkout of it (git checkout ${commit}) re-grades with it`;
 }
 
 /** Verifies a bundle; never throws for a bad bundle or key, it returns exit code 2 with one line instead. */

@@ -382,6 +382,16 @@ test.describe('bundle and verify', () => {
     expect(result.lines.join('\n')).toContain('intact: 3 files, each with the SHA-256 its manifest gives');
     expect(result.lines).toContain('signature: none (unsigned bundle)');
     expect(result.lines).toContain("inputs: this checkout's lock file, requirements and schemas are the run's");
+    // A verifier's checkout at another commit is told the run's, to re-grade with (none outside a git work tree).
+    const elsewhere = { ...checkout, inputs: { ...checkout.inputs, 'specs/requirements.json': '0'.repeat(64) } };
+    const other = await verifyBundle(save('other.zip', bundle()), { checkout: elsewhere });
+    const differs = "inputs: this checkout differs from the run's: specs/requirements.json: differs";
+    const commit = checkout.git?.commit.slice(0, 12);
+    const dirty = checkout.git?.dirty ? ', with changes it had not committed' : '';
+    const runs = `. The run's suite was commit ${commit}${dirty}`;
+    expect(other.lines).toContain(
+      commit === undefined ? differs : `${differs}${runs}: a checkout of it (git checkout ${commit}) re-grades with it`,
+    );
     expect(result.lines).toContain(`recording: ${HAR_FILE}, 5 exchanges, a well-formed HAR 1.2 log`);
     expect(result.lines.at(-1)).toMatch(/^re-grade: not available/);
     const noHar = await verifyBundle(save('c.zip', bundle({ har: null })));
