@@ -13,7 +13,7 @@ import type {
 } from '@playwright/test/reporter';
 import { TRANSIENT_ANNOTATION } from '../checks/check-protocol';
 import { transientLine } from '../report/format';
-import { stripAnsi } from '../model/text';
+import { plural, stripAnsi } from '../model/text';
 import { stdoutFlushed } from './stdout';
 import { EMBEDDED_TARGET } from '../config/target';
 import { TIMED_OUT_HINT, timedOutUnjudged } from './collect';
@@ -60,6 +60,8 @@ export default class ConsoleReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.total = suite.allTests().length;
     const target = `${targetLine(config.metadata)}\n`;
+    // `--list` runs nothing: the tests it would run, as Playwright's own list reporter shows them.
+    if (process.argv.includes('--list')) return void process.stdout.write(`\n${target}${this.listing(suite)}`);
     // A run its global setup stopped (a failed preflight) has no test: what stopped it follows, not "Running 0 tests".
     if (this.total === 0) return void process.stdout.write(`\n${target}`);
     const tests = this.total === 1 ? '1 test' : `${this.total} tests`;
@@ -126,6 +128,13 @@ export default class ConsoleReporter implements Reporter {
       this.transient > 0 ? transientLine(this.transient) : '',
     ].filter(Boolean);
     process.stdout.write(`\n${lines.map((line) => `  ${line}\n`).join('')}`);
+  }
+
+  private listing(suite: Suite): string {
+    const tests = suite.allTests();
+    const files = new Set(tests.map((test) => test.location.file)).size;
+    const total = `${plural(tests.length, 'test')} in ${plural(files, 'file')}`;
+    return `Listing tests:\n${tests.map((test) => `  ${this.titleOf(test)}\n`).join('')}Total: ${total}\n`;
   }
 
   private titleOf(test: TestCase): string {

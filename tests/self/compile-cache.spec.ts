@@ -68,8 +68,11 @@ test('a child run of npm test goes through it, and prints no warning of it', asy
   expect(childEnv({}).NODE_OPTIONS).toContain(`--require ${JSON.stringify(COMPILE_CACHE)}`);
   const run = await runPlaywright(['test', '--list', 'tests/conformance/prices.spec.ts'], {}, 60_000);
   expect(run.code).toBe(0);
-  expect(run.stdout).toMatch(/^Running \d+ tests? using 1 worker$/m);
-  // Before any result: a pass against the suite's own reference does not read as the target's.
+  // The tests it would run, as Playwright's list reporter lists them (the console said "Running 8 tests", and listed
+  // none), and the target they would run against.
+  expect(run.stdout).toMatch(/^Listing tests:\n {2}tests\/conformance\/prices\.spec\.ts:\d+:\d+ › GET \/prices/m);
+  expect(run.stdout).toMatch(/^Total: \d+ tests in 1 file$/m);
+  expect(run.stdout).not.toMatch(/^Running /m);
   expect(run.stdout).toMatch(/^Target: embedded reference server \(RSF_TARGET_URL is not set\), writes enabled$/m);
   expect(run.stderr).not.toMatch(/Warning/);
 });
