@@ -322,12 +322,12 @@ export function fakeSuiteCounts(): Record<'MUST' | 'SHOULD' | 'INFO', { total: n
   };
 }
 
-/** The last non-empty line of a text. */
 /** The workers a run said it used (`Running 210 tests using 1 worker`); NaN when it said none. */
 export function workersUsed(stdout: string): number {
   return Number(/Running \d+ tests? using (\d+) workers?/.exec(stdout)?.[1]);
 }
 
+/** The last non-empty line of a text. */
 export function lastLine(text: string): string {
   return text.trimEnd().split('\n').at(-1) ?? '';
 }
