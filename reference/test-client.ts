@@ -1,6 +1,7 @@
 // A raw HTTP client for the reference's self-tests: sends exactly the path, headers and bytes given
 // (invalid percent-encoding, wrong content types, oversized bodies), and reads the body as the mode sent it.
 import { request } from 'node:http';
+import { withoutByteOrderMark } from '../src/model/text';
 
 export interface RawResponse {
   status: number;
@@ -51,7 +52,7 @@ export function send(
           const contentType = String(res.headers['content-type'] ?? '');
           let value: unknown = text === '' ? undefined : text;
           // A byte order mark (the fault json-bom's) is not part of the JSON text.
-          const json = text.replace(/^\uFEFF/, '');
+          const json = withoutByteOrderMark(text);
           if (text !== '' && contentType.startsWith('application/json')) value = JSON.parse(json) as unknown;
           resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, text, value });
         });

@@ -136,10 +136,16 @@ export function keepBreakerTrip(dir: string | undefined, trip: BreakerTrip | und
   if (dir && trip && existsSync(dir)) writeFileSync(join(dir, TRIP_FILE), JSON.stringify(trip));
 }
 
+/** What a keep… function of the global setup or teardown left in `dir` under `name`, if anything. */
+function kept(dir: string, name: string): string | undefined {
+  const path = join(dir, name);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
 /** The trip keepBreakerTrip kept, if the breaker opened. */
 export function keptBreakerTrip(dir: string): BreakerTrip | undefined {
-  const path = join(dir, TRIP_FILE);
-  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as BreakerTrip) : undefined;
+  const trip = kept(dir, TRIP_FILE);
+  return trip === undefined ? undefined : (JSON.parse(trip) as BreakerTrip);
 }
 
 const REFUSED_FILE = 'refused.txt';
@@ -154,8 +160,7 @@ export function keepRefusal(dir: string | undefined, reason: string | undefined)
 
 /** What keepRefusal kept, if the target refused the run's requests. */
 export function keptRefusal(dir: string): string | undefined {
-  const path = join(dir, REFUSED_FILE);
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  return kept(dir, REFUSED_FILE);
 }
 
 const SETUP_STOP_FILE = 'stopped-before-tests.txt';
@@ -171,8 +176,7 @@ export function keepSetupStop(dir: string | undefined, message: string): void {
 
 /** What keepSetupStop kept, if the global setup stopped the run. */
 export function keptSetupStop(dir: string): string | undefined {
-  const path = join(dir, SETUP_STOP_FILE);
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  return kept(dir, SETUP_STOP_FILE);
 }
 
 /** How every line of ExchangeLog starts (toHarEntry's first field): lines sort by it without being parsed. */

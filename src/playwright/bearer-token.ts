@@ -56,17 +56,20 @@ export function currentBearerToken(configured: string): string {
   return replaced.get(configured) ?? configured;
 }
 
+/** The text of the run directory's file `name`, if a worker wrote it. */
+function runFile(name: string, dir = runState().dir): string | undefined {
+  const path = join(dir, name);
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
+
 /** Why the run's token stopped being accepted, if it did and no command refreshes it. */
 export function tokenRefusedReason(): string | undefined {
-  if (refusedReason !== undefined) return refusedReason;
-  const path = join(runState().dir, REFUSED_FILE);
-  if (existsSync(path)) refusedReason = readFileSync(path, 'utf8');
+  refusedReason ??= runFile(REFUSED_FILE);
   return refusedReason;
 }
 
 function sharedToken(): string | undefined {
-  const path = join(runState().dir, TOKEN_FILE);
-  return existsSync(path) ? readFileSync(path, 'utf8').trim() || undefined : undefined;
+  return runFile(TOKEN_FILE)?.trim() || undefined;
 }
 
 function shareToken(token: string): void {
@@ -158,19 +161,13 @@ let refusedWholesale: string | undefined;
  * a firewall's rate-based rule): every test from then on is "not run" with that reason, whatever its credentials.
  */
 export function refusedWholesaleReason(): string | undefined {
-  if (refusedWholesale !== undefined) return refusedWholesale;
-  const path = join(runState().dir, WHOLESALE_FILE);
-  if (existsSync(path)) refusedWholesale = readFileSync(path, 'utf8');
+  refusedWholesale ??= runFile(WHOLESALE_FILE);
   return refusedWholesale;
 }
 
 /** Why the run in `dir` stopped sending once the target refused its requests: every request, or its token. */
 export function runRefusal(dir: string): string | undefined {
-  for (const name of [WHOLESALE_FILE, REFUSED_FILE]) {
-    const path = join(dir, name);
-    if (existsSync(path)) return readFileSync(path, 'utf8');
-  }
-  return undefined;
+  return runFile(WHOLESALE_FILE, dir) ?? runFile(REFUSED_FILE, dir);
 }
 
 /** Records the reason once for the run: the first worker's words stand. */

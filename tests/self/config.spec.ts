@@ -12,6 +12,7 @@ import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets'
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
 import { expiredJwtNote, jwtExpiry } from '../../src/config/jwt-expiry';
+import { jwtWith } from './support/jwt';
 import {
   EMBEDDED_URL_ENV,
   apiBase,
@@ -367,20 +368,18 @@ test.describe("expect's matchers", () => {
 });
 
 test("a JWT's exp claim says when it expired, for a refused token's message; anything else says nothing", () => {
-  const jwt = (claims: unknown) =>
-    `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.c2lnbmF0dXJl`;
   const now = new Date('2026-11-28T12:00:00Z');
-  const expired = jwt({ sub: 'reseller-42', exp: Date.parse('2026-11-28T10:30:00Z') / 1000 });
+  const expired = jwtWith({ sub: 'reseller-42', exp: Date.parse('2026-11-28T10:30:00Z') / 1000 });
   expect(jwtExpiry(expired)?.toISOString()).toBe('2026-11-28T10:30:00.000Z');
   expect(expiredJwtNote(expired, now)).toBe(
     ' The token is a JWT whose exp claim says it expired at 2026-11-28T10:30:00.000Z, 90 min ago.',
   );
-  expect(expiredJwtNote(jwt({ exp: Date.parse('2026-11-27T12:00:00Z') / 1000 }), now)).toContain(', 24 h ago.');
+  expect(expiredJwtNote(jwtWith({ exp: Date.parse('2026-11-27T12:00:00Z') / 1000 }), now)).toContain(', 24 h ago.');
   // Not yet expired here (the target's clock is its own), no exp claim, not a JWT, a payload that is not JSON.
   for (const token of [
-    jwt({ exp: Date.parse('2026-11-28T13:00:00Z') / 1000 }),
-    jwt({ sub: 'x' }),
-    jwt(null),
+    jwtWith({ exp: Date.parse('2026-11-28T13:00:00Z') / 1000 }),
+    jwtWith({ sub: 'x' }),
+    jwtWith(null),
     'opaque-access-token-0123456789',
     'a.%%%.c',
   ])

@@ -20,6 +20,7 @@ import {
   runPlaywright,
 } from './support/child-run';
 import { preflightMessage, preflightOutcome } from './support/preflight-message';
+import { expiredJwt } from './support/jwt';
 import { scratchDir } from './support/scratch';
 import { EXPIRED_CERT, SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 import { answerFor, forward, startHostileTarget, writesRefusedFor } from './support/hostile-server';
@@ -201,15 +202,16 @@ test("a token over the server's limit on request headers: named with its size, n
   const answers = { 431: '<h1>431 Request Header Fields Too Large</h1>', 400: nginx };
   const bearer = `eyJ${'a'.repeat(9000)}`;
   for (const [status, page] of Object.entries(answers)) {
-    const server = createHttpServer((_, res) =>
-      res.writeHead(Number(status), { 'content-type': 'text/html' }).end(page),
+    const message = await preflightAgainstAnswer(
+      Number(status),
+      'text/html',
+      page,
+      {},
+      {
+        RSF_BEARER_TOKEN: bearer,
+        RSF_EXTRA_HEADERS: '{"X-Api-Key":"k-123456"}',
+      },
     );
-    const message = await preflightMessage({
-      RSF_TARGET_URL: await listening(server),
-      RSF_BEARER_TOKEN: bearer,
-      RSF_EXTRA_HEADERS: '{"X-Api-Key":"k-123456"}',
-    });
-    server.close();
     expect(message, status).toContain(
       `HTTP ${status}: the target, or what stands in front of it, refuses the request's headers as too large. ` +
         'Authorization, with RSF_BEARER_TOKEN, is 9027 bytes, and RSF_EXTRA_HEADERS 21,',
@@ -217,9 +219,7 @@ test("a token over the server's limit on request headers: named with its size, n
     expect(message).not.toContain(bearer);
   }
   // Another 400 page is not taken for it.
-  const other = createHttpServer((_, res) => res.writeHead(400, { 'content-type': 'text/html' }).end('<h1>Bad</h1>'));
-  expect(await preflightMessage({ RSF_TARGET_URL: await listening(other) })).toContain('does not look like the');
-  other.close();
+  expect(await preflightAgainstAnswer(400, 'text/html', '<h1>Bad</h1>')).toContain('does not look like the');
 });
 
 test('a host name that does not resolve: named, with where it may be known', async () => {
@@ -262,13 +262,8 @@ test('an http URL to a port that expects TLS: named as such by the page nginx gi
     '<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n' +
     '<center><h1>400 Bad Request</h1></center>\r\n<center>The plain HTTP request was sent to HTTPS port</center>\r\n' +
     '<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
-  const tls = createHttpServer((_, res) => res.writeHead(400, { 'content-type': 'text/html' }).end(page));
-  const url = await listening(tls);
-  const message = await preflightMessage({ RSF_TARGET_URL: url });
-  tls.close();
-  const https = url.replace('http:', 'https:');
-  expect(message).toContain(
-    `HTTP 400: the target's port expects TLS, and RSF_TARGET_URL says http: set it to ${https}.`,
+  expect(await preflightAgainstAnswer(400, 'text/html', page)).toMatch(
+    /HTTP 400: the target's port expects TLS, and RSF_TARGET_URL says http: set it to https:\/\/127\.0\.0\.1:\d+\./,
   );
 });
 
@@ -387,6 +382,7 @@ async function preflightAgainstAnswer(
   contentType: string,
   body: string,
   headers: Record<string, string> = {},
+  env: Record<string, string> = {},
 ): Promise<string> {
   const server = createHttpServer((_, res) => {
     res.writeHead(status, { 'content-type': contentType, ...headers });
@@ -394,7 +390,7 @@ async function preflightAgainstAnswer(
   });
   const url = await listening(server);
   try {
-    return await preflightMessage({ RSF_TARGET_URL: url });
+    return await preflightMessage({ ...env, RSF_TARGET_URL: url });
   } finally {
     server.close();
   }
@@ -497,12 +493,15 @@ test("a gateway that wants a key of its own (API Management's subscription key):
   }
   // A key sent, and refused: named by its header, never its value.
   const invalid = '{ "statusCode": 401, "message": "Access denied due to invalid subscription key." }';
-  const server = createHttpServer((_, res) => res.writeHead(401, { 'content-type': 'application/json' }).end(invalid));
-  const withKey = await preflightMessage({
-    RSF_TARGET_URL: await listening(server),
-    RSF_EXTRA_HEADERS: '{"Ocp-Apim-Subscription-Key":"0123456789abcdef"}',
-  });
-  server.close();
+  const withKey = await preflightAgainstAnswer(
+    401,
+    'application/json',
+    invalid,
+    {},
+    {
+      RSF_EXTRA_HEADERS: '{"Ocp-Apim-Subscription-Key":"0123456789abcdef"}',
+    },
+  );
   expect(withKey).toContain(
     'RSF_EXTRA_HEADERS sends Ocp-Apim-Subscription-Key: the gateway refused that key, or wants it under another name.',
   );
@@ -510,14 +509,10 @@ test("a gateway that wants a key of its own (API Management's subscription key):
   // The API's own refusal of the token is still the token's; an expired JWT says so, by its exp claim.
   const refused = await preflightAgainstAnswer(401, 'application/json', '{"error":"invalid_token"}');
   expect(refused).toContain('HTTP 401: the target refused RSF_BEARER_TOKEN.');
-  const exp = Math.floor(Date.now() / 1000) - 3600;
-  const jwt = `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2lnbmF0dXJl`;
-  const plain401 = createHttpServer((_, res) => res.writeHead(401).end());
-  const expired = await preflightMessage({ RSF_TARGET_URL: await listening(plain401), RSF_BEARER_TOKEN: jwt });
-  plain401.close();
-  const at = new Date(exp * 1000).toISOString();
+  const { jwt, expiredAt } = expiredJwt(3600);
+  const expired = await preflightAgainstAnswer(401, 'application/json', '', {}, { RSF_BEARER_TOKEN: jwt });
   expect(expired).toContain(
-    `Set a valid access token (§5). The token is a JWT whose exp claim says it expired at ${at},`,
+    `Set a valid access token (§5). The token is a JWT whose exp claim says it expired at ${expiredAt},`,
   );
   expect(expired).not.toContain(jwt);
 });

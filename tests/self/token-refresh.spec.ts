@@ -8,6 +8,7 @@ import { TokenCommandError, runTokenCommand } from '../../src/config/token-comma
 import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts } from './support/artifacts';
 import { runSuiteIn } from './support/child-run';
+import { expiredJwt } from './support/jwt';
 import { MINT_TOKEN_COMMAND } from './support/mint-token';
 import { scratchDir } from './support/scratch';
 
@@ -36,8 +37,7 @@ test('with RSF_BEARER_TOKEN_COMMAND, tokens that expire mid-run are refreshed: P
 test('without a command, a token that stops being accepted ends the run in ERROR naming RSF_BEARER_TOKEN', async () => {
   test.setTimeout(180_000);
   // A JWT whose exp claim has passed (the reference takes it for a while all the same): the reason says so.
-  const exp = Math.floor(Date.now() / 1000) - 600;
-  const jwt = `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.c2lnbmF0dXJl`;
+  const { jwt, expiredAt } = expiredJwt(600);
   const run = await suite({ RSF_BEARER_TOKEN: jwt });
   expect(run.code, run.output.slice(-3000)).toBe(2);
   expect(run.verdict).toMatch(
@@ -49,9 +49,7 @@ test('without a command, a token that stops being accepted ends the run in ERROR
   expect(report, "the target's own words on why, from its WWW-Authenticate (RFC 6750 §3)").toContain(
     'HTTP 401 (WWW-Authenticate: Bearer error="invalid_token", error_description="The access token expired"): ',
   );
-  expect(report).toContain(
-    `refuses it too. The token is a JWT whose exp claim says it expired at ${new Date(exp * 1000).toISOString()},`,
-  );
+  expect(report).toContain(`refuses it too. The token is a JWT whose exp claim says it expired at ${expiredAt},`);
   expect(run.texts.filter((t) => t.text.includes(jwt)).map((t) => t.name)).toEqual([]);
 });
 
