@@ -1,44 +1,32 @@
 // Before any test: is the target there, is it this API, does it accept the token, and does every setting that can be
 // read without writing name something the target has? A wrong setting is a configuration error, never a failure of
 // the target: the run stops with one message naming the variable, its value and what the target answered.
-import type { IncomingHttpHeaders } from 'node:http';
 import { randomInt } from 'node:crypto';
 import type { DataConfig } from '../config/settings/data';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import type { ReferenceConfig } from '../config/settings/reference';
 import type { TargetConfig } from '../config/settings/target';
-import { expiredJwtNote } from '../config/jwt-expiry';
 import type { Delivery } from '../http/delivery';
 import {
   type Exchange,
   type OutgoingRequest,
   type SendOptions,
   exchangeOf,
-  redirectedAway,
   parseBody,
   plainString,
 } from '../http/exchange';
 import { outgoingRequest } from '../http/request';
 import { Transport } from '../http/transport';
 import { runState } from '../http/run-state';
-import {
-  answeredInFront,
-  bodyInLine,
-  challengeSaid,
-  challengeShown,
-  excerptSize,
-  schemeInFront,
-  throttledMessage,
-} from '../http/presentation';
+import { answeredInFront, bodyInLine, challengeShown, throttledMessage } from '../http/presentation';
 import { validBodies } from '../model/bodies';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { errorMarker, outcomeOf } from './outcome';
-import { printable } from '../model/printable';
-import { schemas } from '../model/schema-registry';
 import { redact } from '../http/redact';
-import { proxyAuthenticationAdvice, proxyRoute } from '../http/proxy';
+import { proxyRoute } from '../http/proxy';
 import { apiBase, transportOptions } from '../config/target';
-import { NOT_UP_KINDS, NOT_UP_STATUSES, waitAdvice, waitForTarget } from './wait-for-target';
+import { EXCERPT_CHARS, answerOf, isPriceList, readPriceListAnswer } from './price-list-answer';
+import { NOT_UP_KINDS, waitAdvice, waitForTarget } from './wait-for-target';
 
 /** What the preflight reads: the target, the data it can check without writing, the patterns that read answers. */
 type PreflightConfig = TargetConfig &
@@ -52,8 +40,6 @@ export class PreflightError extends Error {
 
 /** The preflight runs before any test: it may wait this long in all for a throttling target. */
 const PREFLIGHT_RETRY_BUDGET_MS = 60_000;
-/** A body in a one-paragraph message: enough to recognise an error message. */
-const EXCERPT_CHARS = 300;
 
 const HEADING = 'Preflight failed, so no test was run.';
 
@@ -196,45 +182,6 @@ function outgoing(operation: Operation, options: SendOptions, config: PreflightC
   return request;
 }
 
-/** AWS API Gateway's refusal (a REST API's) of a path it has no route for, or of a request without SigV4 signature. */
-function missingRoute(exchange: Exchange, headers: IncomingHttpHeaders): boolean {
-  const type = String(headers['x-amzn-errortype'] ?? '');
-  return type.startsWith('MissingAuthenticationTokenException') || /"Missing Authentication Token"/.test(exchange.text);
-}
-
-/** A refusal that asks for a gateway's key: APIM's "missing subscription key", Kong's "No API key found". */
-const WANTS_A_KEY = /subscription key|\bapi[ _-]?key\b|\bapikey\b/i;
-
-/** What nginx and Apache answer to plain HTTP at a port that expects TLS. */
-const PLAIN_HTTP_TO_TLS =
-  /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
-
-/** Words of a server's refusal of request headers too large: 431 is RFC 6585's; nginx, Apache and Tomcat say 400. */
-const HEADERS_TOO_LARGE = /Request Header(?: Fields| Or Cookie)? Too Large|header field exceeds server limit/i;
-
-function headersTooLarge(exchange: Exchange): boolean {
-  return exchange.status === 431 || (exchange.status === 400 && HEADERS_TOO_LARGE.test(exchange.text));
-}
-
-/** Which of the request's headers are large, by their size alone: the token's value is never shown. */
-function headersTooLargeMessage(
-  exchange: Exchange,
-  request: OutgoingRequest,
-  config: TargetConfig,
-  body: string,
-): string {
-  const size = (headers: Record<string, string>): number =>
-    Object.entries(headers).reduce((bytes, [name, value]) => bytes + Buffer.byteLength(`${name}: ${value}\r\n`), 0);
-  const extra = size(config.extraHeaders);
-  return (
-    `HTTP ${exchange.status}: the target, or what stands in front of it, refuses the request's headers as too ` +
-    `large. Authorization, with RSF_BEARER_TOKEN, is ${size({ Authorization: request.headers.Authorization ?? '' })} ` +
-    `bytes${extra > 0 ? `, and RSF_EXTRA_HEADERS ${extra}` : ''}, where servers often allow 8 KB a header ` +
-    "(nginx's large_client_header_buffers, Apache's LimitRequestFieldSize, Envoy's max_request_headers_kb): raise " +
-    `that limit, or use a token with fewer claims. Body: ${body || '(empty body)'}`
-  );
-}
-
 /** The exchange of a preflight request that was answered: judged, as the tests judge theirs, as sent with the token. */
 function answered(
   operation: Operation,
@@ -252,12 +199,6 @@ function isRefusal(exchange: Exchange, config: RecognitionConfig): boolean {
   if (errorMarker(exchange.body.kind === 'json' ? exchange.body.value : undefined)) return true;
   const text = plainString(exchange.body);
   return text !== undefined && config.rejectionText.test(text);
-}
-
-/** "HTTP 404: {"error_message":"…"}": the status and a printable, redacted excerpt of the body. */
-function answerOf(exchange: Exchange, maxChars = EXCERPT_CHARS): string {
-  const body = printable(exchange.rawBody, { maxChars, transform: redact });
-  return `HTTP ${exchange.status}${body ? `: ${body}` : ' with an empty body'}`;
 }
 
 /** Why a resource read stops the run, or undefined when the setting names what it should. */
@@ -320,31 +261,6 @@ function transportProblem(
   return `The target gave no complete HTTP answer: ${message}${check}`;
 }
 
-/** RSF_TARGET_URL as the user set it (it carries no secret: credentials and queries are refused when loaded). */
-function targetShown(config: Pick<TargetConfig, 'embedded' | 'targetUrl'>): string {
-  return config.embedded ? '(empty: the embedded reference)' : printable(config.targetUrl, { maxChars: 200 });
-}
-
-/** RSF_TARGET_URL ends in a version other than /v1 (§9), which the suite would append /v1 to. */
-function endsInAnotherVersion(targetUrl: string): boolean {
-  const version = /\/v(\d+)\/*$/i.exec(targetUrl)?.[1];
-  return version !== undefined && Number(version) !== 1;
-}
-
-/** The first segments of the operations' paths (/client, /miCuenta, /carrito, …). */
-const OPERATION_ROOTS = new Set(Object.values(OPERATIONS).map((operation) => operation.path.split('/')[1]));
-
-/** A base URL that ends in an operation's path (one pasted from a request): where its base URL ends. */
-function operationPathIn(targetUrl: string): string {
-  const url = new URL(targetUrl);
-  const match = /^(.*?)\/v1\/([^/]+)/.exec(url.pathname);
-  if (!match || !OPERATION_ROOTS.has(match[2] as string)) return '';
-  return (
-    ` It holds an operation's path after /v1 (${url.pathname.slice((match[1] as string).length)}): the base URL ` +
-    `ends before it, ${url.origin}${match[1]}.`
-  );
-}
-
 /** GET /prices with the token: the diagnoses of a target that is not this API, or refuses the token. */
 async function checkPrices(
   transport: Transport,
@@ -364,127 +280,10 @@ async function checkPrices(
     const notUp = delivery.kind === 'no-answer' && NOT_UP_KINDS.includes(delivery.failure.kind);
     return fail(transportProblem(delivery, `GET ${url}`, url, config) + waitAdvice(notUp, config));
   }
-  const { response } = delivery;
   const exchange = answered(OPERATIONS.listPrices, request, delivery, config);
-  const { status } = exchange;
-  // A body cut at the cap is shown with the size it announced, or as more than what was read.
-  const body = printable(exchange.rawBody, { maxChars: 500, transform: redact, ...excerptSize(exchange) });
-  const cut = exchange.truncated;
-  const contentType = printable(exchange.contentType, { maxChars: 100 }) || 'no content type';
-  // A proxy's answer, not the target's.
-  if (status === 407)
-    fail(`HTTP 407: ${proxyAuthenticationAdvice(proxyRoute(new URL(url), config.proxy), exchange.challenge)}.`);
-  if (status >= 300 && status < 400) {
-    const location = printable(String(response.headers.location ?? '(no location)'), { maxChars: 300 });
-    // A framework that appends a slash (Django's APPEND_SLASH, say): no base URL avoids that.
-    const toSlash = new URL(location, url).href === `${url}/`;
-    fail(
-      toSlash
-        ? `HTTP ${status} redirects to ${location}: the same path with a trailing slash. The spec's paths have ` +
-            'none (intro, "All paths below are relative to {base_url}/v1"): the target must answer them as they are.'
-        : redirectedAway(exchange)
-          ? `HTTP ${status} redirects to ${location}, another host. Set RSF_TARGET_URL to it if the API moved ` +
-            'there; if it is a sign-in page, a gateway or single sign-on stands in front of the API, and the ' +
-            "suite's requests must reach the API itself."
-          : `HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`,
-    );
-  }
-  // The mirror of a plain HTTP port reached with https (transportProblem): nginx and Apache answer it with a page.
-  if (status === 400 && PLAIN_HTTP_TO_TLS.test(exchange.text) && new URL(url).protocol === 'http:')
-    fail(
-      `HTTP 400: the target's port expects TLS, and RSF_TARGET_URL says http: set it to ` +
-        `${targetShown(config).replace(/^http:/, 'https:')}. Body: ${body}`,
-    );
-  // A token with many claims can pass a server's limit on request headers: no base URL or token fixes that.
-  if (headersTooLarge(exchange)) fail(headersTooLargeMessage(exchange, request, config, body));
-  // A wrong path (a /v2, a missing prefix) usually shows as 404 or 405: say what was tried and what came back.
-  if (status === 404 || status === 405)
-    fail(
-      `RSF_TARGET_URL=${targetShown(config)} leads to no API: the target answered ${answerOf(exchange)}.\n` +
-        `  RSF_TARGET_URL must be the base URL that /v1 follows (§9), with its path prefix if the API has one.` +
-        (endsInAnotherVersion(config.targetUrl) ? ' It ends in another version: this suite tests /v1.' : '') +
-        operationPathIn(config.targetUrl) +
-        (await servedWithoutV1(transport, config, base)),
-    );
-  const scheme = schemeInFront(exchange);
-  if ((status === 401 || status === 403) && scheme !== undefined)
-    fail(
-      `HTTP ${status}: the target asks for ${scheme} credentials (WWW-Authenticate: ${challengeShown(exchange)}), ` +
-        'not the bearer token of §5: a web server or gateway in front of the API wants credentials of its own. Have ' +
-        'it let the suite through (a key of its own can go in RSF_EXTRA_HEADERS), or set RSF_TARGET_URL to a URL ' +
-        `past it. Body: ${body || '(empty body)'}`,
-    );
-  const says = challengeSaid(exchange);
-  if ((status === 401 || status === 403) && /^\s*</.test(body))
-    fail(
-      `HTTP ${status} with markup (${contentType}), not JSON: a firewall or proxy in front of the API refused the ` +
-        `request, or the API refused RSF_BEARER_TOKEN.${says} Body: ${body}`,
-    );
-  // A gateway's own key (Azure API Management's subscription key, an API key), which the bearer token is not.
-  if ((status === 401 || status === 403) && WANTS_A_KEY.test(exchange.text)) {
-    // Names only: the values may be the key.
-    const sent = Object.keys(config.extraHeaders);
-    const send =
-      sent.length === 0
-        ? 'send it with every request through RSF_EXTRA_HEADERS, e.g. {"Ocp-Apim-Subscription-Key":"…"}'
-        : `RSF_EXTRA_HEADERS sends ${sent.join(', ')}: the gateway refused that key, or wants it under another name`;
-    fail(
-      `HTTP ${status}: a gateway in front of the API asks for a key of its own, not the bearer token of §5 (Azure ` +
-        `API Management wants its subscription key in Ocp-Apim-Subscription-Key; others an API key): ${send}.` +
-        `${says} Body: ${body}`,
-    );
-  }
-  if (status === 401)
-    fail(
-      `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).` +
-        `${expiredJwtNote(config.bearerToken)}${says} Body: ${body || '(empty body)'}`,
-    );
-  // AWS API Gateway's answer to a path it has no route for, whatever the token: often a base URL without its stage.
-  if (status === 403 && missingRoute(exchange, response.headers))
-    fail(
-      'HTTP 403 "Missing Authentication Token": AWS API Gateway answers so for a path it has no route for, whatever ' +
-        `the token: check RSF_TARGET_URL=${targetShown(config)}, which must hold the stage (https://…/prod) and any ` +
-        'base path before /v1. The other cause: a method that wants AWS IAM signatures (SigV4), not the bearer ' +
-        `token of §5. Body: ${body || '(empty body)'}`,
-    );
-  // Forbidden, not unauthenticated: the token, or what stands in front of the API, which the answer may name.
-  if (status === 403)
-    fail(
-      'HTTP 403: the target refused the request. Either RSF_BEARER_TOKEN is not valid, or may not read the price ' +
-        'list (§5), or what stands in front of the API refuses it: an API gateway that wants a key of its own ' +
-        '(RSF_EXTRA_HEADERS sends it), an IP allowlist or a resource policy that does not let this machine in.' +
-        `${says} Body: ${body || '(empty body)'}`,
-    );
-  // Before the markup: a server's error page says the target is failing, not that it is another site.
-  if (status >= 500)
-    fail(
-      `HTTP ${status}: the target is failing. Body: ${body || '(empty body)'}` +
-        waitAdvice(NOT_UP_STATUSES.includes(status), config),
-    );
-  if (/^\s*</.test(body))
-    fail(
-      `HTTP ${status} with markup (${contentType}), not JSON: this does not look like the Reseller Storefront API.\n` +
-        `  Check RSF_TARGET_URL=${targetShown(config)}.`,
-    );
-  if (cut) {
-    // A large catalogue: a body over the cap is too large to be an error message, so the token was accepted. The
-    // tests of the price list are inconclusive, each naming RSF_MAX_RESPONSE_BYTES (api-client.ts); the rest run.
-    if (status >= 200 && status <= 299 && /^\s*\[/.test(exchange.text)) return;
-    const cap = `RSF_MAX_RESPONSE_BYTES=${cut.limitBytes}`;
-    const size = cut.announcedBytes === undefined ? `over ${cap}` : `of ${cut.announcedBytes} bytes, over ${cap},`;
-    fail(`HTTP ${status} with a body ${size} that does not begin as the price list of §4.9 (a JSON array): ${body}`);
-  }
-  // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
-  const parsed = parseBody(exchange.text, exchange.contentType);
-  if (!(parsed?.kind === 'json' && Array.isArray(parsed.value))) {
-    // Price entries under a member ({"items": [...]}) are the price list in another shape, which no refusal would
-    // hold: the token was accepted, and the price list's tests judge the shape (OP9-SUCCESS-SHAPE), FAIL not ERROR.
-    if (status >= 200 && status <= 299 && parsed?.kind === 'json' && holdsPriceEntries(parsed.value)) return;
-    fail(
-      `HTTP ${status}, but not the price list of §4.9: ${body || '(empty body)'}\n` +
-        '  Does the target accept RSF_BEARER_TOKEN?',
-    );
-  }
+  const reading = readPriceListAnswer(exchange, delivery.response.headers, config);
+  if (reading.kind === 'stop') fail(reading.why);
+  if (reading.kind === 'no API') fail(reading.why + (await servedWithoutV1(transport, config, base)));
 }
 
 /**
@@ -505,20 +304,6 @@ async function servedWithoutV1(transport: Transport, config: PreflightConfig, ba
     `\n  GET ${request.url}, without /v1, answers a price list: the target serves the API without the /v1 ` +
     'that §9 requires (GEN-V1-PREFIX).'
   );
-}
-
-/** The schema of one entry of the price list (§2.7). */
-const PRICE_ENTRY = 'resources.price-entry';
-
-/** A non-empty list of §2.7's price entries, all of them valid. */
-function isPriceList(value: unknown): boolean {
-  return Array.isArray(value) && value.length > 0 && value.every((e) => schemas().validate(PRICE_ENTRY, e).valid);
-}
-
-/** A JSON object with a member that is a list of §2.7's price entries, all of them valid. */
-function holdsPriceEntries(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(isPriceList);
 }
 
 /** Reads every resource the settings name, side by side (the transport keeps to the rate cap). */
