@@ -248,6 +248,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   ...BEARER_OPS.map(authNotRequired),
+  fault(
+    'op12-auth-not-required-deletes-once',
+    'OP12-AUTH-REQUIRED',
+    'Operation 12 deletes with missing or invalid credentials, and a deleted product stays deleted (not found), as ' +
+      'a real store does: sent after the deletion with the token, a request without credentials is refused as not ' +
+      'found, whatever the server checks.',
+    { authRule: (o, rule) => (o === 12 ? 'none' : rule), choices: { deletions: 'once' } },
+  ),
   tokenComparedLoosely(
     9,
     'op9-token-case-insensitive',

@@ -36,6 +36,8 @@ export interface ExchangeFacts {
 }
 
 export interface FaultHooks {
+  /** Choices of a conforming mode the fault's profile makes instead of the reference's (a store that deletes once). */
+  choices?: Partial<ModeChoices>;
   /** Path segment served instead of "v1". */
   versionSegment?: string;
   /** Replaces an operation's rule for the Authorization header (§5): skip or demand credentials. */

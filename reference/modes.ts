@@ -14,6 +14,11 @@ export interface ModeChoices {
   nullableFields: 'values' | 'null';
   /** Answer of a successful DELETE (§4.12: body not specified). */
   deleteAnswer: '204-empty' | '200-json';
+  /**
+   * Whether a product of the account, once deleted, can be deleted again (so that the suite can run again and again
+   * against one server) or stays deleted, refused as not found, as a real store does (§3 shows no lifecycle).
+   */
+  deletions: 'repeatable' | 'once';
   /** Status of a creation (ops 2, 6, 13). */
   createdStatus: 201 | 200;
   /**
@@ -42,6 +47,7 @@ const REFERENCE_CHOICES: ModeChoices = {
   stockLabels: 'en',
   nullableFields: 'values',
   deleteAnswer: '204-empty',
+  deletions: 'repeatable',
   createdStatus: 201,
   gatewayBlipEvery: null,
   tokenLifetimeRequests: null,
@@ -63,7 +69,7 @@ export const MODES: readonly Mode[] = [
     description:
       'As real deployments answer: documented errors with HTTP 200, an extra "requestId" member, ' +
       'Spanish stock labels, plain strings as raw text/plain, ' +
-      'creations and DELETE answer 200 (DELETE with a JSON object).',
+      'creations and DELETE answer 200 (DELETE with a JSON object), a deleted product stays deleted (not found).',
     choices: {
       errorStatus: '200',
       plainStrings: 'raw-text',
@@ -71,6 +77,7 @@ export const MODES: readonly Mode[] = [
       stockLabels: 'es',
       nullableFields: 'values',
       deleteAnswer: '200-json',
+      deletions: 'once',
       createdStatus: 200,
       gatewayBlipEvery: null,
       tokenLifetimeRequests: null,

@@ -278,8 +278,10 @@ export const ROUTES: readonly Route[] = [
     handle(ctx) {
       const id = ctx.params.id ?? '';
       const productId = /^\d+$/.test(id) ? Number(id) : NaN;
-      if (!ACCOUNT_PRODUCT_IDS.has(productId)) throw new Rejection('not-found', `product ${id} not found`);
-      // Idempotent: a seeded product of the account may be deleted again, so the suite can repeat.
+      // Idempotent unless the mode deletes once: a seeded product of the account may be deleted again, so the suite
+      // can repeat.
+      const gone = ctx.choices.deletions === 'once' && ctx.store.deletedAccountProducts.has(productId);
+      if (!ACCOUNT_PRODUCT_IDS.has(productId) || gone) throw new Rejection('not-found', `product ${id} not found`);
       ctx.store.deletedAccountProducts.add(productId);
       return ctx.choices.deleteAnswer === '204-empty' ? ok(EMPTY, 204) : ok(json({ success: 'ok', msg: 'deleted' }));
     },

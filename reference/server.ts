@@ -214,7 +214,8 @@ class ReferenceApp {
     const mode = kind === '_modes' ? modeNamed(name) : kind === '' || kind === '_faults' ? REFERENCE_MODE : undefined;
     const hooks = kind === '_faults' ? faultNamed(name)?.hooks : CLEAN;
     if (!mode || !hooks) return undefined;
-    const profile = { mode, hooks, store: createStore(this.channelToken), routed: 0 };
+    const chosen = hooks.choices ? { ...mode, choices: { ...mode.choices, ...hooks.choices } } : mode;
+    const profile = { mode: chosen, hooks, store: createStore(this.channelToken), routed: 0 };
     this.profiles.set(key, profile);
     return profile;
   }

@@ -6,12 +6,13 @@
 // test from then on is "not run" with that reason: the run ends in ERROR, never in failures about authentication.
 // So, whatever its credentials, is every test once the target refuses all the run's requests before the API (a
 // gateway's quota, a firewall's rate-based rule: api-client.ts, pricesForbiddenNow), recorded the same way.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expiredJwtNote } from '../config/jwt-expiry';
 import { TOKEN_COMMAND_SETTING, runTokenCommand } from '../config/token-command';
 import { type Exchange, parseBody, plainString } from '../http/exchange';
 import { bodyInLine, challengeShown } from '../http/presentation';
+import { firstRunFile, runFile } from './run-files';
 import { registerBearerToken } from './secrets';
 import { runState } from '../http/run-state';
 
@@ -56,12 +57,6 @@ export function currentBearerToken(configured: string): string {
   return replaced.get(configured) ?? configured;
 }
 
-/** The text of the run directory's file `name`, if a worker wrote it. */
-function runFile(name: string, dir = runState().dir): string | undefined {
-  const path = join(dir, name);
-  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-}
-
 /** Why the run's token stopped being accepted, if it did and no command refreshes it. */
 export function tokenRefusedReason(): string | undefined {
   refusedReason ??= runFile(REFUSED_FILE);
@@ -79,20 +74,9 @@ function shareToken(token: string): void {
   renameSync(temporary, path); // atomic: readers see the old token or the new one
 }
 
-/** Writes `reason` into the run directory's file `name` unless a worker did first: whose words stand, for the run. */
-function firstReason(name: string, reason: string): string {
-  const path = join(runState().dir, name);
-  try {
-    writeFileSync(path, reason, { flag: 'wx' });
-    return reason;
-  } catch {
-    return readFileSync(path, 'utf8');
-  }
-}
-
 /** Records the reason once: the first worker's words (and time) stand for the run. */
 function recordRefusal(reason: string): string {
-  refusedReason = firstReason(REFUSED_FILE, reason);
+  refusedReason = firstRunFile(REFUSED_FILE, reason);
   return refusedReason;
 }
 
@@ -172,7 +156,7 @@ export function runRefusal(dir: string): string | undefined {
 
 /** Records the reason once for the run: the first worker's words stand. */
 export function recordRefusedWholesale(reason: string): string {
-  refusedWholesale = firstReason(WHOLESALE_FILE, reason);
+  refusedWholesale = firstRunFile(WHOLESALE_FILE, reason);
   return refusedWholesale;
 }
 

@@ -11,6 +11,10 @@ import type { Config } from '../config/config';
 import { hexadecimalToken, otherCase } from '../http/near-miss-tokens';
 import type { Conformance, SettingKey } from './conformance';
 import { stopAsInconclusive } from './unjudged';
+import { consumedEarlier, recordConsumed } from './consumed';
+import { outcomeOf } from '../checks/outcome';
+import { redact } from '../http/redact';
+import { printable } from '../model/printable';
 import { refusedAsWrongSettings } from './wrong-settings';
 import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
 import type { ApiClient } from './api-client';
@@ -39,6 +43,18 @@ export interface ProbeSpec {
   /** A request with one of its settings made wrong on purpose: a refusal alike is inconclusive (wrong-settings.ts). */
   wrongSettings?: WrongSettings<SettingKey>;
   annotation?: TestDetails['annotation'];
+  /**
+   * The resource of the settings that this test's request uses up (the deletion of RSF_DELETE_PRODUCT_ID). It is not
+   * sent ahead: it goes out as the test runs, after the earlier tests of its file, which probe the same resource while
+   * it is there (a product already deleted is refused as not found, whatever the target checks). A refusal after
+   * another request of the run used the resource up (consumed.ts) is inconclusive.
+   */
+  consumes?: SettingKey;
+  /**
+   * The resource of the settings that a success of this request uses up, where a conforming target refuses it: the
+   * success is recorded for the test that `consumes` it (the same URL).
+   */
+  mayConsume?: SettingKey;
 }
 
 /** Tags of a test that runs `checks` against `operation`: their requirements, and @writes where it may write. */
@@ -54,6 +70,11 @@ export async function runProbe(
   const ctx = { bodies, config };
   const request = spec.request(ctx);
   const exchange = await api.call(spec.operation, request);
+  const { succeeded } = outcomeOf(exchange, config);
+  const { url } = exchange.request;
+  if (spec.mayConsume && succeeded) recordConsumed(url, consumedBy(exchange));
+  const consumed = spec.consumes && !succeeded ? consumedEarlier(spec.consumes, url) : undefined;
+  if (consumed !== undefined) stopAsInconclusive(consumed);
   // Each other credential sent once, whichever check asks (worksWithoutCredentials, refusedAsWrongSettings).
   const resent = new Map<Credentials, Promise<Exchange>>();
   const resend = (credentials: Credentials) => {
@@ -79,11 +100,12 @@ export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
   const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) =>
     void (await runProbe(spec, { api, conformance, bodies, config }));
-  const details = declareRequests(
-    declarationKey(spec.operation, title),
-    { tag, ...(spec.annotation && { annotation: spec.annotation }) },
-    (ctx) => [{ operation: spec.operation, options: spec.request(ctx) }],
-  );
+  const own = { tag, ...(spec.annotation && { annotation: spec.annotation }) };
+  const details = spec.consumes
+    ? own
+    : declareRequests(declarationKey(spec.operation, title), own, (ctx) => [
+        { operation: spec.operation, options: spec.request(ctx) },
+      ]);
   return [title, details, body];
 }
 
@@ -170,6 +192,13 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['other-case', 'with the token in the other letter case'],
 ];
 
+/** The request that used up a resource, as the reason of the test that needed it names it. */
+function consumedBy(exchange: Exchange): string {
+  const how = REFUSED_CREDENTIALS.find(([credentials]) => credentials === exchange.credentials)?.[1];
+  const url = printable(redact(exchange.request.url), { maxChars: 300 });
+  return `${exchange.request.method} ${url}${how ? ` ${how}` : ''} (HTTP ${exchange.status})`;
+}
+
 /** Why a variant cannot be sent with this token, if it cannot: it is then left untested, never failed. */
 function unsendable(credentials: Credentials, config: Config): string | undefined {
   if (credentials !== 'other-case') return undefined;
@@ -186,7 +215,13 @@ function unsendable(credentials: Credentials, config: Config): string | undefine
 /** §5.1, §5.4: each way of not presenting the token is refused (`id`, e.g. 'OP4-AUTH-REQUIRED'). */
 export function credentialProbes(
   operation: OperationName,
-  options: { id: string; request: (ctx: RequestContext) => SendOptions; errorShape?: string },
+  options: {
+    id: string;
+    request: (ctx: RequestContext) => SendOptions;
+    errorShape?: string;
+    /** The resource of the settings a request the target should refuse would use up, if it succeeded. */
+    mayConsume?: SettingKey;
+  },
 ): TestDeclaration[] {
   const check = ignoredAuthRejected(options.id, { ...(options.errorShape && { errorShape: options.errorShape }) });
   return REFUSED_CREDENTIALS.map(([credentials, how]): TestDeclaration => {
@@ -195,6 +230,7 @@ export function credentialProbes(
       request: (ctx) => ({ ...options.request(ctx), credentials }),
       checks: [check],
       annotation: [{ type: CREDENTIALS_ANNOTATION, description: credentials }],
+      ...(options.mayConsume && { mayConsume: options.mayConsume }),
     });
     // Its declared request cannot be built either (authorizationHeader throws), so none is sent ahead.
     const guarded: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {
