@@ -683,6 +683,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The created post-sale request is answered with the plain string "created".',
     () => plain('created'),
   ),
+  fault(
+    'op13-body-not-object-accepted',
+    'OP13-FIELD-TYPES',
+    'Operation 13 accepts a body that is not a JSON object (an array, say): the ajv "type" error of ' +
+      'post-sale.request is ignored.',
+    { ignoresRequestError: (o, e) => o === 13 && e.keyword === 'type' && e.instancePath === '' },
+  ),
   successBecomes(
     14,
     'op14-success-as-array',

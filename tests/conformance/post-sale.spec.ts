@@ -1,5 +1,11 @@
 import { BODY_RULES, WRONG_CHANNEL_TOKEN, channelParams } from '../../src/model/body-rules';
-import { errorContentType, rejects, succeedsWithJson, worksWithoutCredentials } from '../../src/checks/checks';
+import {
+  errorContentType,
+  negativeDataRejection,
+  rejects,
+  succeedsWithJson,
+  worksWithoutCredentials,
+} from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
@@ -10,6 +16,14 @@ test.describe('POST /postventa · operation 13 · §4.13', () => {
       request: ({ bodies }) => ({ json: bodies.postSale() }),
       checks: [succeedsWithJson('OP13-SUCCESS-SHAPE')],
       settings: ['postSaleBody'],
+    }),
+  );
+
+  test(
+    ...probe('refuses a body that is an array, not an object', {
+      operation: 'createPostSale',
+      request: ({ bodies }) => ({ json: [bodies.postSale()] }),
+      checks: [negativeDataRejection('OP13-FIELD-TYPES')],
     }),
   );
 
