@@ -697,6 +697,17 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The message channel is answered with the bare JSON array of messages.',
     (reply) => json((jsonValue(reply) as Obj).messages),
   ),
+  fault(
+    'op14-id-not-integer-answered',
+    'OP14-FIELD-TYPES',
+    'A postsaleInboundId that is not an integer is answered with an empty channel instead of refused.',
+    {
+      reply: (reply, facts) =>
+        facts.op === 14 && reply.outcome === 'invalid'
+          ? { status: 200, outcome: 'success', body: json({ messages: [] }) }
+          : reply,
+    },
+  ),
   successBecomes(
     15,
     'op15-success-as-string',

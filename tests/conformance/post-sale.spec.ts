@@ -7,6 +7,7 @@ import {
   worksWithoutCredentials,
 } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
+import { wrongTypeValue } from '../../src/model/bodies';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 test.describe('POST /postventa · operation 13 · §4.13', () => {
@@ -40,6 +41,14 @@ test.describe('GET /postventa/{postsaleInboundId}/messageChannel · operation 14
       operation: 'getMessageChannel',
       request: ({ config }) => ({ params: { postsaleInboundId: config.postSaleId } }),
       checks: [succeedsWithJson('OP14-SUCCESS-SHAPE')],
+    }),
+  );
+
+  test(
+    ...probe('refuses a postsaleInboundId that is not an integer', {
+      operation: 'getMessageChannel',
+      request: () => ({ params: { postsaleInboundId: String(wrongTypeValue('integer')) } }),
+      checks: [negativeDataRejection('OP14-FIELD-TYPES')],
     }),
   );
 
