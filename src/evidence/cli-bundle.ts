@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
 import { BundleError, makeBundle, writeBundle } from './bundle';
 import { HAR_FILE, HarError, parseHar } from './har';
-import { type RunFacts, describeCheckout } from './manifest';
+import { describeCheckout } from '../report/checkout';
+import type { RunFacts } from './manifest';
 import { KeyError, loadPrivateKey, publicKeySha256 } from './sign';
 
 const ROOT = resolve(__dirname, '../..');

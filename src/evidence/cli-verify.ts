@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { makeRunFolder } from '../http/run-folders';
 import { DEFAULT_LIMITS, limitsFor } from './bundle';
 import { isUsageError, userError } from './cli-bundle';
-import { describeCheckout } from './manifest';
+import { describeCheckout } from '../report/checkout';
 import { type Regrade, type RequirementStatuses, verifyBundle } from './verify';
 import { type ConformanceReport, SPEC_DIR } from '../report/model';
 

@@ -1,10 +1,8 @@
 // The manifest of a conformance bundle (issue 24, item 3): what ran (suite, commit, digests of its inputs), how
 // (settings without secrets), against what and with which verdict, and the SHA-256 of every file the bundle carries.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { printableLine } from '../model/printable';
+import type { Checkout } from '../report/checkout';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'rsf-bundle/1';
@@ -19,15 +17,6 @@ export const sha256 = (data: Uint8Array | string): string => createHash('sha256'
 export interface FileDigest {
   sha256: string;
   bytes: number;
-}
-
-/** The checkout that ran: what a verifier compares with its own before trusting a re-grade. */
-export interface Checkout {
-  suite: { name: string; version: string };
-  /** null outside a git work tree (an unpacked release, say). */
-  git: { commit: string; dirty: boolean } | null;
-  /** SHA-256 of package-lock.json, specs/requirements.json and schemas/*.json, by repository path. */
-  inputs: Record<string, string>;
 }
 
 export interface RunFacts {
@@ -53,45 +42,6 @@ export interface Manifest {
   recording: string | null;
   /** Every file of the bundle but the manifest and its signature. */
   files: Record<string, FileDigest>;
-}
-
-/** The inputs whose digests a manifest records: what decides how a recording is graded. */
-export function inputFiles(root: string): string[] {
-  const schemas = existsSync(join(root, 'schemas'))
-    ? readdirSync(join(root, 'schemas'))
-        .filter((f) => f.endsWith('.json'))
-        .sort()
-        .map((f) => `schemas/${f}`)
-    : [];
-  return ['package-lock.json', 'specs/requirements.json', ...schemas].filter((f) => existsSync(join(root, f)));
-}
-
-function git(root: string, args: string[]): string | undefined {
-  try {
-    // A checkout another user owns (a container image run as its own user) is one git refuses to read ("dubious
-    // ownership") unless trusted: the suite running from it is that checkout's own code, so it is trusted already.
-    return execFileSync('git', ['-c', 'safe.directory=*', ...args], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 10_000,
-    });
-  } catch {
-    return undefined; // no git, or not a work tree: the manifest says null
-  }
-}
-
-/** The suite at `root`: name and version from package.json, the git commit if any, the digests of its inputs. */
-export function describeCheckout(root: string): Checkout {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: string; version?: string };
-  const commit = git(root, ['rev-parse', 'HEAD'])?.trim();
-  // Tracked files only: reports/ and other output are ignored and say nothing of the suite's code.
-  const status = commit ? git(root, ['status', '--porcelain', '--untracked-files=no']) : undefined;
-  return {
-    suite: { name: pkg.name ?? 'unknown', version: pkg.version ?? 'unknown' },
-    git: commit ? { commit, dirty: (status ?? '').trim() !== '' } : null,
-    inputs: Object.fromEntries(inputFiles(root).map((f) => [f, sha256(readFileSync(join(root, f)))])),
-  };
 }
 
 export interface ManifestInput {

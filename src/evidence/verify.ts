@@ -5,9 +5,9 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { type ArchiveLimits, DEFAULT_LIMITS, readArchiveFile } from './bundle';
 import { HarError, type ReplaySettings, parseHar } from './har';
+import type { Checkout } from '../report/checkout';
 import {
   BundleError,
-  type Checkout,
   MANIFEST_FILE,
   type Manifest,
   inputDifferences,

@@ -20,7 +20,8 @@ import {
   parseHar,
   requestFingerprint,
 } from '../../src/evidence/har';
-import { MANIFEST_FILE, buildManifest, describeCheckout, manifestBytes } from '../../src/evidence/manifest';
+import { MANIFEST_FILE, buildManifest, manifestBytes } from '../../src/evidence/manifest';
+import { describeCheckout } from '../../src/report/checkout';
 import { REPLAY_API_BASE } from '../../src/config/target';
 import { outgoingRequest } from '../../src/http/request';
 import { OPERATIONS } from '../../src/model/operations';
