@@ -6,8 +6,8 @@ import { parseArgs } from 'node:util';
 import dotenv from 'dotenv';
 import { BundleError, makeBundle, writeBundle } from './bundle';
 import { HAR_FILE, HarError, parseHar } from './har';
-import { describeCheckout } from '../report/checkout';
-import type { RunFacts } from './manifest';
+import { type Checkout, describeCheckout, recordedCheckout } from '../report/checkout';
+import { type RunFacts, inputDifferences } from './manifest';
 import { KeyError, loadPrivateKey, publicKeySha256 } from './sign';
 
 const ROOT = resolve(__dirname, '../..');
@@ -29,7 +29,7 @@ const text = (value: unknown, fallback = 'unknown'): string =>
  * The run's facts and settings as conformance.json recorded them: what the run used, not what this shell has now.
  * The report holds no secret (it is redacted as it is written), and carries none of the tokens' settings.
  */
-function runOf(report: Uint8Array): { run: RunFacts; configuration: Record<string, unknown> } {
+function runOf(report: Uint8Array): { run: RunFacts; configuration: Record<string, unknown>; checkout?: Checkout } {
   let data: unknown;
   try {
     data = JSON.parse(Buffer.from(report).toString('utf8'));
@@ -46,6 +46,7 @@ function runOf(report: Uint8Array): { run: RunFacts; configuration: Record<strin
     startedAt !== 'unknown' && duration !== undefined
       ? new Date(started.getTime() + duration).toISOString()
       : 'unknown';
+  const checkout = recordedCheckout(data.checkout);
   const configuration = Object.fromEntries(
     (['failOn', 'strict', 'safetyMode', 'profile', 'seed', 'project'] as const).flatMap((k) =>
       s[k] === undefined ? [] : [[k, s[k]]],
@@ -61,6 +62,7 @@ function runOf(report: Uint8Array): { run: RunFacts; configuration: Record<strin
       ...(typeof s.headline === 'string' && { headline: s.headline }),
     },
     configuration,
+    ...(checkout && { checkout }),
   };
 }
 
@@ -95,9 +97,12 @@ export function bundleMain(args: string[], env: NodeJS.ProcessEnv = process.env)
   }
   const keyPath = values['signing-key'] ?? (env[SIGNING_KEY_VARIABLE]?.trim() || undefined);
   const signingKey = keyPath === undefined ? undefined : loadPrivateKey(keyPath);
-  const { run, configuration } = runOf(files['conformance.json'] as Uint8Array);
+  const { run, configuration, checkout: ran } = runOf(files['conformance.json'] as Uint8Array);
+  // The suite that wrote the reports, as its run began; a report of an older suite recorded none: this checkout's.
+  const here = describeCheckout(ROOT);
+  const checkout = ran ?? here;
   const bundle = makeBundle({
-    checkout: describeCheckout(ROOT),
+    checkout,
     configuration,
     run,
     files,
@@ -111,6 +116,8 @@ export function bundleMain(args: string[], env: NodeJS.ProcessEnv = process.env)
         '(its verdict cannot be re-graded).',
     );
   }
+  const moved = movedOn(checkout, here);
+  if (moved) console.log(moved);
   console.log(
     signingKey
       ? `Signed with the Ed25519 key ${keyPath} (public key sha256:${publicKeySha256(signingKey).slice(0, 16)}…).`
@@ -118,6 +125,20 @@ export function bundleMain(args: string[], env: NodeJS.ProcessEnv = process.env)
   );
   console.log(`Bundle: ${path}`);
   return 0;
+}
+
+/** What a bundle made from a checkout that moved on since the run says: the manifest names the run's suite. */
+function movedOn(ran: Checkout, here: Checkout): string | undefined {
+  const differences = inputDifferences(ran.inputs, here.inputs);
+  const commit = (c: Checkout) =>
+    c.git ? `commit ${c.git.commit.slice(0, 12)}${c.git.dirty ? ' (dirty)' : ''}` : 'no commit';
+  const sameCommit = commit(ran) === commit(here);
+  if (sameCommit && differences.length === 0) return undefined;
+  return (
+    `The reports were written by ${ran.suite.name} ${ran.suite.version} at ${commit(ran)}, and this checkout is at ` +
+    `${commit(here)}${differences.length > 0 ? ` (${differences.length} inputs differ)` : ''}: the manifest names ` +
+    "the run's suite, which npm run verify compares the verifier's checkout with."
+  );
 }
 
 /** A mistyped option or argument: the message is followed by the usage. */

@@ -25,6 +25,7 @@ import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'no
 import { join, relative, resolve } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestError } from '@playwright/test/reporter';
 import { requirements } from '../model/catalogue';
+import { describeCheckout, type Checkout } from '../report/checkout';
 import { type FailOn, REPORTING_SETTINGS, exitPolicy } from '../config/settings/reporting';
 import { ConfigError } from '../config/settings/setting';
 import { printable } from '../model/printable';
@@ -204,6 +205,9 @@ function interruptedMessage(tests: readonly TestRecord[]): string {
   return `the run was interrupted (${consoleGoneCause() ?? 'Ctrl-C, or a signal'}) ${when}`;
 }
 
+/** This suite's checkout: the code that runs, whichever config (a self-test's fake suite) the run was given. */
+const SUITE_ROOT = resolve(__dirname, '../..');
+
 export default class ConformanceReporter implements Reporter {
   private config?: FullConfig;
   private suite?: Suite;
@@ -213,6 +217,8 @@ export default class ConformanceReporter implements Reporter {
   private runAgain: string[] = [];
   /** Set in onEnd: the verdict's exit code, applied in onExit; undefined leaves Playwright's own (interrupted). */
   private exitCode?: ExitCode;
+  /** The suite that runs, as the run begins: a bundle made later, from a checkout moved on, still names it. */
+  private checkout?: Checkout;
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {
     if (options.merge) mergeWithoutConsole();
@@ -225,6 +231,7 @@ export default class ConformanceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.config = config;
     this.suite = suite;
+    this.checkout = describeCheckout(SUITE_ROOT);
   }
 
   onError(error: TestError): void {
@@ -277,6 +284,8 @@ export default class ConformanceReporter implements Reporter {
       startTime: result.startTime,
       durationMs: result.duration,
       runnerSlowDowns: takeUnclaimedSlowDowns(),
+      // Without onBegin (a configuration error), as the run ends.
+      checkout: this.checkout ?? describeCheckout(SUITE_ROOT),
     };
     let report = redactValue(buildReport({ ...base, tests }));
     const html = join(outputDir, 'conformance.html');

@@ -60,3 +60,21 @@ export function describeCheckout(root: string): Checkout {
     ),
   };
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The checkout a report recorded (conformance.json's "checkout"), or undefined if it holds none of this shape. */
+export function recordedCheckout(value: unknown): Checkout | undefined {
+  if (!isRecord(value) || !isRecord(value.suite) || !isRecord(value.inputs)) return undefined;
+  const { suite, git, inputs } = value;
+  if (typeof suite.name !== 'string' || typeof suite.version !== 'string') return undefined;
+  if (!Object.values(inputs).every((d) => typeof d === 'string' && /^[0-9a-f]{64}$/.test(d))) return undefined;
+  if (git !== null && !(isRecord(git) && typeof git.commit === 'string' && typeof git.dirty === 'boolean'))
+    return undefined;
+  return {
+    suite: { name: suite.name, version: suite.version },
+    git: git === null ? null : { commit: git.commit as string, dirty: git.dirty as boolean },
+    inputs: inputs as Record<string, string>,
+  };
+}

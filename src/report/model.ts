@@ -1,5 +1,6 @@
 // The conformance report as data, and the rules that turn test outcomes into requirement statuses.
 // Pure: no Playwright, no files. The reporter feeds it plain TestRecords; self-tests can do the same.
+import type { Checkout } from './checkout';
 import type { Level, Requirement } from '../model/catalogue';
 import { LEVELS, REQUIREMENT_ID } from '../model/catalogue';
 import type { CheckOutcome, Evidence, ExchangeRecord } from '../checks/check-protocol';
@@ -210,6 +211,8 @@ export interface ConformanceReport {
   format: 'rsf-conformance/1';
   summary: Summary;
   requirements: RequirementRow[];
+  /** The suite that ran, as the run started: what a bundle's manifest records (src/report/checkout.ts). */
+  checkout?: Checkout;
 }
 
 export interface ReportInput {
@@ -232,6 +235,7 @@ export interface ReportInput {
   project?: string;
   /** The runner's halvings of the run's pace that no test took (run-state.ts, takeUnclaimedSlowDowns). */
   runnerSlowDowns?: readonly SlowDown[];
+  checkout?: Checkout;
 }
 
 /** How often the run's pace was halved for the target's sake, for which answers, and how slow it went. */
@@ -555,5 +559,6 @@ export function buildReport(input: ReportInput): ConformanceReport {
       },
     },
     requirements: rows,
+    ...(input.checkout && { checkout: input.checkout }),
   };
 }

@@ -743,6 +743,31 @@ test.describe('CLIs', () => {
     expect(verifyTypo.stderr).toMatch(/^verify: Unknown option '--publickey'.*\n\nusage: npm run verify /s);
   });
 
+  test("npm run bundle from a checkout moved on since the run: the manifest names the run's suite", async () => {
+    // The run's suite as the reporter recorded it: another commit, one schema of its own, the lock file as it was.
+    const older = {
+      ...checkout,
+      git: { commit: 'a'.repeat(40), dirty: false },
+      inputs: { ...checkout.inputs, 'schemas/gone.schema.json': 'b'.repeat(64) },
+    };
+    const reports = join(dir, 'reports');
+    mkdirSync(reports);
+    for (const [name, data] of Object.entries(files(harText(false), { ...REPORT, checkout: older })))
+      writeFileSync(join(reports, name), data);
+    const made = await cli('cli-bundle.ts', ['--reports', reports]);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stdout).toContain(
+      `The reports were written by ${checkout.suite.name} ${checkout.suite.version} at commit aaaaaaaaaaaa, and this ` +
+        `checkout is at ${checkout.git ? `commit ${checkout.git.commit.slice(0, 12)}` : 'no commit'}`,
+    );
+    expect(made.stdout).toContain("(1 inputs differ): the manifest names the run's suite");
+    const archive = readdirSync(reports).find((f) => f.endsWith('.zip')) ?? '';
+    const manifest = JSON.parse(
+      Buffer.from(readArchive(readFileSync(join(reports, archive))).get(MANIFEST_FILE) ?? []).toString(),
+    );
+    expect(manifest).toMatchObject({ git: older.git, inputs: older.inputs });
+  });
+
   test('npm run bundle without a HAR says the bundle is integrity-only', async () => {
     const reports = join(dir, 'reports');
     mkdirSync(reports);
