@@ -10,7 +10,7 @@ import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
-import { SEED_CHANNEL } from './seed';
+import { ALLOWED_CART_TYPES, SEED_CHANNEL } from './seed';
 
 export interface Fault {
   /** kebab-case, e.g. "op4-utility-unbounded". */
@@ -289,6 +289,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     () => new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'),
     (body) => 'secondaryPhone' in body || 'clientWebsite' in body,
   ),
+  successRefused(
+    1,
+    'op1-optional-fields-coupled',
+    'OP1-OPTIONAL-FIELDS',
+    'A client update with secondaryPhone but no clientWebsite is rejected, as if the two were required together.',
+    () => new Rejection('invalid', 'secondaryPhone needs clientWebsite'),
+    (body) => 'secondaryPhone' in body && !('clientWebsite' in body),
+  ),
   fault(
     'op1-astral-text-crash',
     'OP1-SUCCESS-SHAPE',
@@ -517,6 +525,22 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A cart item of a type that is not allowed is accepted.',
     { ignoresRule: 'cart-type-allowed' },
   ),
+  fault(
+    'op5-type-checked-in-first-item-only',
+    'OP5-TYPE-NOT-ALLOWED',
+    "Only the first cart item's type is checked: a type that is not allowed in a later item is accepted.",
+    {
+      reply: (reply, facts) =>
+        facts.op === 5 &&
+        reply.outcome === 'rule' &&
+        Array.isArray(facts.body) &&
+        facts.body.length > 1 &&
+        isObject(facts.body[0]) &&
+        ALLOWED_CART_TYPES.has(facts.body[0].type as number)
+          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
+          : reply,
+    },
+  ),
 
   // Operation 6, POST /carrito/processPreferenceProvider.
   successBecomes(
@@ -599,6 +623,16 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The logged-in stock fields are never sent.',
     (view) => {
       const { stockDisplayLimit: _l, availableStock: _a, availableStockLabel: _s, ...rest } = view;
+      return rest;
+    },
+  ),
+  viewFault(
+    'op8-stock-label-missing-without-stock',
+    'OP8-LOGGED-IN-FIELDS',
+    'availableStockLabel is left out for a logged-in caller when the product has no stock.',
+    (view, facts) => {
+      if (!facts.loggedIn || view.availableStock !== 0) return view;
+      const { availableStockLabel: _s, ...rest } = view;
       return rest;
     },
   ),

@@ -34,6 +34,17 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
   );
 
   test(
+    ...probe('refuses an item type that is not allowed in the second item of two', {
+      operation: 'updateCartItems',
+      request: ({ bodies, config }) => ({
+        json: [bodies.cartItem(), bodies.cartItem({ type: config.cartDisallowedType })],
+      }),
+      checks: [negativeDataRejection('OP5-TYPE-NOT-ALLOWED')],
+      settings: ['cartDisallowedType', 'rejectionText'],
+    }),
+  );
+
+  test(
     ...probe('refuses a body that is an object, not an array', {
       operation: 'updateCartItems',
       request: ({ bodies }) => ({ json: bodies.cartItem() }),

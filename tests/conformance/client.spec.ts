@@ -24,6 +24,18 @@ test.describe('PATCH /client · operation 1 · §4.1', () => {
     }),
   );
 
+  // Each optional field is optional on its own: one is not required with the other.
+  for (const alone of ['secondaryPhone', 'clientWebsite'] as const) {
+    test(
+      ...probe(`accepts the optional ${alone} alone`, {
+        operation: 'updateClient',
+        request: ({ bodies }) => ({ json: { ...bodies.client(), [alone]: bodies.clientWithOptionalFields()[alone] } }),
+        checks: [succeeds('OP1-OPTIONAL-FIELDS')],
+        settings: ['clientBody', 'clientWebsite', 'clientSuccessStatus'],
+      }),
+    );
+  }
+
   test(
     ...probe('refuses a clientWebsite that is not a URI', {
       operation: 'updateClient',

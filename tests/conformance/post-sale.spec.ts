@@ -7,7 +7,6 @@ import {
   worksWithoutCredentials,
 } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
-import { wrongTypeValue } from '../../src/model/bodies';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 test.describe('POST /postventa · operation 13 · §4.13', () => {
@@ -47,7 +46,8 @@ test.describe('GET /postventa/{postsaleInboundId}/messageChannel · operation 14
   test(
     ...probe('refuses a postsaleInboundId that is not an integer', {
       operation: 'getMessageChannel',
-      request: () => ({ params: { postsaleInboundId: String(wrongTypeValue('integer')) } }),
+      // The configured id with a letter after it: what a lax parse (parseInt) reads as the configured channel.
+      request: ({ config }) => ({ params: { postsaleInboundId: `${config.postSaleId}x` } }),
       checks: [negativeDataRejection('OP14-FIELD-TYPES')],
     }),
   );

@@ -42,7 +42,13 @@ import { OPERATIONS, type OperationName } from '../../src/model/operations';
 import { type PropertyCheck, type PropertySpec, property } from '../../src/playwright/property';
 import type { RequestContext } from '../../src/playwright/declarations';
 import { declaredTags } from '../../src/playwright/probes';
-import { asProduct, loggedInDataIn, stockBoundsProblem, stockLabelProblem } from '../../src/checks/stock';
+import {
+  LOGGED_IN_FIELDS,
+  asProduct,
+  loggedInDataIn,
+  stockBoundsProblem,
+  stockLabelProblem,
+} from '../../src/checks/stock';
 import type fc from 'fast-check';
 
 type Params = Record<string, string | number>;
@@ -262,6 +268,17 @@ const stockChecks = {
     if (problem === undefined) return;
     throw failure(`Product ${String(product.id)}: a stock label that says otherwise`, 'the label of §2.6', problem);
   }),
+  present: requirementCheck('OP8-LOGGED-IN-FIELDS', (exchange) => {
+    const product = productOf(exchange);
+    if (Object.keys(product).length === 0) return notApplicable('no answer to a logged-in caller was a product object');
+    const missing = LOGGED_IN_FIELDS.filter((field) => !(field in product));
+    if (missing.length === 0) return;
+    throw failure(
+      `Product ${String(product.id)}: logged-in fields missing for a logged-in caller`,
+      LOGGED_IN_FIELDS.join(', '),
+      `no ${missing.join(', ')}`,
+    );
+  }),
   anonymous: requirementCheck('OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', (exchange) => {
     const product = productOf(exchange);
     if (Object.keys(product).length === 0) return notApplicable('no anonymous answer was a product object');
@@ -279,7 +296,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
   test(
     ...property(
       'keeps availableStock within [0, stockDisplayLimit], labels it consistently, ' +
-        'and shows it to logged-in callers only, for every configured product',
+        'and shows it to every logged-in caller and to no other, for every configured product',
       {
         tag: propertyTags('getProduct', ...Object.values(stockChecks)),
       },
@@ -297,6 +314,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
         checks: () => [
           { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
+          { check: stockChecks.present, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.anonymous, when: (p) => p.credentials === 'none' },
         ],
       },
