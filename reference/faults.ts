@@ -270,6 +270,20 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       '(an off-by-one in a hand-written comparison): a token differing in its last character is accepted.',
     (presented, token) => presented.length === token.length && presented.slice(0, -1) === token.slice(0, -1),
   ),
+  tokenComparedLoosely(
+    10,
+    'op10-token-prefix-accepted',
+    'GET /paymentVoucher/… accepts any prefix of the Bearer token of 8 characters or more (a comparison of the ' +
+      "presented token's length only): the token without its last character is accepted.",
+    (presented, token) => presented.length >= 8 && token.startsWith(presented),
+  ),
+  tokenComparedLoosely(
+    13,
+    'op13-token-extension-accepted',
+    'POST /postventa accepts the Bearer token with more characters after it (only its first bytes compared, as ' +
+      'bcrypt hashes 72): the token with one character added is accepted.',
+    (presented, token) => presented.startsWith(token),
+  ),
 
   // Operation 1, PATCH /client.
   successBecomes(

@@ -1,6 +1,6 @@
 // Tokens that are almost the valid one (§5.4: a token not accepted is refused): a server that compares a prefix, or
-// ignores case, takes them for it. They are nearly the secret, so they are secrets too: src/playwright/secrets.ts
-// hides them wherever the token itself is hidden.
+// too few characters, or ignores case, takes them for it. They are nearly the secret, so they are secrets too:
+// src/playwright/secrets.ts hides them wherever the token itself is hidden.
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const UPPER = LOWER.toUpperCase();
@@ -35,6 +35,19 @@ export function lastCharacterChanged(token: string): string {
   return last === undefined ? 'x' : `${chars.join('')}${otherLastCharacter(token, last)}`;
 }
 
+/** The token without its last character (code point): what a server that compares a prefix takes for it. */
+export function lastCharacterDropped(token: string): string {
+  return [...token].slice(0, -1).join('');
+}
+
+/**
+ * The token with one more character, of its own alphabet, at its end: what a server that compares only the token's
+ * length, or a hash of its first 72 bytes (bcrypt), takes for it.
+ */
+export function characterAdded(token: string): string {
+  return `${token}${/^\d+$/.test(token) || hexadecimalToken(token) ? '0' : 'A'}`;
+}
+
 /** The token with the case of every letter swapped; undefined when it has no letter with another case. */
 export function otherCase(token: string): string | undefined {
   const swapped = [...token]
@@ -57,5 +70,7 @@ export function hexadecimalToken(token: string): boolean {
 /** Every near-miss form of a token that the suite may send: the values to redact along with it. */
 export function nearMissTokens(token: string): string[] {
   if (token === '') return [];
-  return [lastCharacterChanged(token), otherCase(token)].filter((t): t is string => t !== undefined && t !== token);
+  return [lastCharacterChanged(token), lastCharacterDropped(token), characterAdded(token), otherCase(token)].filter(
+    (t): t is string => t !== undefined && t !== '' && t !== token,
+  );
 }

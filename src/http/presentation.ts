@@ -13,7 +13,7 @@ import {
   redirectedAway,
 } from './exchange';
 import { type ProxyRoute, type ProxySettings, proxyAuthenticationAdvice, proxyRoute } from './proxy';
-import { redact, replaceSecret } from './redact';
+import { redact, redactHolding, replaceSecret } from './redact';
 import { BREAKER_THRESHOLD, type BreakerTrip } from './run-state';
 import type { NoAnswer } from './wire';
 
@@ -287,7 +287,7 @@ export function breakerMessage(trip: BreakerTrip): string {
 /** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */
 export function withPlaceholders(text: string, secrets: readonly SecretSetting[]): string {
   let out = text;
-  for (const { name, value } of secrets) out = replaceSecret(out, value, `$${name}`);
+  for (const { name, value } of secrets) out = replaceSecret(redactHolding(out, value), value, `$${name}`);
   return redact(out);
 }
 

@@ -81,6 +81,16 @@ export function replaceSecret(text: string, secret: string, replacement: string)
   return out;
 }
 
+/**
+ * Replaces every known secret that holds `value` and is longer (the token with a character added, a near miss), so
+ * that `value` can then be replaced alone without leaving a piece of the longer one next to it.
+ */
+export function redactHolding(text: string, value: string): string {
+  return knownSecrets()
+    .filter((secret) => secret.length > value.length && secret.includes(value))
+    .reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);
+}
+
 /** Replaces every known secret, raw, percent-encoded or base64-encoded, with [REDACTED]. */
 export function redact(text: string): string {
   return knownSecrets().reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);

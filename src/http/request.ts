@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { type Operation, fillPath, operationLabel } from '../model/operations';
 import type { Credentials, OutgoingRequest, SendOptions } from './exchange';
-import { lastCharacterChanged, otherCase } from './near-miss-tokens';
+import { characterAdded, lastCharacterChanged, lastCharacterDropped, otherCase } from './near-miss-tokens';
 
 /** The tokens requests are sent with (the valid one, and one the target must refuse), and what every one carries. */
 export interface Tokens {
@@ -26,6 +26,10 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
       return 'Bearer ';
     case 'last-character-changed':
       return `Bearer ${lastCharacterChanged(tokens.bearerToken)}`;
+    case 'last-character-dropped':
+      return `Bearer ${lastCharacterDropped(tokens.bearerToken)}`;
+    case 'character-added':
+      return `Bearer ${characterAdded(tokens.bearerToken)}`;
     case 'other-case': {
       // Never the valid token itself: a probe with a token that has no letter is not sent (credentialProbes).
       const token = otherCase(tokens.bearerToken);

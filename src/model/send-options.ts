@@ -3,7 +3,8 @@
 
 /**
  * How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted, the
- * token one character off (its last one changed) and in the other letter case among them (near-miss-tokens.ts).
+ * token one character off at its end (changed, dropped or one added) and in the other letter case among them
+ * (near-miss-tokens.ts).
  */
 export const CREDENTIALS = [
   'valid',
@@ -12,6 +13,8 @@ export const CREDENTIALS = [
   'non-bearer',
   'empty-bearer',
   'last-character-changed',
+  'last-character-dropped',
+  'character-added',
   'other-case',
 ] as const;
 export type Credentials = (typeof CREDENTIALS)[number];

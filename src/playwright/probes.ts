@@ -55,6 +55,8 @@ export interface ProbeSpec {
    * success is recorded for the test that `consumes` it (the same URL).
    */
   mayConsume?: SettingKey;
+  /** The same request sent again with each of these credentials, after the first, each judged by the same checks. */
+  alsoWith?: readonly Credentials[];
 }
 
 /** Tags of a test that runs `checks` against `operation`: their requirements, and @writes where it may write. */
@@ -97,15 +99,23 @@ export async function runProbe(
 
 export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   const tag = declaredTags(spec.operation, spec.checks);
+  const sent = [
+    spec,
+    ...(spec.alsoWith ?? []).map((credentials) => ({
+      ...spec,
+      request: (ctx: RequestContext) => ({ ...spec.request(ctx), credentials }),
+    })),
+  ];
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
-  const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) =>
-    void (await runProbe(spec, { api, conformance, bodies, config }));
+  const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {
+    for (const each of sent) await runProbe(each, { api, conformance, bodies, config });
+  };
   const own = { tag, ...(spec.annotation && { annotation: spec.annotation }) };
   const details = spec.consumes
     ? own
-    : declareRequests(declarationKey(spec.operation, title), own, (ctx) => [
-        { operation: spec.operation, options: spec.request(ctx) },
-      ]);
+    : declareRequests(declarationKey(spec.operation, title), own, (ctx) =>
+        sent.map((each) => ({ operation: spec.operation, options: each.request(ctx) })),
+      );
   return [title, details, body];
 }
 
@@ -182,19 +192,33 @@ export function link(title: string, spec: LinkSpec): TestDeclaration {
 
 export { CREDENTIALS_ANNOTATION };
 
+/** A test each, by the first credentials it sends; each test's title says how. */
 const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['none', 'without an Authorization header'],
   ['unknown-token', 'with a token the target does not know'],
   ['non-bearer', 'with the token under a scheme other than Bearer'],
   ['empty-bearer', 'with an empty Bearer token'],
-  // Near misses (near-miss-tokens.ts): what a prefix or case-insensitive comparison of the token lets through.
-  ['last-character-changed', 'with the token, its last character changed'],
+  // Near misses (near-miss-tokens.ts): what a comparison of a prefix, of too few characters, or without case lets in.
+  ['last-character-changed', 'with the token one character off at its end (changed, dropped, or one added)'],
   ['other-case', 'with the token in the other letter case'],
 ];
 
+/** Near misses sent in the test of another, as a test's `alsoWith`: the test's title names them. */
+const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
+  'last-character-changed': ['last-character-dropped', 'character-added'],
+};
+
+/** How a request's credentials failed to be the token, as the reason of a test that names the request says it. */
+const HOW_SENT: Partial<Record<Credentials, string>> = {
+  ...Object.fromEntries(REFUSED_CREDENTIALS),
+  'last-character-changed': 'with the token, its last character changed',
+  'last-character-dropped': 'with the token, its last character dropped',
+  'character-added': 'with the token and one character more',
+};
+
 /** The request that used up a resource, as the reason of the test that needed it names it. */
 function consumedBy(exchange: Exchange): string {
-  const how = REFUSED_CREDENTIALS.find(([credentials]) => credentials === exchange.credentials)?.[1];
+  const how = HOW_SENT[exchange.credentials];
   const url = printable(redact(exchange.request.url), { maxChars: 300 });
   return `${exchange.request.method} ${url}${how ? ` ${how}` : ''} (HTTP ${exchange.status})`;
 }
@@ -231,6 +255,7 @@ export function credentialProbes(
       checks: [check],
       annotation: [{ type: CREDENTIALS_ANNOTATION, description: credentials }],
       ...(options.mayConsume && { mayConsume: options.mayConsume }),
+      ...(SENT_ALSO[credentials] && { alsoWith: SENT_ALSO[credentials] }),
     });
     // Its declared request cannot be built either (authorizationHeader throws), so none is sent ahead.
     const guarded: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {

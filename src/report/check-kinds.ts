@@ -27,7 +27,12 @@ export function isCredentialVariant(value: string | undefined): value is Credent
 }
 
 /** Tokens one character off the valid one (src/http/near-miss-tokens.ts): unknown tokens, in that column. */
-const NEAR_MISS_TOKENS: readonly string[] = ['last-character-changed', 'other-case'];
+const NEAR_MISS_TOKENS: readonly string[] = [
+  'last-character-changed',
+  'last-character-dropped',
+  'character-added',
+  'other-case',
+];
 
 /** The column of a test's `credentials` annotation, if it names one. */
 export function variantColumn(credentials: string | undefined): CredentialVariant | undefined {

@@ -128,12 +128,16 @@ test('the near-miss tokens are redacted from every output of runs where their pr
   test.setTimeout(4 * 60_000);
   const secrets = fakeSecrets();
   const nearMisses = nearMissTokens(secrets.bearer);
-  expect(nearMisses, 'the token with its last character changed, and in the other case').toHaveLength(2);
+  expect(nearMisses, 'the token with its last character changed or dropped, one added, in the other case').toHaveLength(
+    4,
+  );
   const forms = nearMisses.flatMap((token) => secretForms(token, ['Bearer ', 'Bearer%20']));
   // Each fault accepts one near miss, so that its probe fails and shows the request: message, headers and curl line.
   const faults = {
     'op9-token-case-insensitive': 'OP9-AUTH-REQUIRED',
     'op11-token-last-character-unchecked': 'OP11-AUTH-REQUIRED',
+    'op10-token-prefix-accepted': 'OP10-AUTH-REQUIRED',
+    'op13-token-extension-accepted': 'OP13-AUTH-REQUIRED',
   };
   const runs = await Promise.all(
     Object.entries(faults).map(async ([fault, id]) => {
