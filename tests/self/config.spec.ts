@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import dotenv from 'dotenv';
 import fc from 'fast-check';
 import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
-import { hexadecimalToken, lastCharacterChanged, nearMissTokens, otherCase } from '../../src/http/near-miss-tokens';
+import {
+  characterAdded,
+  hexadecimalToken,
+  lastCharacterChanged,
+  lastCharacterDropped,
+  nearMissTokens,
+  otherCase,
+} from '../../src/http/near-miss-tokens';
 import { REDACTED, redact } from '../../src/http/redact';
 import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
@@ -135,16 +142,23 @@ test('the Bearer and channel tokens are the secrets to redact', () => {
 });
 
 test('the near misses of the Bearer token are secrets too, from the config and from the environment', () => {
-  const nearMisses = ['bearer-secret-V', 'BEARER-SECRET-1'];
+  const nearMisses = ['bearer-secret-V', 'bearer-secret-', 'bearer-secret-1A', 'BEARER-SECRET-1'];
   expect(nearMissTokens('bearer-secret-1')).toEqual(nearMisses);
   expect(secretsToHide(loadConfig({ RSF_BEARER_TOKEN: 'bearer-secret-1' }))).toEqual(
     expect.arrayContaining(['bearer-secret-1', ...nearMisses]),
   );
   registerEnvSecrets({ RSF_BEARER_TOKEN: 'env-token-ab9' });
   expect(redact('Bearer env-token-abd or ENV-TOKEN-AB9')).toBe(`Bearer ${REDACTED} or ${REDACTED}`);
+  // The token with one character more holds the token: redacted whole, not as the token and a character after it.
+  expect(redact('Bearer env-token-ab9A and Bearer env-token-ab')).toBe(`Bearer ${REDACTED} and Bearer ${REDACTED}`);
 });
 
-test('a near-miss token differs from the token in its last character only, or in the case of its letters only', () => {
+test('a near-miss token is the token one character off at its end, or in the other case of its letters', () => {
+  expect(lastCharacterDropped('reference-bearer-token')).toBe('reference-bearer-toke');
+  expect(characterAdded('reference-bearer-token')).toBe('reference-bearer-tokenA');
+  // In the token's alphabet: a hexadecimal token or a number gets a digit.
+  expect(characterAdded('0f3a9c')).toBe('0f3a9c0');
+  expect(characterAdded('123456')).toBe('1234560');
   expect(lastCharacterChanged('reference-bearer-token')).toBe('reference-bearer-tokeH');
   expect(lastCharacterChanged('abcdefZ')).toBe('abcdef5');
   expect(lastCharacterChanged('token-=')).toBe('token-x');

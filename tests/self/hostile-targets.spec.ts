@@ -325,8 +325,15 @@ test('a target that throttles for ever after the preflight: the run stops sendin
     { 'content-type': 'application/json', 'retry-after': '0' },
     429,
   );
+  // What was sent once the target turned: a row of one operation's requests does not open the breaker (it is that
+  // operation's trouble, run-state.ts), so the requests of the operation it turned on come first in the bound.
+  const sentSinceTurn: string[] = [];
+  const recorded: typeof throttleAll = (req, res, n) => {
+    sentSinceTurn.push(`${req.method} ${req.url?.split('?')[0]}`);
+    return throttleAll(req, res, n);
+  };
   const { run, target } = await hostileRun(
-    { after: MID_RUN, misbehave: throttleAll },
+    { after: MID_RUN, misbehave: recorded },
     { RSF_MAX_RETRIES: '1' },
     ['--grep-invert', '@property'],
     80_000,
@@ -334,7 +341,11 @@ test('a target that throttles for ever after the preflight: the run stops sendin
   expect(run.output).toMatch(/the target throttled every attempt of 3 requests in a row from \S+ on \(last request: /);
   // Retry-After: 0 costs no wait: what bounds the run is that it stops sending. A request is sent at most 3 times:
   // ahead once, then by its test with RSF_MAX_RETRIES=1.
-  expect(target.requestsSinceTurn, 'requests sent once the target throttled').toBeLessThanOrEqual(breakerBound(run, 3));
+  const firstOperation = sentSinceTurn.findIndex((line) => line !== sentSinceTurn[0]);
+  expect(
+    target.requestsSinceTurn,
+    `requests sent once the target throttled:\n${sentSinceTurn.join('\n')}`,
+  ).toBeLessThanOrEqual(Math.max(0, firstOperation) + breakerBound(run, 3));
   expect(run.output, 'throttling is never a failure').not.toMatch(/^\s*\d+ failed/m);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
