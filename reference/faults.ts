@@ -767,6 +767,12 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   fault('op15-channel-token-unchecked', 'OP15-CHANNEL-TOKEN', 'Any channel token in the path is accepted.', {
     ignoresRule: 'channel-token',
   }),
+  fault(
+    'op15-channel-token-case-insensitive',
+    'OP15-CHANNEL-TOKEN',
+    'The channel token is compared without regard to case: the token in the other letter case is accepted.',
+    { channelTokenMatches: (presented, token) => presented.toLowerCase() === token.toLowerCase() },
+  ),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
   schemaRuleIgnored(15, 'type', 'OP15-FIELD-TYPES'),
 

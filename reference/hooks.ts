@@ -46,6 +46,8 @@ export interface FaultHooks {
   credentials?: (op: OperationNumber, presented: Credentials) => Credentials;
   /** Compares a presented Bearer token with the valid one instead of exact equality. */
   tokenMatches?: (op: OperationNumber, presented: string, token: string) => boolean;
+  /** Compares a channel token in the path (op 15) with the channel's instead of exact equality. */
+  channelTokenMatches?: (presented: string, token: string) => boolean;
   /** Ajv errors of the request schema that do not count. */
   ignoresRequestError?: (op: OperationNumber, error: ErrorObject) => boolean;
   /** A business rule that is not enforced. */

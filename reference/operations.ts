@@ -315,8 +315,9 @@ export const ROUTES: readonly Route[] = [
     errorBody: ERROR_BODIES.channelSend,
     authorize(ctx) {
       const channel = findChannel(ctx);
-      if (!ctx.holds('channel-token', ctx.params.token === channel.token))
-        throw new Rejection('forbidden', 'channel token not accepted');
+      const presented = ctx.params.token ?? '';
+      const matches = ctx.hooks.channelTokenMatches?.(presented, channel.token) ?? presented === channel.token;
+      if (!ctx.holds('channel-token', matches)) throw new Rejection('forbidden', 'channel token not accepted');
       if (ctx.params.userId !== channel.userId) throw new Rejection('forbidden', 'user not allowed on this channel');
     },
     handle(ctx) {

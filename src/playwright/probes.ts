@@ -55,8 +55,8 @@ export interface ProbeSpec {
    * success is recorded for the test that `consumes` it (the same URL).
    */
   mayConsume?: SettingKey;
-  /** The same request sent again with each of these credentials, after the first, each judged by the same checks. */
-  alsoWith?: readonly Credentials[];
+  /** More requests of the same operation, after the first, each judged by the same checks (near misses, say). */
+  alsoSending?: (ctx: RequestContext) => readonly SendOptions[];
 }
 
 /** Tags of a test that runs `checks` against `operation`: their requirements, and @writes where it may write. */
@@ -99,22 +99,17 @@ export async function runProbe(
 
 export function probe(title: string, spec: ProbeSpec): TestDeclaration {
   const tag = declaredTags(spec.operation, spec.checks);
-  const sent = [
-    spec,
-    ...(spec.alsoWith ?? []).map((credentials) => ({
-      ...spec,
-      request: (ctx: RequestContext) => ({ ...spec.request(ctx), credentials }),
-    })),
-  ];
+  const requests = (ctx: RequestContext): SendOptions[] => [spec.request(ctx), ...(spec.alsoSending?.(ctx) ?? [])];
   // Playwright reads the fixtures a test uses from its parameter list: it must be a destructuring pattern.
   const body: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {
-    for (const each of sent) await runProbe(each, { api, conformance, bodies, config });
+    for (const request of requests({ bodies, config }))
+      await runProbe({ ...spec, request: () => request }, { api, conformance, bodies, config });
   };
   const own = { tag, ...(spec.annotation && { annotation: spec.annotation }) };
   const details = spec.consumes
     ? own
     : declareRequests(declarationKey(spec.operation, title), own, (ctx) =>
-        sent.map((each) => ({ operation: spec.operation, options: each.request(ctx) })),
+        requests(ctx).map((options) => ({ operation: spec.operation, options })),
       );
   return [title, details, body];
 }
@@ -203,7 +198,7 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['other-case', 'with the token in the other letter case'],
 ];
 
-/** Near misses sent in the test of another, as a test's `alsoWith`: the test's title names them. */
+/** Near misses sent in the test of another, after it: the test's title names them. */
 const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
   'last-character-changed': ['last-character-dropped', 'character-added'],
 };
@@ -255,7 +250,10 @@ export function credentialProbes(
       checks: [check],
       annotation: [{ type: CREDENTIALS_ANNOTATION, description: credentials }],
       ...(options.mayConsume && { mayConsume: options.mayConsume }),
-      ...(SENT_ALSO[credentials] && { alsoWith: SENT_ALSO[credentials] }),
+      ...(SENT_ALSO[credentials] && {
+        alsoSending: (ctx: RequestContext) =>
+          (SENT_ALSO[credentials] ?? []).map((also) => ({ ...options.request(ctx), credentials: also })),
+      }),
     });
     // Its declared request cannot be built either (authorizationHeader throws), so none is sent ahead.
     const guarded: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {

@@ -7,6 +7,7 @@ import {
   worksWithoutCredentials,
 } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
+import { nearMissesToSend } from '../../src/http/near-miss-tokens';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 test.describe('POST /postventa · operation 13 · §4.13', () => {
@@ -73,11 +74,20 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
   );
 
   test(
-    ...probe('refuses a message with a wrong channel token', {
-      operation: 'sendChannelMessage',
-      request: WRONG_CHANNEL_TOKEN.request,
-      checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
-    }),
+    ...probe(
+      'refuses a message with a wrong channel token: made up, one character off at its end, or in the other case',
+      {
+        operation: 'sendChannelMessage',
+        request: WRONG_CHANNEL_TOKEN.request,
+        // What a comparison of a prefix, of too few characters, or without case lets in (near-miss-tokens.ts).
+        alsoSending: (ctx) =>
+          nearMissesToSend(ctx.config.channelToken).map((token) => ({
+            ...WRONG_CHANNEL_TOKEN.request(ctx),
+            params: channelParams(ctx, token),
+          })),
+        checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
+      },
+    ),
   );
 
   for (const declaration of requestBodyProbes(rule)) test(...declaration);

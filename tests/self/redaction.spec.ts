@@ -56,7 +56,7 @@ test('no form of a secret appears in any report, result, archive or console outp
   const bearers = [secrets.bearer, ...nearMissTokens(secrets.bearer)];
   const forms = [
     ...bearers.flatMap((t) => secretForms(t, ['Bearer ', 'Bearer%20'])),
-    ...secretForms(secrets.channel),
+    ...[secrets.channel, ...nearMissTokens(secrets.channel)].flatMap((t) => secretForms(t)),
     ...secretForms(apiKey),
   ];
   const runs = await Promise.all(
