@@ -148,6 +148,22 @@ const authDemanded = (op: OperationNumber, breaks: string) =>
     authRule: (o, rule) => (o === op ? 'bearer' : rule),
   });
 
+/** The value at a JSON pointer (an ajv error's instancePath) of `body`. */
+function valueAt(body: unknown, pointer: string): unknown {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((at, key) => (isObject(at) || Array.isArray(at) ? (at as Obj)[key] : undefined), body);
+}
+
+/** Whether lax parsers take `value` for a value of JSON Schema `type` (lax-type-coercion). */
+function coercible(value: unknown, type: string): boolean {
+  const numeric = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim());
+  if (type === 'integer') return numeric || (typeof value === 'number' && Number.isFinite(value));
+  if (type === 'number') return numeric;
+  return type === 'boolean' && (value === 'true' || value === 'false');
+}
+
 const viewFault = (
   name: string,
   breaks: string,
@@ -227,6 +243,16 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'GEN-MALFORMED-JSON-REJECTED',
     'A body that is not well-formed JSON is answered as if a valid body had been sent.',
     { acceptsMalformedJson: true },
+  ),
+  fault(
+    'lax-type-coercion',
+    'GEN-NO-TYPE-COERCION',
+    'Request bodies are read as Jackson reads them by default: a fraction or a numeric string passes for an ' +
+      'integer, a numeric string for a number, "true" or "false" for a boolean.',
+    {
+      ignoresRequestError: (_op, e, body) =>
+        e.keyword === 'type' && coercible(valueAt(body, e.instancePath), String(e.params.type)),
+    },
   ),
   fault(
     'credential-errors-403',

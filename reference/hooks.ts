@@ -48,8 +48,8 @@ export interface FaultHooks {
   tokenMatches?: (op: OperationNumber, presented: string, token: string) => boolean;
   /** Compares a channel token in the path (op 15) with the channel's instead of exact equality. */
   channelTokenMatches?: (presented: string, token: string) => boolean;
-  /** Ajv errors of the request schema that do not count. */
-  ignoresRequestError?: (op: OperationNumber, error: ErrorObject) => boolean;
+  /** Ajv errors of the request schema that do not count; `body` is the request's, as parsed. */
+  ignoresRequestError?: (op: OperationNumber, error: ErrorObject, body: unknown) => boolean;
   /** A business rule that is not enforced. */
   ignoresRule?: BusinessRule;
   /** A body that is not valid JSON is replaced by a valid one, so the request "succeeds". */

@@ -339,7 +339,11 @@ class ReferenceApp {
     route.authorize?.(ctx);
     if (route.requestSchema) {
       ctx.body = await this.requestBody(req, route, hooks);
-      validateRequest(route.requestSchema, ctx.body, (e) => hooks.ignoresRequestError?.(route.number, e) ?? false);
+      validateRequest(
+        route.requestSchema,
+        ctx.body,
+        (e) => hooks.ignoresRequestError?.(route.number, e, ctx.body) ?? false,
+      );
       facts.body = ctx.body;
     }
     return route.handle(ctx);

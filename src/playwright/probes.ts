@@ -304,7 +304,53 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
     const { json: _body, ...rest } = bodyRequest(rule, {}, ctx);
     return rest;
   };
-  return [...requiredFieldProbes(rule), ...typedFieldProbes(rule), malformedJsonProbe(rule.operation, otherParts)];
+  return [
+    ...requiredFieldProbes(rule),
+    ...typedFieldProbes(rule),
+    ...coercibleValueProbes(rule),
+    malformedJsonProbe(rule.operation, otherParts),
+  ];
+}
+
+/**
+ * What lax parsers take for a value of `type` (Jackson's defaults, say), made from a valid one: a fraction or a
+ * numeric string for an integer, a numeric string for a number, "true" or "false" for a boolean.
+ */
+const COERCED: Record<string, { how: string; forms: (valid: unknown) => unknown[] }> = {
+  integer: {
+    how: 'a fraction or a numeric string',
+    forms: (valid) => [typeof valid === 'number' ? valid + 0.5 : 1.5, String(valid)],
+  },
+  number: { how: 'a numeric string', forms: (valid) => [String(valid)] },
+  boolean: { how: 'a string', forms: (valid) => [String(valid)] },
+};
+
+/**
+ * GEN-NO-TYPE-COERCION (SHOULD): each field of a coercible type, in each form lax parsers take for that type, is
+ * refused (a hand-written validator may be lax for one field only); one test of the operation. The MUST and SHOULD
+ * field-type probes send no such form (a wrong type that no common parser coerces, body-mutations.ts), so a
+ * framework's coercion is a warning here, and only here.
+ */
+export function coercibleValueProbes(rule: BodyRule): TestDeclaration[] {
+  const fields = typedFields(rule.schema).filter((f) => (f.type ?? '') in COERCED);
+  const [first, ...others] = fields.flatMap((field) =>
+    (COERCED[field.type ?? '']?.forms(undefined) ?? []).map((_, i) => (ctx: RequestContext) => {
+      const base = rule.validFor?.(field.name, ctx) ?? rule.valid(ctx);
+      const value = COERCED[field.type ?? '']?.forms(base[field.name])[i];
+      return bodyRequest(rule, { ...base, [field.name]: value }, ctx);
+    }),
+  );
+  if (!first) return [];
+  const types = Object.keys(COERCED).filter((type) => fields.some((f) => f.type === type));
+  const what = types.map((type) => `each ${type} field as ${COERCED[type]?.how}`).join(' and ');
+  return [
+    probe(`refuses ${what}, forms lax parsers take for ${types.length > 1 ? 'their types' : 'its type'}`, {
+      operation: rule.operation,
+      request: first,
+      alsoSending: (ctx) => others.map((request) => request(ctx)),
+      checks: [negativeDataRejection('GEN-NO-TYPE-COERCION')],
+    }),
+  ];
 }
 
 /** intro paragraph: a body that is not JSON cannot carry the required fields. */

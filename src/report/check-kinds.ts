@@ -137,7 +137,10 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
     kind: 'required-fields',
     ids: [/-REQUIRED-FIELDS$/, /-OPTIONAL-FIELDS$/, /^OP2-PROVINCE-/, /^OP2-PLACEID-REQUIRED-/],
   },
-  { kind: 'field-types', ids: [/-FIELD-TYPES$/, /^OP1-WEBSITE-URI$/, /^GEN-MALFORMED-JSON-REJECTED$/] },
+  {
+    kind: 'field-types',
+    ids: [/-FIELD-TYPES$/, /^OP1-WEBSITE-URI$/, /^GEN-MALFORMED-JSON-REJECTED$/, /^GEN-NO-TYPE-COERCION$/],
+  },
   {
     kind: 'rules',
     ids: [
