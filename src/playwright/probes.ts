@@ -316,13 +316,13 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
  * What lax parsers take for a value of `type` (Jackson's defaults, say), made from a valid one: a fraction or a
  * numeric string for an integer, a numeric string for a number, "true" or "false" for a boolean.
  */
-const COERCED: Record<string, { how: string; forms: (valid: unknown) => unknown[] }> = {
+const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) => unknown)[] }> = {
   integer: {
     how: 'a fraction or a numeric string',
-    forms: (valid) => [typeof valid === 'number' ? valid + 0.5 : 1.5, String(valid)],
+    forms: [(valid) => (typeof valid === 'number' ? valid + 0.5 : 1.5), String],
   },
-  number: { how: 'a numeric string', forms: (valid) => [String(valid)] },
-  boolean: { how: 'a string', forms: (valid) => [String(valid)] },
+  number: { how: 'a numeric string', forms: [String] },
+  boolean: { how: 'a string', forms: [String] },
 };
 
 /**
@@ -334,10 +334,9 @@ const COERCED: Record<string, { how: string; forms: (valid: unknown) => unknown[
 export function coercibleValueProbes(rule: BodyRule): TestDeclaration[] {
   const fields = typedFields(rule.schema).filter((f) => (f.type ?? '') in COERCED);
   const [first, ...others] = fields.flatMap((field) =>
-    (COERCED[field.type ?? '']?.forms(undefined) ?? []).map((_, i) => (ctx: RequestContext) => {
+    (COERCED[field.type ?? '']?.forms ?? []).map((form) => (ctx: RequestContext) => {
       const base = rule.validFor?.(field.name, ctx) ?? rule.valid(ctx);
-      const value = COERCED[field.type ?? '']?.forms(base[field.name])[i];
-      return bodyRequest(rule, { ...base, [field.name]: value }, ctx);
+      return bodyRequest(rule, { ...base, [field.name]: form(base[field.name]) }, ctx);
     }),
   );
   if (!first) return [];
