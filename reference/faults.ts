@@ -52,6 +52,19 @@ const successBecomes = (
     },
   });
 
+/** A reply of `op` with `outcome` (a refusal's kind, or success) answered as `change` makes it instead. */
+const replyChanged = (
+  op: OperationNumber,
+  name: string,
+  breaks: string,
+  description: string,
+  outcome: Reply['outcome'],
+  change: (reply: Reply) => Reply,
+) =>
+  fault(name, breaks, description, {
+    reply: (reply, facts) => (facts.op === op && reply.outcome === outcome ? change(reply) : reply),
+  });
+
 /** A success of `op` whose request body `when` selects is refused instead, with `rejection`'s documented error. */
 const successRefused = (
   op: OperationNumber,
@@ -404,16 +417,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     () => new Rejection('missing-data', 'placeId is mandatory', ['placeId']),
     (body) => body.provinceId !== undefined && body.placeId === undefined,
   ),
-  fault(
+  replyChanged(
+    2,
     'op2-missing-data-as-object',
     'OP2-MISSING-DATA-PLAIN-STRING',
     'Missing address data is answered {success: "error", msg} instead of a plain string.',
-    {
-      reply: (reply, facts) =>
-        facts.op === 2 && reply.outcome === 'missing-data'
-          ? { ...reply, body: json({ success: 'error', msg: reply.message }) }
-          : reply,
-    },
+    'missing-data',
+    (reply) => ({ ...reply, body: json({ success: 'error', msg: reply.message }) }),
   ),
   fault(
     'op2-missing-placeid-unnamed',
@@ -771,16 +781,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The message channel is answered with the bare JSON array of messages.',
     (reply) => json((jsonValue(reply) as Obj).messages),
   ),
-  fault(
+  replyChanged(
+    14,
     'op14-id-not-integer-answered',
     'OP14-FIELD-TYPES',
     'A postsaleInboundId that is not an integer is answered with an empty channel instead of refused.',
-    {
-      reply: (reply, facts) =>
-        facts.op === 14 && reply.outcome === 'invalid'
-          ? { status: 200, outcome: 'success', body: json({ messages: [] }) }
-          : reply,
-    },
+    'invalid',
+    () => ({ status: 200, outcome: 'success', body: json({ messages: [] }) }),
   ),
   successBecomes(
     15,
