@@ -23,14 +23,15 @@ export const RUN_STATE_ENV = 'RSF_RUN_STATE_DIR';
 
 /**
  * Requests in a row, over all workers, that got no usable answer before the breaker opens: no HTTP answer at all, or
- * only throttled ones until the retries ran out. The row must name at least two operations: one slow operation
- * stops alone (OPERATION_THRESHOLD), and a dead target's next operation then opens the breaker.
+ * only throttled ones until the retries ran out. The row must name at least two operations: one slow or throttled
+ * operation stops alone (OPERATION_THRESHOLD), and a dead target's next operation then opens the breaker.
  */
 export const BREAKER_THRESHOLD = 3;
 
 /**
- * Requests of one operation in a row, over all workers, that got no answer (no usable answer of it in between)
- * before that operation is no longer sent: its later tests are inconclusive, the rest of the run is judged.
+ * Requests of one operation in a row, over all workers, that got no answer, or only throttled ones to the end of their
+ * retries (no usable answer of it in between), before that operation is no longer sent: its later tests are
+ * inconclusive, the rest of the run is judged.
  */
 export const OPERATION_THRESHOLD = 2;
 
@@ -159,7 +160,7 @@ export class RunState {
     operation?: string,
     detail?: string,
   ): BreakerTrip | undefined {
-    if (how === 'no-answer' && operation !== undefined) this.operationUnanswered(operation, detail);
+    if (operation !== undefined) this.operationUnanswered(operation, how, detail);
     const file = this.path(NO_ANSWERS_FILE);
     appendFileSync(file, `${JSON.stringify({ sentAt, how, key: operation ?? request } satisfies RowEntry)}\n`);
     const row = readFileSync(file, 'utf8')
@@ -185,15 +186,24 @@ export class RunState {
     return this.breakerOpen() ?? trip;
   }
 
-  /** Counts an unanswered request of `operation`; at OPERATION_THRESHOLD in a row, it is no longer sent. */
-  private operationUnanswered(operation: string, detail: string | undefined): void {
+  /**
+   * Counts an unanswered request of `operation`; at OPERATION_THRESHOLD in a row, it is no longer sent. Throttled
+   * through every retry counts too: a gateway's limit on one route would otherwise hold each of its tests through
+   * all its retries, and slow the whole run down with each 429.
+   */
+  private operationUnanswered(operation: string, how: Unanswered, detail: string | undefined): void {
     const file = this.path(operationFile(operation, 'unanswered'));
     appendFileSync(file, '.');
     const inARow = readFileSync(file, 'utf8').length;
     if (inARow < OPERATION_THRESHOLD) return;
     const last = detail === undefined ? '' : ` (the last: ${detail})`;
     const rest = 'the rest of the run goes on';
-    const why = `not sent, because its last ${inARow} requests got no usable answer${last}; ${rest}`;
+    const why =
+      how === 'throttled'
+        ? `not sent, because the target throttled every attempt of its last ${inARow} requests, to the end of ` +
+          'their retries; the rest of the run goes on. To let them through: a lower RSF_MAX_REQUESTS_PER_SECOND, ' +
+          "or a higher RSF_RETRY_MAX_WAIT_MS to wait out the target's Retry-After"
+        : `not sent, because its last ${inARow} requests got no usable answer${last}; ${rest}`;
     try {
       writeFileSync(this.path(operationFile(operation, 'stopped')), why, { flag: 'wx' });
     } catch (e) {

@@ -832,6 +832,42 @@ test.describe('one operation slower than RSF_REQUEST_TIMEOUT_MS, everything else
   });
 });
 
+test("one operation throttled for ever (a gateway's limit on one route): it stops alone, the rest judged", async () => {
+  test.setTimeout(90_000);
+  const OPERATION_7 = /\/v1\/carrito\/calcularEnvioPara\//;
+  let received = 0;
+  const throttled = answerFor(
+    OPERATION_7,
+    '{"error_message":"rate limited"}',
+    {
+      'content-type': 'application/json',
+      'retry-after': '0',
+    },
+    429,
+  );
+  const counted: typeof throttled = (req, res, n) => {
+    if (OPERATION_7.test(req.url ?? '')) received++;
+    return throttled(req, res, n);
+  };
+  const { run } = await hostileRun(
+    { misbehave: counted },
+    { RSF_MAX_RETRIES: '1' },
+    ['--grep', 'operation (7|8) ·', '--grep-invert', '@property'],
+    80_000,
+  );
+  const report = JSON.stringify(run.report);
+  expect(report, 'its later tests are not sent').toMatch(
+    /not sent, because the target throttled every attempt of its last 2 requests, to the end of their retries/,
+  );
+  expect(run.output, 'operation 8 was judged').toMatch(/✓ .*operation 8/);
+  expect(run.output, 'the breaker did not open').not.toMatch(/throttled every attempt of 3 requests in a row/);
+  // Each request sent at most twice (RSF_MAX_RETRIES=1), ahead once more: the two that stop it, and those out then.
+  expect(received, 'requests of operation 7 that reached the target').toBeLessThanOrEqual(
+    (OPERATION_THRESHOLD + 1 + NEAR_WINDOW) * 3,
+  );
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
 test.describe('bodies no API should send', () => {
   test.describe.configure({ mode: 'serial' });
   let run: SuiteRun;
