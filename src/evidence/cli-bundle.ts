@@ -1,5 +1,6 @@
 // `npm run bundle`: the last run's reports and recording, with a manifest (and a signature when a key is given),
 // in one archive: reports/conformance-bundle-<time>.zip. Exit 0 when written, 2 when it could not be.
+import { isObject } from '../model/operations';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,8 +21,6 @@ const BUNDLE_USAGE = `usage: npm run bundle [-- [--reports DIR] [--out DIR] [--s
   --out DIR            where the archive is written (default: the reports folder)
   --signing-key PATH   an Ed25519 private key in PEM, to sign the manifest (default ${SIGNING_KEY_VARIABLE})`;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown, fallback = 'unknown'): string =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
 
@@ -36,9 +35,9 @@ function runOf(report: Uint8Array): { run: RunFacts; configuration: Record<strin
   } catch {
     throw new BundleError('conformance.json is not JSON: run npm run conformance again');
   }
-  if (!isRecord(data) || typeof data.format !== 'string' || !data.format.startsWith('rsf-conformance/'))
+  if (!isObject(data) || typeof data.format !== 'string' || !data.format.startsWith('rsf-conformance/'))
     throw new BundleError('conformance.json is not a conformance report (no "format": "rsf-conformance/…")');
-  const s = isRecord(data.summary) ? data.summary : {};
+  const s = isObject(data.summary) ? data.summary : {};
   const started = new Date(text(s.date, ''));
   const startedAt = Number.isNaN(started.getTime()) ? 'unknown' : started.toISOString();
   const duration = typeof s.durationMs === 'number' ? s.durationMs : undefined;

@@ -1,6 +1,7 @@
 // The run's exchanges as an HTTP Archive (HAR 1.2), and back (issue 24, items 1 and 2). One neutral record per
 // exchange, retries and throttled answers included: this module knows nothing of the transport, which maps its own
 // exchanges onto ExchangeRecord. Redaction is the caller's function, so the HAR hides what every other report hides.
+import { isObject } from '../model/operations';
 import type { Content, Entry, Har, Header, Log, QueryString } from 'har-format';
 import type { BreakerTrip } from '../http/run-state';
 import { printableLine } from '../model/printable';
@@ -301,9 +302,6 @@ export function harOfEntries(entries: Entry[], options: Omit<HarOptions, 'redact
 // Reading a HAR back: every field the records need is checked, so that a damaged file is refused with one line
 // rather than failing somewhere inside a replay.
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function need<T>(ok: boolean, value: unknown, where: string, what: string): T {
   if (!ok) throw new HarError(`${where} is not ${what}`);
   return value as T;
@@ -311,7 +309,7 @@ function need<T>(ok: boolean, value: unknown, where: string, what: string): T {
 const str = (v: unknown, where: string) => need<string>(typeof v === 'string', v, where, 'a string');
 const num = (v: unknown, where: string) =>
   need<number>(typeof v === 'number' && Number.isFinite(v), v, where, 'a number');
-const obj = (v: unknown, where: string) => need<Record<string, unknown>>(isRecord(v), v, where, 'an object');
+const obj = (v: unknown, where: string) => need<Record<string, unknown>>(isObject(v), v, where, 'an object');
 const arr = (v: unknown, where: string) => need<unknown[]>(Array.isArray(v), v, where, 'a list');
 
 function headersOf(value: unknown, where: string): Record<string, string | string[]> {

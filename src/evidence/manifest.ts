@@ -1,8 +1,8 @@
 // The manifest of a conformance bundle (issue 24, item 3): what ran (suite, commit, digests of its inputs), how
 // (settings without secrets), against what and with which verdict, and the SHA-256 of every file the bundle carries.
-import { createHash } from 'node:crypto';
 import { printableLine } from '../model/printable';
-import type { Checkout } from '../report/checkout';
+import { type Checkout, SHA256_HEX, sha256 } from '../report/checkout';
+import { isObject } from '../model/operations';
 
 export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_FORMAT = 'rsf-bundle/1';
@@ -11,8 +11,6 @@ export const MANIFEST_FORMAT = 'rsf-bundle/1';
 export class BundleError extends Error {
   override name = 'BundleError';
 }
-
-export const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
 export interface FileDigest {
   sha256: string;
@@ -99,10 +97,6 @@ export function shownName(name: string): string {
   return `"${printableLine(name, 80)}"`;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const HEX64 = /^[0-9a-f]{64}$/;
-
 function bad(what: string): never {
   throw new BundleError(`${MANIFEST_FILE} is not a bundle manifest: ${what}`);
 }
@@ -115,26 +109,26 @@ export function parseManifest(bytes: Uint8Array): Manifest {
   } catch (e) {
     throw new BundleError(`${MANIFEST_FILE} is not JSON: ${printableLine((e as Error).message, 200)}`);
   }
-  if (!isRecord(data)) bad('not an object');
+  if (!isObject(data)) bad('not an object');
   if (data.format !== MANIFEST_FORMAT) bad(`"format" is not "${MANIFEST_FORMAT}"`);
-  if (!isRecord(data.files)) bad('"files" is not an object');
+  if (!isObject(data.files)) bad('"files" is not an object');
   for (const [name, digest] of Object.entries(data.files)) {
     const problem = entryNameProblem(name);
     if (problem) bad(`it names the file ${shownName(name)}, with ${problem}`);
-    if (!isRecord(digest) || typeof digest.sha256 !== 'string' || !HEX64.test(digest.sha256))
+    if (!isObject(digest) || typeof digest.sha256 !== 'string' || !SHA256_HEX.test(digest.sha256))
       bad(`files[${shownName(name)}] has no SHA-256`);
     if (!Number.isSafeInteger(digest.bytes) || (digest.bytes as number) < 0)
       bad(`files[${shownName(name)}] has no byte count`);
   }
   if (data.recording !== null && (typeof data.recording !== 'string' || !(data.recording in data.files)))
     bad('"recording" is neither null nor one of its files');
-  if (!isRecord(data.run)) bad('"run" is not an object');
+  if (!isObject(data.run)) bad('"run" is not an object');
   for (const key of ['target', 'startedAt', 'endedAt', 'verdict'] as const)
     if (typeof data.run[key] !== 'string') bad(`run.${key} is not a string`);
-  if (!isRecord(data.suite) || typeof data.suite.version !== 'string') bad('"suite" has no version');
-  if (!isRecord(data.inputs) || !Object.values(data.inputs).every((d) => typeof d === 'string' && HEX64.test(d)))
+  if (!isObject(data.suite) || typeof data.suite.version !== 'string') bad('"suite" has no version');
+  if (!isObject(data.inputs) || !Object.values(data.inputs).every((d) => typeof d === 'string' && SHA256_HEX.test(d)))
     bad('"inputs" is not a map of SHA-256 digests');
-  if (!isRecord(data.configuration)) bad('"configuration" is not an object');
+  if (!isObject(data.configuration)) bad('"configuration" is not an object');
   return data as unknown as Manifest;
 }
 

@@ -5,16 +5,8 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { type ArchiveLimits, DEFAULT_LIMITS, readArchiveFile } from './bundle';
 import { HarError, type ReplaySettings, parseHar } from './har';
-import type { Checkout } from '../report/checkout';
-import {
-  BundleError,
-  MANIFEST_FILE,
-  type Manifest,
-  inputDifferences,
-  parseManifest,
-  sha256,
-  shownName,
-} from './manifest';
+import { type Checkout, sha256 } from '../report/checkout';
+import { BundleError, MANIFEST_FILE, type Manifest, inputDifferences, parseManifest, shownName } from './manifest';
 import { KeyError, SIGNATURE_FILE, loadPublicKey, parseSignature, signatureHolds } from './sign';
 
 /** A requirement's status by ID, as conformance.json's `requirements[].status` says it. */

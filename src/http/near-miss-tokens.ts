@@ -67,21 +67,23 @@ export function hexadecimalToken(token: string): boolean {
   return /^[0-9a-f-]+$/i.test(token) && /[a-f]/i.test(token);
 }
 
-/**
- * The near misses a probe sends of a token given in a path (operation 15's channel token), each one a conforming
- * target refuses: not the other case of a token whose letters carry no case (hexadecimalToken), the same token.
- */
-export function nearMissesToSend(token: string): string[] {
-  const otherForm = hexadecimalToken(token) ? undefined : otherCase(token);
+/** The near-miss forms of `token`, its other letter case among them when `withOtherCase`. */
+function nearMisses(token: string, withOtherCase: boolean): string[] {
+  const otherForm = withOtherCase ? otherCase(token) : undefined;
   return [lastCharacterChanged(token), lastCharacterDropped(token), characterAdded(token), otherForm].filter(
     (t): t is string => t !== undefined && t !== '' && t !== token,
   );
 }
 
+/**
+ * The near misses a probe sends of a token given in a path (operation 15's channel token), each one a conforming
+ * target refuses: not the other case of a token whose letters carry no case (hexadecimalToken), the same token.
+ */
+export function nearMissesToSend(token: string): string[] {
+  return nearMisses(token, !hexadecimalToken(token));
+}
+
 /** Every near-miss form of a token that the suite may send: the values to redact along with it. */
 export function nearMissTokens(token: string): string[] {
-  if (token === '') return [];
-  return [lastCharacterChanged(token), lastCharacterDropped(token), characterAdded(token), otherCase(token)].filter(
-    (t): t is string => t !== undefined && t !== '' && t !== token,
-  );
+  return token === '' ? [] : nearMisses(token, true);
 }

@@ -244,15 +244,15 @@ export function credentialProbes(
 ): TestDeclaration[] {
   const check = ignoredAuthRejected(options.id, { ...(options.errorShape && { errorShape: options.errorShape }) });
   return REFUSED_CREDENTIALS.map(([credentials, how]): TestDeclaration => {
+    const also = SENT_ALSO[credentials];
     const [title, details, body] = probe(`refuses a request ${how}`, {
       operation,
       request: (ctx) => ({ ...options.request(ctx), credentials }),
       checks: [check],
       annotation: [{ type: CREDENTIALS_ANNOTATION, description: credentials }],
       ...(options.mayConsume && { mayConsume: options.mayConsume }),
-      ...(SENT_ALSO[credentials] && {
-        alsoSending: (ctx: RequestContext) =>
-          (SENT_ALSO[credentials] ?? []).map((also) => ({ ...options.request(ctx), credentials: also })),
+      ...(also && {
+        alsoSending: (ctx: RequestContext) => also.map((c) => ({ ...options.request(ctx), credentials: c })),
       }),
     });
     // Its declared request cannot be built either (authorizationHeader throws), so none is sent ahead.

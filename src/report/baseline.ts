@@ -1,6 +1,7 @@
 // RSF_BASELINE: an earlier run's conformance.json, and how each requirement of this run compares with it.
 // Compared by requirement ID, so a baseline written by another version of the catalogue still compares: IDs only
 // one side has are listed as new or gone.
+import { isObject } from '../model/operations';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Level } from '../model/catalogue';
@@ -51,8 +52,6 @@ const FAILING_NOW: ReadonlySet<string> = FAILING_BEFORE;
 export class BaselineError extends Error {}
 
 // Not outcome.ts's isObject: this module reads a file, and must not load the suite's HTTP layer with it.
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : 'unknown');
 
 /** Reads a conformance.json; throws BaselineError, with the file and what is wrong, when it is not one. */
@@ -64,14 +63,14 @@ export function loadBaseline(path: string): Baseline {
   } catch (e) {
     throw new BaselineError(`RSF_BASELINE: ${file} cannot be read as JSON: ${(e as Error).message}`);
   }
-  if (!isRecord(data) || typeof data.format !== 'string' || !data.format.startsWith('rsf-conformance/')) {
+  if (!isObject(data) || typeof data.format !== 'string' || !data.format.startsWith('rsf-conformance/')) {
     throw new BaselineError(`RSF_BASELINE: ${file} is not a conformance.json (no "format": "rsf-conformance/…")`);
   }
-  const summary = isRecord(data.summary) ? data.summary : {};
+  const summary = isObject(data.summary) ? data.summary : {};
   if (!Array.isArray(data.requirements)) throw new BaselineError(`RSF_BASELINE: ${file} has no "requirements" list`);
   const requirements = new Map<string, { level: string; status: string }>();
   for (const row of data.requirements) {
-    if (!isRecord(row) || typeof row.id !== 'string' || typeof row.status !== 'string') {
+    if (!isObject(row) || typeof row.id !== 'string' || typeof row.status !== 'string') {
       throw new BaselineError(`RSF_BASELINE: ${file} has a requirement without a string "id" and "status"`);
     }
     requirements.set(row.id, { level: text(row.level), status: row.status });

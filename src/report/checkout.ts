@@ -5,6 +5,13 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isObject } from '../model/operations';
+
+/** The SHA-256 of `data`, in lower-case hex: a manifest's digests, and a checkout's. */
+export const sha256 = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
+
+/** A SHA-256 as `sha256` writes it. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /** The checkout that ran: what a verifier compares with its own before trusting a re-grade. */
 export interface Checkout {
@@ -50,27 +57,17 @@ export function describeCheckout(root: string): Checkout {
   return {
     suite: { name: pkg.name ?? 'unknown', version: pkg.version ?? 'unknown' },
     git: commit ? { commit, dirty: (status ?? '').trim() !== '' } : null,
-    inputs: Object.fromEntries(
-      inputFiles(root).map((f) => [
-        f,
-        createHash('sha256')
-          .update(readFileSync(join(root, f)))
-          .digest('hex'),
-      ]),
-    ),
+    inputs: Object.fromEntries(inputFiles(root).map((f) => [f, sha256(readFileSync(join(root, f)))])),
   };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The checkout a report recorded (conformance.json's "checkout"), or undefined if it holds none of this shape. */
 export function recordedCheckout(value: unknown): Checkout | undefined {
-  if (!isRecord(value) || !isRecord(value.suite) || !isRecord(value.inputs)) return undefined;
+  if (!isObject(value) || !isObject(value.suite) || !isObject(value.inputs)) return undefined;
   const { suite, git, inputs } = value;
   if (typeof suite.name !== 'string' || typeof suite.version !== 'string') return undefined;
-  if (!Object.values(inputs).every((d) => typeof d === 'string' && /^[0-9a-f]{64}$/.test(d))) return undefined;
-  if (git !== null && !(isRecord(git) && typeof git.commit === 'string' && typeof git.dirty === 'boolean'))
+  if (!Object.values(inputs).every((d) => typeof d === 'string' && SHA256_HEX.test(d))) return undefined;
+  if (git !== null && !(isObject(git) && typeof git.commit === 'string' && typeof git.dirty === 'boolean'))
     return undefined;
   return {
     suite: { name: suite.name, version: suite.version },
