@@ -116,10 +116,15 @@ export const SETTING_CHECKS: Partial<Record<Key, SettingCheck>> = {
     'Not checked: an accepted quote cannot be told from a target that accepts invalid addresses',
     'use an address the target documents as not valid, e.g. one without a street number (§4.7)',
   ),
-  deleteProductId: hint(
-    'Not checked: the check is the deletion itself (operation 12)',
-    'make sure the product is in the account\'s "mis productos" list before the run; a run deletes it',
-  ),
+  deleteProductId: {
+    ...hint(
+      'Not checked: the check is the deletion itself (operation 12)',
+      'make sure the product is in the account\'s "mis productos" list before the run; a run deletes it',
+    ),
+    wrong:
+      'The check that uses it fails, with a hint naming the setting and how to check it. A product that an earlier ' +
+      'run with the same RSF_REPORTS_DIR deleted: ERROR, the deletion inconclusive, naming that run',
+  },
   postSaleBody: hint(
     'Not checked: only creating a post-sale (operation 13) uses it',
     'send it with POST /v1/postventa by hand (§4.13 does not show the fields)',

@@ -21,6 +21,7 @@ import {
   keepSetupStop,
 } from '../evidence/exchange-log';
 import { runRefusal } from './bearer-token';
+import { carryConsumedIn, keepConsumed } from './consumed';
 import { redact } from '../http/redact';
 import { whenLauncherGone } from './launcher-gone';
 import { whenConsoleGone } from './console-gone';
@@ -88,10 +89,8 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     );
   }
   // The reporter reads them at the end; a file it cannot use is known now, before a single request.
-  const fileProblems = reportFileProblems(
-    config,
-    fullConfig.configFile ? dirname(fullConfig.configFile) : process.cwd(),
-  );
+  const configDir = fullConfig.configFile ? dirname(fullConfig.configFile) : process.cwd();
+  const fileProblems = reportFileProblems(config, configDir);
   if (fileProblems.length > 0) throw plain(new ConfigError(fileProblems));
   for (const project of fullConfig.projects) {
     const trace = project.use.trace;
@@ -151,6 +150,10 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
   }
   // Each worker appends its exchanges there; the conformance reporter makes reports/exchanges.har of them.
   if (gathersRecording(fullConfig)) createExchangesDir();
+  // What earlier runs used up at an external target (RSF_DELETE_PRODUCT_ID, deleted) is gone there still; the
+  // embedded reference starts afresh each run.
+  const reportsDir = resolve(configDir, config.reportsDir);
+  if (!config.embedded) carryConsumedIn(reportsDir, runState.dir);
   let stop: (() => Promise<void>) | undefined;
   if (config.embedded) {
     const { bearerToken, channelToken, referenceLatencyMs: latencyMs } = config;
@@ -196,6 +199,12 @@ export default async function globalSetup(fullConfig: FullConfig): Promise<() =>
     await stop?.();
     keepBreakerTrip(process.env[EXCHANGES_DIR_ENV], new RunState(runState.dir).breakerOpen());
     keepRefusal(process.env[EXCHANGES_DIR_ENV], runRefusal(runState.dir));
+    try {
+      if (!config.embedded) keepConsumed(runState.dir, reportsDir);
+    } catch (e) {
+      // The verdict stands: only the next run's knowledge of what this one used up is lost.
+      process.stderr.write(`Could not keep what this run used up in ${reportsDir}: ${(e as Error).message}\n`);
+    }
     runState.remove();
   };
 }

@@ -52,7 +52,8 @@ export interface ProbeSpec {
   consumes?: SettingKey;
   /**
    * The resource of the settings that a success of this request uses up, where a conforming target refuses it: the
-   * success is recorded for the test that `consumes` it (the same URL).
+   * success is recorded for the test that `consumes` it (the same URL). So is the success of that test itself, for the
+   * next run against the same external target (consumed.ts).
    */
   mayConsume?: SettingKey;
   /** More requests of the same operation, after the first, each judged by the same checks (near misses, say). */
@@ -74,7 +75,7 @@ export async function runProbe(
   const exchange = await api.call(spec.operation, request);
   const { succeeded } = outcomeOf(exchange, config);
   const { url } = exchange.request;
-  if (spec.mayConsume && succeeded) recordConsumed(url, consumedBy(exchange));
+  if ((spec.mayConsume || spec.consumes) && succeeded) recordConsumed(url, consumedBy(exchange));
   const consumed = spec.consumes && !succeeded ? consumedEarlier(spec.consumes, url) : undefined;
   if (consumed !== undefined) stopAsInconclusive(consumed);
   // Each other credential sent once, whichever check asks (worksWithoutCredentials, refusedAsWrongSettings).

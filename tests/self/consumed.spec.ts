@@ -2,9 +2,15 @@
 // probes of operation 12 reach the target while the product is there, before its deletion: against a target that
 // deletes without credentials and deletes once, as a real store does, a probe sent after the deletion would be
 // refused as not found, and OP12-AUTH-REQUIRED would pass. The mutation matrix cannot show it: its round of a fault
-// runs only the tests of the requirement the fault breaks, so not the deletion.
+// runs only the tests of the requirement the fault breaks, so not the deletion. An external target keeps what a run
+// deleted: the next run with the same reports folder knows it, and does not blame the target for refusing it again.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
-import { readReport, runSuiteIn } from './support/child-run';
+import { CONSUMED_FILE } from '../../src/playwright/consumed';
+import { readReport, runPlaywright, runSuiteIn } from './support/child-run';
+import { scratchDir } from './support/scratch';
 
 test('a target deleting without credentials, once: OP12-AUTH-REQUIRED fails, the deletion is unjudged', async () => {
   const run = await runSuiteIn(
@@ -30,4 +36,41 @@ test('a target deleting without credentials, once: OP12-AUTH-REQUIRED fails, the
   expect(run.verdict).toMatch(
     /^Conformance: FAIL — 1 MUST requirement failed; could not judge: 1 MUST requirement inconclusive \(OP12-DELETE/,
   );
+});
+
+test('RSF_DELETE_PRODUCT_ID deleted by an earlier run at an external target: now refused, unjudged', async () => {
+  // The reference's deployment mode deletes once, as a real store does.
+  const reference = await startReferenceServer();
+  const reportsDir = join(scratchDir('consumed-earlier'), 'reports');
+  const run = () =>
+    runPlaywright(
+      ['test', 'account-products.spec.ts'],
+      {
+        RSF_TARGET_URL: `${reference.url}/_modes/deployment`,
+        RSF_ALLOW_WRITES: 'true',
+        RSF_MAX_REQUESTS_PER_SECOND: '0',
+        RSF_REPORTS_DIR: reportsDir,
+      },
+      90_000,
+    );
+  try {
+    const first = await run();
+    expect(first.code, first.stdout).toBe(0);
+    expect(existsSync(join(reportsDir, CONSUMED_FILE))).toBe(true);
+    const second = await run();
+    expect(second.code, second.stdout).toBe(2);
+    expect(readReport(reportsDir).requirements.find((r) => r.id === 'OP12-DELETE-SUCCEEDS')).toMatchObject({
+      status: 'inconclusive',
+      reason: expect.stringMatching(
+        new RegExp(
+          '^RSF_DELETE_PRODUCT_ID was used up by an earlier run against this target \\(DELETE ' +
+            'http://127\\.0\\.0\\.1:\\d+/_modes/deployment/v1/miCuenta/misProductos/2001 \\(HTTP 200\\), ' +
+            'at \\d{4}-[^)]+\\), which a conforming ' +
+            'target refuses since: the refusal cannot be judged',
+        ),
+      ),
+    });
+  } finally {
+    await reference.close();
+  }
 });
