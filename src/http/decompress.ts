@@ -1,4 +1,5 @@
-// The Content-Encodings the wire asks for (gzip, deflate, br), decompressed as curl and browsers read them.
+// The Content-Encodings the wire asks for (gzip, deflate, br), decompressed as curl and browsers read them, one or
+// several in a row.
 import { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 
@@ -48,7 +49,32 @@ const DECOMPRESSORS: Record<string, () => Transform> = {
   br: createBrotliDecompress,
 };
 
-/** A decompressor for `encoding` (lower case, trimmed), or undefined for a body sent as it is. */
-export function decompressorOf(encoding: string): Transform | undefined {
-  return DECOMPRESSORS[encoding]?.();
+/** The streams that decompress a body, the first to write to and the last to read from; errors end at the last. */
+export interface Decompression {
+  first: Transform;
+  last: Transform;
+  all: Transform[];
+}
+
+/**
+ * The decompression of a body sent with Content-Encoding `header`: its codings, in the order applied (RFC 9110
+ * §8.4: `deflate, gzip` was deflated, then gzipped), undone from the last; `identity` is none. Undefined for a body
+ * sent as it is, and for a coding this suite does not ask for, whose body is read as it is, as before.
+ */
+export function decompressionOf(header: string): Decompression | undefined {
+  const codings = header
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0 || !codings.every((coding) => coding in DECOMPRESSORS)) return undefined;
+  const all = codings.reverse().map((coding) => (DECOMPRESSORS[coding] as () => Transform)());
+  const last = all[all.length - 1] as Transform;
+  for (const [i, stream] of all.entries()) {
+    const next = all[i + 1];
+    if (!next) break;
+    stream.pipe(next);
+    stream.on('error', (error) => last.destroy(error));
+  }
+  return { first: all[0] as Transform, last, all };
 }

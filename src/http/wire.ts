@@ -16,7 +16,7 @@ import {
   isOwnError,
 } from './wire-errors';
 import { whenInterrupted } from './interrupt';
-import { decompressorOf } from './decompress';
+import { decompressionOf } from './decompress';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
 import type { Send } from './delivery';
 import type { WireResponse } from './exchange';
@@ -249,9 +249,10 @@ function readBody(
   const encoding = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
-  const decompressor = decompressorOf(encoding);
-  const source: Readable = decompressor ? response.pipe(decompressor) : response;
-  streams.push(response, ...(decompressor ? [decompressor] : []));
+  const decompressor = decompressionOf(encoding);
+  if (decompressor) response.pipe(decompressor.first);
+  const source: Readable = decompressor?.last ?? response;
+  streams.push(response, ...(decompressor?.all ?? []));
   // Only an uncompressed length says how large the decompressed body is.
   const announced = decompressor ? Number.NaN : Number(response.headers['content-length']);
   return new Promise((resolve, reject) => {

@@ -1010,11 +1010,14 @@ test.describe('the client', () => {
     }
   });
 
-  test('reads deflate in the zlib format or raw, as curl and browsers do; a raw bomb stops at the cap', async () => {
+  test('reads deflate as zlib or raw, as curl does, and codings in a row; a raw bomb stops at the cap', async () => {
     const prices = Buffer.from(JSON.stringify([{ id: 1, sku: 'Ñandú', value: 10, iva: 21, finalPrice: 12.1 }]));
     const deflated = { 'content-type': 'application/json', 'content-encoding': 'deflate' };
+    // RFC 9110 §8.4: codings are listed in the order applied (a gateway that gzips a deflated answer).
+    const stacked = { 'content-type': 'application/json', 'content-encoding': 'deflate, identity,GZIP' };
     const target = await startHostileTarget({
       misbehave: firstOf(
+        answerFor(/\/v1\/stacked/, gzipSync(deflateSync(prices)), stacked),
         answerFor(/\/v1\/zlib/, deflateSync(prices), deflated),
         answerFor(/\/v1\/raw/, deflateRawSync(prices), deflated),
         answerFor(/\/v1\/bomb/, deflateRawSync(Buffer.alloc(64 * MiB), { level: 9 }), deflated),
@@ -1023,7 +1026,8 @@ test.describe('the client', () => {
     });
     try {
       // Before, raw deflate was "the body could not be decompressed (Z_DATA_ERROR)": no answer, ERROR.
-      for (const path of ['/v1/zlib', '/v1/raw'])
+      // Before, codings in a row were read as no coding: the gzip bytes, "not valid JSON", a MUST failed.
+      for (const path of ['/v1/zlib', '/v1/raw', '/v1/stacked'])
         expect((await wire(`${target.url}${path}`)).body, path).toEqual(prices);
       const bomb = await wire(`${target.url}/v1/bomb`);
       expect(bomb.truncated, 'cut at the cap').toBe(true);
