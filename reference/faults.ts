@@ -651,6 +651,12 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
         ? { ...view, availableStock: String(view.availableStock) }
         : view,
   ),
+  viewFault(
+    'op8-attributes-null-without-stock',
+    'OP8-SUCCESS-SHAPE',
+    'A product with no stock carries attributes null (not nullable in §2.6); RSF_PRODUCT_ID has stock.',
+    (view, { product }) => (product.rawStock <= 0 ? { ...view, attributes: null } : view),
+  ),
   authDemanded(8, 'OP8-TOKEN-OPTIONAL'),
   viewFault(
     'op8-logged-in-fields-leaked',

@@ -28,6 +28,7 @@ import {
   type Check,
   acceptsValidInput,
   documentedErrorShape,
+  matchesSchema,
   namesMissingField,
   notApplicable,
   notRejected,
@@ -249,6 +250,9 @@ test.describe('§4.5 · cart items · properties', () => {
 const productOf = (exchange: Exchange) => asProduct(jsonBody(exchange));
 // Judged over every sampled answer: a failure is thrown as data, without the stack an expect() captures each time.
 const stockChecks = {
+  // Every configured product in the shape of §2.6, not RSF_PRODUCT_ID alone: a field may turn null for one with no
+  // stock, or with no attributes.
+  shape: matchesSchema('OP8-SUCCESS-SHAPE', 'product.response'),
   bounds: requirementCheck('OP8-STOCK-BOUNDS', (exchange) => {
     const product = productOf(exchange);
     if (typeof product.availableStock !== 'number') return notApplicable('no product carried a numeric availableStock');
@@ -295,8 +299,8 @@ const stockChecks = {
 test.describe('§2.6 and §8 · product stock · properties', () => {
   test(
     ...property(
-      'keeps availableStock within [0, stockDisplayLimit], labels it consistently, ' +
-        'and shows it to every logged-in caller and to no other, for every configured product',
+      'answers every configured product in the shape of §2.6, keeps availableStock within [0, stockDisplayLimit], ' +
+        'labels it consistently, and shows it to every logged-in caller and to no other',
       {
         tag: propertyTags('getProduct', ...Object.values(stockChecks)),
       },
@@ -312,6 +316,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
           credentials,
         }),
         checks: () => [
+          { check: stockChecks.shape },
           { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.present, when: (p) => p.credentials === 'valid' },
