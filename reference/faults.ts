@@ -334,6 +334,19 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
   schemaRuleIgnored(1, 'type', 'OP1-FIELD-TYPES'),
+  fault(
+    'op1-main-phone-optional-with-secondary',
+    'OP1-REQUIRED-FIELDS',
+    'A client update that carries secondaryPhone may leave mainPhone out, as if the one stood in for the other.',
+    {
+      ignoresRequestError: (op, e, body) =>
+        op === 1 &&
+        e.keyword === 'required' &&
+        e.params.missingProperty === 'mainPhone' &&
+        isObject(body) &&
+        'secondaryPhone' in body,
+    },
+  ),
   successRefused(
     1,
     'op1-optional-fields-rejected',
@@ -610,6 +623,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'OP6-ERROR-SHAPE',
     'A preference that could not be created answers {message} instead of {error_message}.',
     (m) => json({ message: m }),
+  ),
+
+  fault(
+    'op6-several-errors-as-array',
+    'OP6-ERROR-SHAPE',
+    'A preference with several fields missing answers error_message as an array, a message per field.',
+    {
+      reply: (reply, { op }) =>
+        op === 6 && (reply.missingFields?.length ?? 0) > 1
+          ? { ...reply, body: json({ error_message: reply.missingFields?.map((f) => `${f} is mandatory`) }) }
+          : reply,
+    },
   ),
 
   // Operation 7, GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}.

@@ -61,14 +61,22 @@ const dropped =
   (base: Body) =>
   (field: string): FieldMutation => ({ field, mutation: 'dropped', body: without(base, field) });
 
-/** `base` without one of the schema's required fields. */
-export function bodyWithFieldDropped(schema: string, base: Body): fc.Arbitrary<FieldMutation> {
-  return fc.constantFrom(...names(requiredFields(schema), schema, 'required')).map(dropped(base));
+/** One of `bases` (a valid body, and the same with its optional fields) without one of the schema's required fields. */
+export function bodyWithFieldDropped(schema: string, ...bases: [Body, ...Body[]]): fc.Arbitrary<FieldMutation> {
+  const required = names(requiredFields(schema), schema, 'required');
+  return fc.oneof(...bases.map((base) => fc.constantFrom(...required).map(dropped(base))));
 }
 
-/** Every required field dropped in turn, in schema order: the whole (small) domain of bodyWithFieldDropped. */
-export function everyFieldDropped(schema: string, base: Body): FieldMutation[] {
-  return names(requiredFields(schema), schema, 'required').map(dropped(base));
+/** Every required field dropped in turn from each base, in schema order: the whole domain of bodyWithFieldDropped. */
+export function everyFieldDropped(schema: string, ...bases: [Body, ...Body[]]): FieldMutation[] {
+  const required = names(requiredFields(schema), schema, 'required');
+  return bases.flatMap((base) => required.map(dropped(base)));
+}
+
+/** `base` without any of the schema's required fields: a body wrong in several fields at once. */
+export function everyRequiredFieldDropped(schema: string, base: Body): FieldMutation {
+  const required = names(requiredFields(schema), schema, 'required');
+  return { field: required.join(', '), mutation: 'dropped', body: required.reduce(without, base) };
 }
 
 /**

@@ -28,6 +28,7 @@ export {
   bodyWithFieldDropped,
   bodyWithFieldRetyped,
   everyFieldDropped,
+  everyRequiredFieldDropped,
   valueNotOfType,
   type FieldMutation,
 } from './body-mutations';

@@ -26,6 +26,8 @@ export interface BodyRule {
   schema: string;
   /** A valid body (for cart items: one valid item). */
   valid: (ctx: RequestContext) => Body;
+  /** `valid` with the schema's optional fields too: a required field is required whatever else is sent (§4.1). */
+  withOptionalFields?: (ctx: RequestContext) => Body;
   /** The valid body in which `field` has a role, when that is not `valid` (§4.2: placeString only with provinceId). */
   validFor?: (field: string, ctx: RequestContext) => Body | undefined;
   /** Turns a (broken) body into the request; by default it is sent as JSON. */
@@ -81,6 +83,7 @@ export const BODY_RULES = {
   updateClient: rule({
     operation: 'updateClient',
     valid: ({ bodies }) => bodies.client(),
+    withOptionalFields: ({ bodies }) => bodies.clientWithOptionalFields(),
     required: { id: 'OP1-REQUIRED-FIELDS', errorShape: 'OP1-ERROR-SHAPE' },
     types: { id: 'OP1-FIELD-TYPES', errorShape: 'OP1-ERROR-SHAPE' },
   }),
