@@ -626,6 +626,20 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
 
   fault(
+    'op5-type-unchecked-for-amount-zero',
+    'OP5-TYPE-NOT-ALLOWED',
+    'Items of amount 0 (nothing to add) have their type left unchecked: a type that is not allowed is accepted.',
+    {
+      reply: (reply, { op, body }) =>
+        op === 5 &&
+        reply.outcome === 'rule' &&
+        Array.isArray(body) &&
+        body.every((item) => isObject(item) && (item.amount === 0 || ALLOWED_CART_TYPES.has(item.type as number)))
+          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
+          : reply,
+    },
+  ),
+  fault(
     'op6-several-errors-as-array',
     'OP6-ERROR-SHAPE',
     'A preference with several fields missing answers error_message as an array, a message per field.',

@@ -32,11 +32,28 @@ export function badCartItem(validItem: Body, data: CartData, defect: CartDefect)
     : { ...validItem, type: data.disallowedType };
 }
 
-/** Arrays of 1 to 3 items, every one of them bad; shrinks towards one item with an unknown product. */
-export function badCartItems(validItem: Body, data: CartData): fc.Arbitrary<CartCase> {
-  return fc.array(fc.constantFrom(...CART_DEFECTS), { minLength: 1, maxLength: 3 }).map((itemDefects) => ({
-    items: itemDefects.map((d) => badCartItem(validItem, data, d)),
+/**
+ * The amount of a bad item: the configured one, or 0, nothing to add. A server may check a product or a type only
+ * for an amount it would write.
+ */
+const badAmount = (validItem: Body): fc.Arbitrary<unknown> => fc.constantFrom(validItem.amount, 0);
+
+const cartCase = (validItem: Body, data: CartData, bad: readonly [CartDefect, unknown][]): CartCase => {
+  const itemDefects = bad.map(([defect]) => defect);
+  return {
+    items: bad.map(([defect, amount]) => ({ ...badCartItem(validItem, data, defect), amount })),
     itemDefects,
     defects: CART_DEFECTS.filter((d) => itemDefects.includes(d)),
-  }));
+  };
+};
+
+/** Arrays of 1 to 3 items, every one of them bad; shrinks towards one item with an unknown product. */
+export function badCartItems(validItem: Body, data: CartData): fc.Arbitrary<CartCase> {
+  const item = fc.tuple(fc.constantFrom(...CART_DEFECTS), badAmount(validItem));
+  return fc.array(item, { minLength: 1, maxLength: 3 }).map((bad) => cartCase(validItem, data, bad));
+}
+
+/** One item of each defect, of amount 0: examples sent whatever fast-check draws. */
+export function badCartItemsOfAmountZero(validItem: Body, data: CartData): CartCase[] {
+  return CART_DEFECTS.map((defect) => cartCase(validItem, data, [[defect, 0]]));
 }

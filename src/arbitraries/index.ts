@@ -32,7 +32,15 @@ export {
   valueNotOfType,
   type FieldMutation,
 } from './body-mutations';
-export { CART_DEFECTS, badCartItem, badCartItems, type CartCase, type CartData, type CartDefect } from './cart';
+export {
+  CART_DEFECTS,
+  badCartItem,
+  badCartItems,
+  badCartItemsOfAmountZero,
+  type CartCase,
+  type CartData,
+  type CartDefect,
+} from './cart';
 export { elementOf, everyStockProbe, stockProbe, type StockProbe } from './product';
 export { storefrontText } from './text';
 export {

@@ -5,6 +5,7 @@ import {
   type AddressCase,
   addressCase,
   badCartItems,
+  badCartItemsOfAmountZero,
   bodyWithFieldDropped,
   bodyWithFieldRetyped,
   categoryUpdateWithUtility,
@@ -241,7 +242,10 @@ test.describe('§4.5 · cart items · properties', () => {
         operation: 'updateCartItems',
         inputs: ({ bodies, config }) => {
           const data = { missingProductId: config.missingProductId, disallowedType: config.cartDisallowedType };
-          return { arbitrary: badCartItems(bodies.cartItem(), data) };
+          return {
+            arbitrary: badCartItems(bodies.cartItem(), data),
+            examples: badCartItemsOfAmountZero(bodies.cartItem(), data),
+          };
         },
         request: (c) => ({ json: c.items }),
         checks: () => [

@@ -280,11 +280,12 @@ test.describe('cart items (§4.5)', () => {
           assert.ok(items.length >= 1 && items.length <= 3, `${items.length} items`);
           assert.equal(itemDefects.length, items.length);
           items.forEach((bad, i) => {
-            // No valid item: each is the configured one with exactly its one defect.
+            // No valid item: each is the configured one with exactly its one defect, and its amount or none.
+            assert.ok(bad.amount === item.amount || bad.amount === 0, `amount ${String(bad.amount)}`);
             const expected =
               itemDefects[i] === 'unknown-product'
-                ? { ...item, productId: data.missingProductId }
-                : { ...item, type: data.disallowedType };
+                ? { ...item, productId: data.missingProductId, amount: bad.amount }
+                : { ...item, type: data.disallowedType, amount: bad.amount };
             assert.ok(bad.productId === data.missingProductId || bad.type === data.disallowedType, 'a bad item');
             assert.deepEqual(bad, expected);
           });
