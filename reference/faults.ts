@@ -323,6 +323,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       'bcrypt hashes 72): the token with one character added is accepted.',
     (presented, token) => presented.startsWith(token),
   ),
+  fault(
+    'op13-token-without-scheme-accepted',
+    'OP13-AUTH-REQUIRED',
+    'POST /postventa takes an Authorization header of one word, the token alone, as if "Bearer" came before it.',
+    {
+      authorization: (op, header) =>
+        op === 13 && header !== undefined && !/\s/.test(header) ? `Bearer ${header}` : header,
+    },
+  ),
 
   // Operation 1, PATCH /client.
   successBecomes(

@@ -316,10 +316,10 @@ class ReferenceApp {
     // A fault may compare tokens sloppily (tokenMatches): a near miss of the token then passes as it.
     const valid = [this.bearerToken, ...this.minted];
     const sloppy = (token: string): boolean => valid.some((t) => hooks.tokenMatches?.(route.number, token, t) ?? false);
-    const presented = presentedCredentials(
-      req.headers.authorization,
-      (token) => this.accepts(profile, token) || sloppy(token),
-    );
+    const header = hooks.authorization
+      ? hooks.authorization(route.number, req.headers.authorization)
+      : req.headers.authorization;
+    const presented = presentedCredentials(header, (token) => this.accepts(profile, token) || sloppy(token));
     const credentials = hooks.credentials?.(route.number, presented) ?? presented;
     const expired = presented === 'invalid' && this.expired(profile, req.headers.authorization);
     if ((auth === 'bearer' && credentials !== 'valid') || expired)

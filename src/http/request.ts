@@ -22,6 +22,8 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
       return `Bearer ${tokens.invalidBearerToken}`;
     case 'non-bearer':
       return `Token ${tokens.bearerToken}`;
+    case 'bare-token':
+      return tokens.bearerToken;
     case 'empty-bearer':
       return 'Bearer ';
     case 'last-character-changed':

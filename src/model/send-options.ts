@@ -11,6 +11,7 @@ export const CREDENTIALS = [
   'none',
   'unknown-token',
   'non-bearer',
+  'bare-token',
   'empty-bearer',
   'last-character-changed',
   'last-character-dropped',

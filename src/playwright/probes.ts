@@ -192,7 +192,7 @@ export { CREDENTIALS_ANNOTATION };
 const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['none', 'without an Authorization header'],
   ['unknown-token', 'with a token the target does not know'],
-  ['non-bearer', 'with the token under a scheme other than Bearer'],
+  ['non-bearer', 'with the token under a scheme other than Bearer, or alone'],
   ['empty-bearer', 'with an empty Bearer token'],
   // Near misses (near-miss-tokens.ts): what a comparison of a prefix, of too few characters, or without case lets in.
   ['last-character-changed', 'with the token one character off at its end (changed, dropped, or one added)'],
@@ -201,12 +201,15 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
 
 /** Near misses sent in the test of another, after it: the test's title names them. */
 const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
+  'non-bearer': ['bare-token'],
   'last-character-changed': ['last-character-dropped', 'character-added'],
 };
 
 /** How a request's credentials failed to be the token, as the reason of a test that names the request says it. */
 const HOW_SENT: Partial<Record<Credentials, string>> = {
   ...Object.fromEntries(REFUSED_CREDENTIALS),
+  'non-bearer': 'with the token under a scheme other than Bearer',
+  'bare-token': 'with the token alone, without a scheme',
   'last-character-changed': 'with the token, its last character changed',
   'last-character-dropped': 'with the token, its last character dropped',
   'character-added': 'with the token and one character more',

@@ -37,6 +37,7 @@ const NEAR_MISS_TOKENS: readonly string[] = [
 /** The column of a test's `credentials` annotation, if it names one. */
 export function variantColumn(credentials: string | undefined): CredentialVariant | undefined {
   if (isCredentialVariant(credentials)) return credentials;
+  if (credentials === 'bare-token') return 'non-bearer';
   return credentials !== undefined && NEAR_MISS_TOKENS.includes(credentials) ? 'unknown-token' : undefined;
 }
 
@@ -59,7 +60,7 @@ const VARIANT_COLUMNS: Record<CredentialVariant, { label: string; meaning: strin
     meaning:
       'sent with a token the target does not know: a random one, or the token one character off or in the other case',
   },
-  'non-bearer': { label: 'not Bearer', meaning: 'sent with the token under a scheme other than Bearer' },
+  'non-bearer': { label: 'not Bearer', meaning: 'sent with the token under a scheme other than Bearer, or alone' },
   'empty-bearer': { label: 'empty Bearer', meaning: 'sent with an empty Bearer token' },
 };
 
