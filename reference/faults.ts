@@ -613,6 +613,31 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
           : reply,
     },
   ),
+  fault(
+    'op5-type-unchecked-for-amount-zero',
+    'OP5-TYPE-NOT-ALLOWED',
+    'Items of amount 0 (nothing to add) have their type left unchecked: a type that is not allowed is accepted.',
+    {
+      reply: (reply, { op, body }) =>
+        op === 5 &&
+        reply.outcome === 'rule' &&
+        Array.isArray(body) &&
+        body.every((item) => isObject(item) && (item.amount === 0 || ALLOWED_CART_TYPES.has(item.type as number)))
+          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
+          : reply,
+    },
+  ),
+  fault(
+    'op5-several-items-answered-as-object',
+    'OP5-SUCCESS-SHAPE',
+    'A cart update of several items is answered with a JSON object counting them, instead of a plain string.',
+    {
+      reply: (reply, { op, body }) =>
+        op === 5 && reply.outcome === 'success' && Array.isArray(body) && body.length > 1
+          ? { ...reply, body: json({ added: body.length }) }
+          : reply,
+    },
+  ),
 
   // Operation 6, POST /carrito/processPreferenceProvider.
   successBecomes(
@@ -633,21 +658,6 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A preference that could not be created answers {message} instead of {error_message}.',
     (m) => json({ message: m }),
   ),
-
-  fault(
-    'op5-type-unchecked-for-amount-zero',
-    'OP5-TYPE-NOT-ALLOWED',
-    'Items of amount 0 (nothing to add) have their type left unchecked: a type that is not allowed is accepted.',
-    {
-      reply: (reply, { op, body }) =>
-        op === 5 &&
-        reply.outcome === 'rule' &&
-        Array.isArray(body) &&
-        body.every((item) => isObject(item) && (item.amount === 0 || ALLOWED_CART_TYPES.has(item.type as number)))
-          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
-          : reply,
-    },
-  ),
   fault(
     'op6-several-errors-as-array',
     'OP6-ERROR-SHAPE',
@@ -658,6 +668,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
           ? { ...reply, body: json({ error_message: reply.missingFields?.map((f) => `${f} is mandatory`) }) }
           : reply,
     },
+  ),
+  successBecomes(
+    6,
+    'op6-camel-case-id-for-other-quantity',
+    'OP6-SUCCESS-SHAPE',
+    'A preference of another quantity than 1 names its id preferenceId instead of preference_id.',
+    (reply, body) =>
+      body.quantity === 1 ? undefined : json({ preferenceId: (jsonValue(reply) as Obj).preference_id }),
   ),
 
   // Operation 7, GET /carrito/calcularEnvioPara/{codigoPostalFavorito}/{direccionCompleta}.

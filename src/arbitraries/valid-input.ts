@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import type { ValidBodies } from '../model/bodies';
 import { OPERATIONS, type OperationName } from '../model/operations';
-import { constrainedFields, fieldsOf } from '../model/schema-registry';
+import { constrainedFields, fieldsOf, schemas } from '../model/schema-registry';
 import { utilityInRange } from './category';
 
 type Body = Record<string, unknown>;
@@ -153,7 +153,10 @@ export function validBody(schema: string, base: Body, options: ValidBodyOptions 
 
 /**
  * The examples of validBody, sent before the generated bodies: every generated string field set to each text of
- * TEXT_EXAMPLES in turn, then every generated integer field at its largest and at its smallest edge.
+ * TEXT_EXAMPLES in turn, then every generated integer field at its largest and at its smallest edge, then each
+ * numeric field that is not kept alone one above its configured value: an ordinary other value, which a target
+ * carries out more often than an edge, so that its success answer to other data than the configured is judged too
+ * (a quantity of 2, say).
  */
 export function validBodyExamples(schema: string, base: Body, options: ValidBodyOptions = {}): Body[] {
   const fields = generatedFields(schema, base, options).filter(([name]) => !options.values?.[name]);
@@ -162,9 +165,16 @@ export function validBodyExamples(schema: string, base: Body, options: ValidBody
     ...Object.fromEntries(fields.filter(([, t]) => t === type).map(([name]) => [name, value])),
   });
   const has = (type: string) => fields.some(([, t]) => t === type);
+  // Constrained fields too (a quantity whose type is open, a price of format float), where the value stays valid.
+  const oneAbove = Object.entries(base).flatMap(([name, value]) => {
+    if (options.kept?.includes(name) || options.values?.[name] || typeof value !== 'number') return [];
+    const body = { ...base, [name]: value + 1 };
+    return Number.isSafeInteger(Math.trunc(value) + 1) && schemas().validate(schema, body).valid ? [body] : [];
+  });
   return [
     ...(has('string') ? TEXT_EXAMPLES.map((text) => set('string', text)) : []),
     ...(has('integer') ? [set('integer', Number.MAX_SAFE_INTEGER), set('integer', Number.MIN_SAFE_INTEGER)] : []),
+    ...oneAbove,
   ];
 }
 
@@ -218,8 +228,16 @@ export function validBodyInputs(
 
 /** The valid cart updates of operation 5 and their examples (each example item alone). */
 export function validCartInputs(bodies: ValidBodies): { arbitrary: fc.Arbitrary<Body[]>; examples: Body[][] } {
-  const examples = validBodyExamples('cart-items.request', bodies.cartItem(), CART_ITEM_OPTIONS).map((item) => [item]);
-  return { arbitrary: validCartItems(bodies.cartItem()), examples };
+  const configured = bodies.cartItem();
+  // The configured product keeps its type (CART_ITEM_OPTIONS): the example of its type one above is left out.
+  const items = validBodyExamples('cart-items.request', configured, CART_ITEM_OPTIONS).filter(
+    (item) => item.productId !== configured.productId || item.type === configured.type,
+  );
+  // And two items at once, the configured one twice: a success answer to several items is judged too.
+  return {
+    arbitrary: validCartItems(configured),
+    examples: [...items.map((item) => [item]), [configured, configured]],
+  };
 }
 
 /** How a path parameter varies: any text, an integer (§4.14), or text that names nothing on the target. */
