@@ -616,13 +616,11 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   fault(
     'op5-type-unchecked-for-amount-zero',
     'OP5-TYPE-NOT-ALLOWED',
-    'Items of amount 0 (nothing to add) have their type left unchecked: a type that is not allowed is accepted.',
+    'An item of amount 0 (nothing to add) alone has its type left unchecked: a type that is not allowed is accepted.',
     {
+      // One item only: its product exists, since products are checked before types.
       reply: (reply, { op, body }) =>
-        op === 5 &&
-        reply.outcome === 'rule' &&
-        Array.isArray(body) &&
-        body.every((item) => isObject(item) && (item.amount === 0 || ALLOWED_CART_TYPES.has(item.type as number)))
+        op === 5 && reply.outcome === 'rule' && Array.isArray(body) && body.length === 1 && body[0]?.amount === 0
           ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
           : reply,
     },
