@@ -773,6 +773,17 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
         : view;
     },
   ),
+  viewFault(
+    'op8-exact-label-at-limit',
+    'OP8-STOCK-LABEL-AT-LIMIT',
+    'At the display limit the label says "N units" instead of "N units or more".',
+    (view: ProductView, { loggedIn }) => {
+      const { availableStock: n, stockDisplayLimit: limit } = view;
+      return loggedIn && typeof n === 'number' && n > 0 && n === limit
+        ? { ...view, availableStockLabel: `${n} units` }
+        : view;
+    },
+  ),
   fault(
     'op8-unknown-product-found',
     'OP8-UNKNOWN-PRODUCT',

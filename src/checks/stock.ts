@@ -35,6 +35,19 @@ export function labelForm(label: string, config: RecognitionConfig): LabelForm |
 }
 
 /**
+ * Why availableStockLabel reads "N units" at the display limit, where stockDisplayLimit is the "threshold from which
+ * exact stock is no longer displayed" (§2.6); undefined otherwise. A warning only: OP8-STOCK-LABEL accepts it.
+ */
+export function exactLabelAtLimitProblem(product: Product, config: RecognitionConfig): string | undefined {
+  const { availableStockLabel: label, availableStock: stock, stockDisplayLimit: limit } = product;
+  if (typeof label !== 'string' || !isFiniteNumber(stock) || stock <= 0 || stock !== limit) return undefined;
+  return labelForm(label, config)?.form === 'exact'
+    ? `availableStockLabel ${JSON.stringify(label)} at the limit (availableStock ${stock} = stockDisplayLimit): ` +
+        'exact stock is displayed from the threshold on'
+    : undefined;
+}
+
+/**
  * Why availableStockLabel is not one of the three forms, or disagrees with availableStock; undefined when fine.
  * At the limit both "X units or more" and "N units" (N = limit) are accepted: §2.6 does not say which.
  */

@@ -48,6 +48,7 @@ import { declaredTags } from '../../src/playwright/probes';
 import {
   LOGGED_IN_FIELDS,
   asProduct,
+  exactLabelAtLimitProblem,
   loggedInDataIn,
   stockBoundsProblem,
   stockLabelProblem,
@@ -282,6 +283,15 @@ const stockChecks = {
     if (problem === undefined) return;
     throw failure(`Product ${String(product.id)}: a stock label that says otherwise`, 'the label of §2.6', problem);
   }),
+  atLimit: requirementCheck('OP8-STOCK-LABEL-AT-LIMIT', (exchange, { config }) => {
+    const product = productOf(exchange);
+    const { availableStock: stock, stockDisplayLimit: limit } = product;
+    if (typeof stock !== 'number' || stock <= 0 || stock !== limit)
+      return notApplicable('no product was at its display limit (availableStock = stockDisplayLimit, above 0)');
+    const problem = exactLabelAtLimitProblem(product, config);
+    if (problem === undefined) return;
+    throw failure(`Product ${String(product.id)}: an exact stock label at the limit`, '"X units or more"', problem);
+  }),
   present: requirementCheck('OP8-LOGGED-IN-FIELDS', (exchange) => {
     const product = productOf(exchange);
     if (Object.keys(product).length === 0) return notApplicable('no answer to a logged-in caller was a product object');
@@ -329,6 +339,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
           { check: stockChecks.shape },
           { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
+          { check: stockChecks.atLimit, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.present, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.anonymous, when: (p) => p.credentials === 'none' },
         ],
