@@ -526,6 +526,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   schemaRuleIgnored(4, 'required', 'OP4-REQUIRED-FIELDS'),
   schemaRuleIgnored(4, 'type', 'OP4-FIELD-TYPES', ['utility', 'description', 'hide']),
   fault(
+    'op4-description-null-accepted',
+    'OP4-REQUIRED-FIELDS',
+    'A category update whose description is null is carried out, as if null were a description.',
+    {
+      ignoresRequestError: (op, e, body) =>
+        op === 4 && e.instancePath === '/description' && isObject(body) && body.description === null,
+    },
+  ),
+  fault(
     'op4-utility-unbounded',
     'OP4-UTILITY-MAX',
     'utility is not bounded: 100.01 and 1e9 are accepted (the ajv "maximum" error is ignored).',

@@ -2,12 +2,13 @@
 // a field of a declared type given a value of another JSON type. Fields and types are read from the schema.
 import fc from 'fast-check';
 import { requiredFields, typedFields, without } from '../model/bodies';
+import { schemas } from '../model/schema-registry';
 
 type Body = Record<string, unknown>;
 
 export interface FieldMutation {
   field: string;
-  mutation: 'dropped' | 'retyped';
+  mutation: 'dropped' | 'retyped' | 'null';
   body: Body;
 }
 
@@ -71,6 +72,17 @@ export function bodyWithFieldDropped(schema: string, ...bases: [Body, ...Body[]]
 export function everyFieldDropped(schema: string, ...bases: [Body, ...Body[]]): FieldMutation[] {
   const required = names(requiredFields(schema), schema, 'required');
   return bases.flatMap((base) => required.map(dropped(base)));
+}
+
+/**
+ * Each required field of `base` sent as null, where its schema takes no null. Read as absent or as of another type,
+ * it is refused either way; null is never a wrong-type value of an optional field (valueNotOfType says why).
+ */
+export function everyRequiredFieldNull(schema: string, base: Body): FieldMutation[] {
+  return names(requiredFields(schema), schema, 'required').flatMap((field) => {
+    const body = { ...base, [field]: null };
+    return schemas().validate(schema, body).valid ? [] : [{ field, mutation: 'null' as const, body }];
+  });
 }
 
 /** `base` without any of the schema's required fields: a body wrong in several fields at once. */

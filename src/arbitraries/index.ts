@@ -29,6 +29,7 @@ export {
   bodyWithFieldRetyped,
   everyFieldDropped,
   everyRequiredFieldDropped,
+  everyRequiredFieldNull,
   valueNotOfType,
   type FieldMutation,
 } from './body-mutations';

@@ -16,6 +16,7 @@ import {
   categoryUpdateWithUtility,
   everyAddressCase,
   everyFieldDropped,
+  everyRequiredFieldNull,
   everyStockProbe,
   stockProbe,
   utilityAbove100,
@@ -38,6 +39,7 @@ import { requirement } from '../../src/model/catalogue';
 import { expect, test } from '../../src/playwright/fixtures';
 import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../../src/checks/prices';
 import { fieldsOf, schemas } from '../../src/model/schema-registry';
+import { without } from '../../src/model/bodies';
 
 const RUNS = { numRuns: 300 };
 // Inside a property, run hundreds of times, checks use node:assert: Playwright's expect() captures a source-mapped
@@ -172,6 +174,23 @@ test.describe('a required field dropped or retyped (operations 1, 3, 4, 6)', () 
       );
     });
   }
+
+  test('a required field is sent as null only where its schema takes no null: refused, read either way', async ({
+    bodies,
+  }) => {
+    for (const { schema, valid } of BODY_SCHEMAS) {
+      const nulls = everyRequiredFieldNull(schema, bodies[valid]());
+      expect(nulls.length, schema).toBeGreaterThan(0);
+      for (const { field, body } of nulls) {
+        expect(body[field], `${schema}: ${field}`).toBeNull();
+        expect(verdict(schema, body).errors.length, `${schema}: ${field} null is invalid`).toBeGreaterThan(0);
+        expect(verdict(schema, without(body, field)).errors.length, `${schema}: and so is ${field} absent`).toBe(1);
+      }
+    }
+    // placeId of operation 3, whose declared type is not shown, is a string or a number: null is still no value.
+    const update = everyRequiredFieldNull('shipping-address-update.request', bodies.addressUpdate());
+    expect(update.map((m) => m.field)).toContain('placeId');
+  });
 
   test(
     'fields whose type the spec leaves open are never retyped ' +
