@@ -526,6 +526,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   schemaRuleIgnored(4, 'required', 'OP4-REQUIRED-FIELDS'),
   schemaRuleIgnored(4, 'type', 'OP4-FIELD-TYPES', ['utility', 'description', 'hide']),
   fault(
+    'op4-utility-unchecked-when-hidden',
+    'OP4-UTILITY-MAX',
+    'A category update with hide true has its utility left unchecked: above 100 is accepted.',
+    {
+      ignoresRequestError: (op, e, body) =>
+        op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility' && isObject(body) && body.hide === true,
+    },
+  ),
+  fault(
     'op4-description-null-accepted',
     'OP4-REQUIRED-FIELDS',
     'A category update whose description is null is carried out, as if null were a description.',

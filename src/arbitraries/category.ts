@@ -42,9 +42,12 @@ export function utilityInRange(): fc.Arbitrary<number> {
   );
 }
 
-/** The configured update with only utility replaced: a refusal can then be blamed on utility alone. */
+/**
+ * The configured update with utility replaced, and hide either way (a server may check utility only for a category
+ * it shows): every other field stays valid, so a refusal can still be blamed on utility alone.
+ */
 export function categoryUpdateWithUtility(base: Body, utility: fc.Arbitrary<number>): fc.Arbitrary<Body> {
-  return utility.map((u) => ({ ...base, utility: u }));
+  return fc.tuple(utility, fc.boolean()).map(([u, hide]) => ({ ...base, utility: u, hide }));
 }
 
 /** A valid update of the configured (existing) category: utility in [0, 100], a description, hide. */
