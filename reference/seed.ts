@@ -55,12 +55,15 @@ const product = (
   upc: `0${id}00000000`.slice(0, 12),
 });
 
-/** Raw stock above (1001), at (1002) and below (1003) the display limit, zero (1004) and negative (1005). */
+/**
+ * Raw stock above (1001), at (1002) and below (1003) the display limit, zero (1004) and negative (1005). One title is
+ * not ASCII, as a product's own text often is: a legacy encoding shows there (GEN-JSON-UTF8).
+ */
 export const PRODUCTS: readonly SeedProduct[] = [
   product(1001, 500, 1500.5, 21, 'Cordless drill 18 V', 10, 501),
   product(1002, 100, 320, 21, 'Hammer 500 g', 10, 501),
   product(1003, 7, 89.9, 10.5, 'Cable 2.5 mm, 100 m', 11, 502),
-  product(1004, 0, 45.25, 21, 'Wall switch', 11, 502),
+  product(1004, 0, 45.25, 21, 'Wall switch, Ñandú series', 11, 502),
   product(1005, -3, 2100, 10.5, 'Latex paint 20 l', 12, 501),
 ];
 

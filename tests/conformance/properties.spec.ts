@@ -31,6 +31,7 @@ import {
   type Check,
   acceptsValidInput,
   documentedErrorShape,
+  jsonUtf8,
   matchesSchema,
   namesMissingField,
   notApplicable,
@@ -267,6 +268,8 @@ const stockChecks = {
   // Every configured product in the shape of §2.6, not RSF_PRODUCT_ID alone: a field may turn null for one with no
   // stock, or with no attributes.
   shape: matchesSchema('OP8-SUCCESS-SHAPE', 'product.response'),
+  // A product's own text (an accented name, say) is where a legacy encoding shows.
+  utf8: jsonUtf8(),
   bounds: requirementCheck('OP8-STOCK-BOUNDS', (exchange) => {
     const product = productOf(exchange);
     if (typeof product.availableStock !== 'number') return notApplicable('no product carried a numeric availableStock');
@@ -340,6 +343,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
         }),
         checks: () => [
           { check: stockChecks.shape },
+          { check: stockChecks.utf8 },
           { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.atLimit, when: (p) => p.credentials === 'valid' },
