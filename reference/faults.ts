@@ -604,6 +604,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   schemaRuleIgnored(5, 'required', 'OP5-REQUIRED-FIELDS'),
   schemaRuleIgnored(5, 'type', 'OP5-FIELD-TYPES'),
   fault(
+    'op5-boolean-amount-accepted',
+    'OP5-FIELD-TYPES',
+    'A cart item whose amount is a boolean is taken, true as 1 and false as 0, as a lax validator reads it.',
+    {
+      ignoresRequestError: (op, e, body) =>
+        op === 5 &&
+        e.keyword === 'type' &&
+        /^\/\d+\/amount$/.test(e.instancePath) &&
+        typeof valueAt(body, e.instancePath) === 'boolean',
+    },
+  ),
+  fault(
     'op5-unknown-product-accepted',
     'OP5-UNKNOWN-PRODUCT',
     'A cart item naming a product that does not exist is accepted.',

@@ -285,18 +285,24 @@ export function requiredFieldProbes(rule: BodyRule): TestDeclaration[] {
   );
 }
 
+const NUMERIC = new Set(['integer', 'number']);
+
 /** Each field of a declared type, retyped in a body where it has a role, is refused. */
 export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
   const { types } = rule;
   if (!types) return [];
   const check = negativeDataRejection(types.id, errorShapeOption(types.errorShape));
+  const baseFor = (name: string, ctx: RequestContext) => rule.validFor?.(name, ctx) ?? rule.valid(ctx);
   return typedFields(rule.schema).map((field) =>
     probe(`refuses ${field.name} that is not of type ${field.type}`, {
       operation: rule.operation,
-      request: (ctx) => {
-        const base = rule.validFor?.(field.name, ctx) ?? rule.valid(ctx);
-        return bodyRequest(rule, retyped(base, field), ctx);
-      },
+      request: (ctx) => bodyRequest(rule, retyped(baseFor(field.name, ctx), field), ctx),
+      // A boolean for a number too (`amount: true` read as 1 by a lax validator), as the properties send it.
+      ...(NUMERIC.has(field.type ?? '') && {
+        alsoSending: (ctx: RequestContext) => [
+          bodyRequest(rule, { ...baseFor(field.name, ctx), [field.name]: true }, ctx),
+        ],
+      }),
       checks: [check],
     }),
   );
