@@ -174,7 +174,7 @@ function coercible(value: unknown, type: string): boolean {
   const numeric = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim());
   if (type === 'integer') return numeric || (typeof value === 'number' && Number.isFinite(value));
   if (type === 'number') return numeric;
-  return type === 'boolean' && (value === 'true' || value === 'false');
+  return type === 'boolean' && (value === 'true' || value === 'false' || value === 0 || value === 1);
 }
 
 const viewFault = (
@@ -261,7 +261,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'lax-type-coercion',
     'GEN-NO-TYPE-COERCION',
     'Request bodies are read as Jackson reads them by default: a fraction or a numeric string passes for an ' +
-      'integer, a numeric string for a number, "true" or "false" for a boolean.',
+      'integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean.',
     {
       ignoresRequestError: (_op, e, body) =>
         e.keyword === 'type' && coercible(valueAt(body, e.instancePath), String(e.params.type)),

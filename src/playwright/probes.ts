@@ -324,7 +324,7 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
 
 /**
  * What lax parsers take for a value of `type` (Jackson's defaults, say), made from a valid one: a fraction or a
- * numeric string for an integer, a numeric string for a number, "true" or "false" for a boolean.
+ * numeric string for an integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean.
  */
 const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) => unknown)[] }> = {
   integer: {
@@ -332,7 +332,8 @@ const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) =
     forms: [(valid) => (typeof valid === 'number' ? valid + 0.5 : 1.5), String],
   },
   number: { how: 'a numeric string', forms: [String] },
-  boolean: { how: 'a string', forms: [String] },
+  // 0 and 1 too: what `value in (True, False)` takes in Python, and C-like validators.
+  boolean: { how: 'a string or as 0 or 1', forms: [String, (valid) => (valid ? 1 : 0)] },
 };
 
 /**
