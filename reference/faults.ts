@@ -10,7 +10,7 @@ import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
-import { ALLOWED_CART_TYPES, SEED_CHANNEL } from './seed';
+import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, SEED_CHANNEL } from './seed';
 
 export interface Fault {
   /** kebab-case, e.g. "op4-utility-unbounded". */
@@ -322,6 +322,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'POST /postventa accepts the Bearer token with more characters after it (only its first bytes compared, as ' +
       'bcrypt hashes 72): the token with one character added is accepted.',
     (presented, token) => presented.startsWith(token),
+  ),
+  tokenComparedLoosely(
+    14,
+    'op14-channel-token-as-bearer',
+    "GET /postventa/{id}/messageChannel takes the seeded channel's token (the default RSF_CHANNEL_TOKEN) as a Bearer " +
+      'token too, as if the two were one kind.',
+    (presented, token) => presented === token || presented === DEFAULT_CHANNEL_TOKEN,
   ),
   fault(
     'op13-token-without-scheme-accepted',

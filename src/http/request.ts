@@ -8,6 +8,8 @@ import { characterAdded, lastCharacterChanged, lastCharacterDropped, otherCase }
 export interface Tokens {
   bearerToken: string;
   invalidBearerToken: string;
+  /** Operation 15's channel token (RSF_CHANNEL_TOKEN): sent as a Bearer token, it must be refused like any other. */
+  channelToken?: string;
   /** RSF_EXTRA_HEADERS: an API gateway's key, say. */
   extraHeaders?: Readonly<Record<string, string>>;
 }
@@ -32,6 +34,9 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
       return `Bearer ${lastCharacterDropped(tokens.bearerToken)}`;
     case 'character-added':
       return `Bearer ${characterAdded(tokens.bearerToken)}`;
+    case 'channel-token':
+      if (!tokens.channelToken) throw new Error('RSF_CHANNEL_TOKEN is empty: it cannot be sent as a Bearer token');
+      return `Bearer ${tokens.channelToken}`;
     case 'other-case': {
       // Never the valid token itself: a probe with a token that has no letter is not sent (credentialProbes).
       const token = otherCase(tokens.bearerToken);

@@ -16,6 +16,7 @@ export const CREDENTIALS = [
   'last-character-changed',
   'last-character-dropped',
   'character-added',
+  'channel-token',
   'other-case',
 ] as const;
 export type Credentials = (typeof CREDENTIALS)[number];

@@ -191,7 +191,7 @@ export { CREDENTIALS_ANNOTATION };
 /** A test each, by the first credentials it sends; each test's title says how. */
 const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['none', 'without an Authorization header'],
-  ['unknown-token', 'with a token the target does not know'],
+  ['unknown-token', 'with a token the target does not know, or the channel token'],
   ['non-bearer', 'with the token under a scheme other than Bearer, or alone'],
   ['empty-bearer', 'with an empty Bearer token'],
   // Near misses (near-miss-tokens.ts): what a comparison of a prefix, of too few characters, or without case lets in.
@@ -201,6 +201,7 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
 
 /** Near misses sent in the test of another, after it: the test's title names them. */
 const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
+  'unknown-token': ['channel-token'],
   'non-bearer': ['bare-token'],
   'last-character-changed': ['last-character-dropped', 'character-added'],
 };
@@ -208,6 +209,8 @@ const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
 /** How a request's credentials failed to be the token, as the reason of a test that names the request says it. */
 const HOW_SENT: Partial<Record<Credentials, string>> = {
   ...Object.fromEntries(REFUSED_CREDENTIALS),
+  'unknown-token': 'with a token the target does not know',
+  'channel-token': "with operation 15's channel token as the Bearer token",
   'non-bearer': 'with the token under a scheme other than Bearer',
   'bare-token': 'with the token alone, without a scheme',
   'last-character-changed': 'with the token, its last character changed',
@@ -224,6 +227,10 @@ function consumedBy(exchange: Exchange): string {
 
 /** Why a variant cannot be sent with this token, if it cannot: it is then left untested, never failed. */
 function unsendable(credentials: Credentials, config: Config): string | undefined {
+  if (credentials === 'channel-token')
+    return config.channelToken === '' || config.channelToken === config.bearerToken
+      ? 'RSF_CHANNEL_TOKEN is empty, or the Bearer token itself: not sent as a Bearer token'
+      : undefined;
   if (credentials !== 'other-case') return undefined;
   if (otherCase(config.bearerToken) === undefined)
     return 'RSF_BEARER_TOKEN has no letter, so it has no other letter case: not sent (the token itself would be)';
@@ -256,7 +263,10 @@ export function credentialProbes(
       annotation: [{ type: CREDENTIALS_ANNOTATION, description: credentials }],
       ...(options.mayConsume && { mayConsume: options.mayConsume }),
       ...(also && {
-        alsoSending: (ctx: RequestContext) => also.map((c) => ({ ...options.request(ctx), credentials: c })),
+        alsoSending: (ctx: RequestContext) =>
+          also
+            .filter((c) => unsendable(c, ctx.config) === undefined)
+            .map((c) => ({ ...options.request(ctx), credentials: c })),
       }),
     });
     // Its declared request cannot be built either (authorizationHeader throws), so none is sent ahead.

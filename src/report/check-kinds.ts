@@ -32,6 +32,7 @@ const NEAR_MISS_TOKENS: readonly string[] = [
   'last-character-dropped',
   'character-added',
   'other-case',
+  'channel-token',
 ];
 
 /** The column of a test's `credentials` annotation, if it names one. */
