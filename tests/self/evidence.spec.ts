@@ -880,7 +880,7 @@ test('a replay of a run the target refused mid-run: a test with nothing recorded
 test('a replay hands each test its own answer under every kind of credentials, the near misses too', () => {
   // With the recorded breaker open, a replay answers only from the test's own records (no other test's): a request
   // whose credentials it read wrongly would come out "not run" (a run that died mid-run, replayed).
-  const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001' };
+  const tokens = { bearerToken: 'Token-of-the-run-1', invalidBearerToken: 'invalid-0001', channelToken: 'channel-7' };
   const apiBase = 'http://target.example/v1';
   const records: ExchangeRecord[] = CREDENTIALS.map((credentials) =>
     pricesRecord(apiBase, 401, credentials, { id: 'the-test', title: credentials }),
