@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { isObject, type OperationNumber, STREET_FIELDS } from '../src/model/operations';
-import type { FaultHooks, ProductView } from './hooks';
+import type { FaultHooks } from './hooks';
 import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
@@ -135,6 +135,15 @@ const schemaRuleIgnored = (op: OperationNumber, keyword: SchemaKeyword, breaks: 
   );
 };
 
+/** Ajv errors of op's request schema for which `when` holds are ignored: a check skipped for one field or value. */
+const requestErrorIgnored = (
+  op: OperationNumber,
+  name: string,
+  breaks: string,
+  description: string,
+  when: (error: ErrorObject, body: unknown) => boolean,
+) => fault(name, breaks, description, { ignoresRequestError: (o, e, body) => o === op && when(e, body) });
+
 const authNotRequired = (op: OperationNumber) =>
   fault(
     `op${op}-auth-not-required`,
@@ -183,6 +192,21 @@ const viewFault = (
   description: string,
   productView: NonNullable<FaultHooks['productView']>,
 ) => fault(name, breaks, description, { productView });
+
+/** For a logged-in caller, the stock label says `label` where `applies` holds of availableStock and its limit. */
+const labelSays = (
+  name: string,
+  breaks: string,
+  description: string,
+  applies: (stock: number, limit: number) => boolean,
+  label: (stock: number) => string,
+) =>
+  viewFault(name, breaks, description, (view, { loggedIn }) => {
+    const { availableStock: n, stockDisplayLimit: limit } = view;
+    return loggedIn && typeof n === 'number' && typeof limit === 'number' && applies(n, limit)
+      ? { ...view, availableStockLabel: label(n) }
+      : view;
+  });
 
 /** The missing-data message of op 2 without the names of `fields` (the other missing fields stay named). */
 const unnamed =
@@ -350,18 +374,12 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
   schemaRuleIgnored(1, 'type', 'OP1-FIELD-TYPES'),
-  fault(
+  requestErrorIgnored(
+    1,
     'op1-main-phone-optional-with-secondary',
     'OP1-REQUIRED-FIELDS',
     'A client update that carries secondaryPhone may leave mainPhone out, as if the one stood in for the other.',
-    {
-      ignoresRequestError: (op, e, body) =>
-        op === 1 &&
-        e.keyword === 'required' &&
-        e.params.missingProperty === 'mainPhone' &&
-        isObject(body) &&
-        'secondaryPhone' in body,
-    },
+    (e, body) => e.params.missingProperty === 'mainPhone' && isObject(body) && 'secondaryPhone' in body,
   ),
   successRefused(
     1,
@@ -399,13 +417,12 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'Rejected client updates answer {error: "..."} instead of {status, message}.',
     (m) => json({ error: m }),
   ),
-  fault(
+  requestErrorIgnored(
+    1,
     'op1-website-not-checked',
     'OP1-WEBSITE-URI',
     'A clientWebsite that is not a URI is accepted (the ajv "format" error is ignored).',
-    {
-      ignoresRequestError: (op, e) => op === 1 && e.keyword === 'format' && e.instancePath === '/clientWebsite',
-    },
+    (e) => e.keyword === 'format' && e.instancePath === '/clientWebsite',
   ),
 
   // Operation 2, POST /miCuenta/shippingAddress.
@@ -421,22 +438,19 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   schemaRuleIgnored(2, 'required', 'OP2-REQUIRED-FIELDS', STREET_FIELDS),
   schemaRuleIgnored(2, 'type', 'OP2-FIELD-TYPES'),
-  fault(
+  requestErrorIgnored(
+    2,
     'op2-placestring-not-required',
     'OP2-PROVINCE-REQUIRES-PLACESTRING',
     'provinceId without placeString is accepted.',
-    {
-      ignoresRequestError: (op, e) =>
-        op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeString',
-    },
+    (e) => e.keyword === 'required' && e.params.missingProperty === 'placeString',
   ),
-  fault(
+  requestErrorIgnored(
+    2,
     'op2-placeid-not-required',
     'OP2-PLACEID-REQUIRED-WITHOUT-PROVINCE',
     'An address with neither provinceId nor placeId is accepted.',
-    {
-      ignoresRequestError: (op, e) => op === 2 && e.keyword === 'required' && e.params.missingProperty === 'placeId',
-    },
+    (e) => e.keyword === 'required' && e.params.missingProperty === 'placeId',
   ),
   successRefused(
     2,
@@ -532,31 +546,26 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   schemaRuleIgnored(4, 'required', 'OP4-REQUIRED-FIELDS'),
   schemaRuleIgnored(4, 'type', 'OP4-FIELD-TYPES', ['utility', 'description', 'hide']),
-  fault(
+  requestErrorIgnored(
+    4,
     'op4-utility-unchecked-when-hidden',
     'OP4-UTILITY-MAX',
     'A category update with hide true has its utility left unchecked: above 100 is accepted.',
-    {
-      ignoresRequestError: (op, e, body) =>
-        op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility' && isObject(body) && body.hide === true,
-    },
+    (e, body) => e.keyword === 'maximum' && e.instancePath === '/utility' && isObject(body) && body.hide === true,
   ),
-  fault(
+  requestErrorIgnored(
+    4,
     'op4-description-null-accepted',
     'OP4-REQUIRED-FIELDS',
     'A category update whose description is null is carried out, as if null were a description.',
-    {
-      ignoresRequestError: (op, e, body) =>
-        op === 4 && e.instancePath === '/description' && isObject(body) && body.description === null,
-    },
+    (e, body) => e.instancePath === '/description' && isObject(body) && body.description === null,
   ),
-  fault(
+  requestErrorIgnored(
+    4,
     'op4-utility-unbounded',
     'OP4-UTILITY-MAX',
     'utility is not bounded: 100.01 and 1e9 are accepted (the ajv "maximum" error is ignored).',
-    {
-      ignoresRequestError: (op, e) => op === 4 && e.keyword === 'maximum' && e.instancePath === '/utility',
-    },
+    (e) => e.keyword === 'maximum' && e.instancePath === '/utility',
   ),
   successRefused(
     4,
@@ -610,17 +619,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   schemaRuleIgnored(5, 'required', 'OP5-REQUIRED-FIELDS'),
   schemaRuleIgnored(5, 'type', 'OP5-FIELD-TYPES'),
-  fault(
+  requestErrorIgnored(
+    5,
     'op5-boolean-amount-accepted',
     'OP5-FIELD-TYPES',
     'A cart item whose amount is a boolean is taken, true as 1 and false as 0, as a lax validator reads it.',
-    {
-      ignoresRequestError: (op, e, body) =>
-        op === 5 &&
-        e.keyword === 'type' &&
-        /^\/\d+\/amount$/.test(e.instancePath) &&
-        typeof valueAt(body, e.instancePath) === 'boolean',
-    },
+    (e, body) =>
+      e.keyword === 'type' &&
+      /^\/\d+\/amount$/.test(e.instancePath) &&
+      typeof valueAt(body, e.instancePath) === 'boolean',
   ),
   fault(
     'op5-unknown-product-accepted',
@@ -799,27 +806,19 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'availableStock is the raw stock, not clamped to [0, stockDisplayLimit] (-3 and 500 leak).',
     (view, { loggedIn, product }) => (loggedIn ? { ...view, availableStock: product.rawStock } : view),
   ),
-  viewFault(
+  labelSays(
     'op8-stock-label-mismatch',
     'OP8-STOCK-LABEL',
     'Below the display limit the label says "N units or more" instead of "N units".',
-    (view: ProductView, { loggedIn }) => {
-      const { availableStock: n, stockDisplayLimit: limit } = view;
-      return loggedIn && typeof n === 'number' && typeof limit === 'number' && n > 0 && n < limit
-        ? { ...view, availableStockLabel: `${n} units or more` }
-        : view;
-    },
+    (n, limit) => n > 0 && n < limit,
+    (n) => `${n} units or more`,
   ),
-  viewFault(
+  labelSays(
     'op8-exact-label-at-limit',
     'OP8-STOCK-LABEL-AT-LIMIT',
     'At the display limit the label says "N units" instead of "N units or more".',
-    (view: ProductView, { loggedIn }) => {
-      const { availableStock: n, stockDisplayLimit: limit } = view;
-      return loggedIn && typeof n === 'number' && n > 0 && n === limit
-        ? { ...view, availableStockLabel: `${n} units` }
-        : view;
-    },
+    (n, limit) => n > 0 && n === limit,
+    (n) => `${n} units`,
   ),
   fault(
     'op8-unknown-product-found',
@@ -885,12 +884,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The created post-sale request is answered with the plain string "created".',
     () => plain('created'),
   ),
-  fault(
+  requestErrorIgnored(
+    13,
     'op13-body-not-object-accepted',
     'OP13-FIELD-TYPES',
     'Operation 13 accepts a body that is not a JSON object (an array, say): the ajv "type" error of ' +
       'post-sale.request is ignored.',
-    { ignoresRequestError: (o, e) => o === 13 && e.keyword === 'type' && e.instancePath === '' },
+    (e) => e.keyword === 'type' && e.instancePath === '',
   ),
   successBecomes(
     14,
