@@ -4,7 +4,7 @@
 // target for its absence. An external target keeps what a run deleted: the uses of the run are also kept in the
 // reports folder (CONSUMED_FILE), and the next run with that folder knows them.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS } from '../config/config';
 import { SETTING_CHECKS } from '../config/setting-checks';
@@ -32,17 +32,21 @@ export function recordConsumed(url: string, request: string): void {
   firstRunFile(`${THIS_RUN}${hashOf(url)}`, JSON.stringify({ request, at: new Date().toISOString() }));
 }
 
-const useOf = (text: string | undefined): Use | undefined => {
-  if (text === undefined) return undefined;
+const asUse = (value: unknown): Use | undefined =>
+  isObject(value) && typeof value.request === 'string' && typeof value.at === 'string'
+    ? { request: value.request, at: value.at }
+    : undefined;
+
+/** JSON text read back, or undefined for none, or for what is not JSON (a file cut short). */
+const parsed = (text: string | undefined): unknown => {
   try {
-    const use: unknown = JSON.parse(text);
-    return isObject(use) && typeof use.request === 'string' && typeof use.at === 'string'
-      ? { request: use.request, at: use.at }
-      : undefined;
+    return text === undefined ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }
 };
+
+const useOf = (text: string | undefined): Use | undefined => asUse(parsed(text));
 
 /** Why a refusal to the test that consumes `setting`'s resource at `url` cannot be judged, if it was used up. */
 export function consumedEarlier(setting: SettingKey, url: string): string | undefined {
@@ -58,7 +62,7 @@ export function consumedEarlier(setting: SettingKey, url: string): string | unde
   if (inEarlierRun)
     return (
       `${name} was used up by an earlier run against this target (${inEarlierRun.request}, at ${inEarlierRun.at}), ` +
-      `which a conforming target refuses since: the refusal cannot be judged. Give each run one still there` +
+      `and a conforming target refuses it since: the refusal cannot be judged. Give each run one still there` +
       `${howToCheck ? ` (${howToCheck})` : ''}. Earlier runs' uses are kept in RSF_REPORTS_DIR's ${CONSUMED_FILE}`
     );
   return undefined;
@@ -66,17 +70,13 @@ export function consumedEarlier(setting: SettingKey, url: string): string | unde
 
 /** The uses kept in `reportsDir`; a file that is missing or not ours counts as none. */
 function keptUses(reportsDir: string): Record<string, Use> {
-  let kept: unknown;
-  try {
-    kept = JSON.parse(readFileSync(join(reportsDir, CONSUMED_FILE), 'utf8'));
-  } catch {
-    return {};
-  }
+  const file = join(reportsDir, CONSUMED_FILE);
+  const kept = parsed(existsSync(file) ? readFileSync(file, 'utf8') : undefined);
   if (!isObject(kept)) return {};
   const uses: Record<string, Use> = {};
-  for (const [hash, use] of Object.entries(kept)) {
-    const read = useOf(JSON.stringify(use));
-    if (/^[0-9a-f]{32}$/.test(hash) && read) uses[hash] = read;
+  for (const [hash, value] of Object.entries(kept)) {
+    const use = asUse(value);
+    if (/^[0-9a-f]{32}$/.test(hash) && use) uses[hash] = use;
   }
   return uses;
 }

@@ -65,8 +65,8 @@ test('RSF_DELETE_PRODUCT_ID deleted by an earlier run at an external target: now
         new RegExp(
           '^RSF_DELETE_PRODUCT_ID was used up by an earlier run against this target \\(DELETE ' +
             'http://127\\.0\\.0\\.1:\\d+/_modes/deployment/v1/miCuenta/misProductos/2001 \\(HTTP 200\\), ' +
-            'at \\d{4}-[^)]+\\), which a conforming ' +
-            'target refuses since: the refusal cannot be judged',
+            'at \\d{4}-[^)]+\\), and a conforming ' +
+            'target refuses it since: the refusal cannot be judged',
         ),
       ),
     });
