@@ -199,7 +199,7 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['other-case', 'with the token in the other letter case'],
 ];
 
-/** Near misses sent in the test of another, after it: the test's title names them. */
+/** Variants sent in the test of another, after it (near misses, another token, no scheme): its title names them. */
 const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
   'unknown-token': ['channel-token'],
   'non-bearer': ['bare-token'],
