@@ -1542,6 +1542,25 @@ test.describe('retries and the breaker', () => {
     ]);
   });
 
+  test('no error body documented: a 2xx JSON object for a text success fails; other 2xx refusals do not', async () => {
+    const refusal = { reason: '§4.5: the product does not exist or could not be updated' };
+    const cart = acceptsValidInput('OP5-SUCCESS-SHAPE', refusal);
+    // Operation 5's success is a plain string: {added: 2} to two items is a success off its shape.
+    expect(await judgement(cart, answered(OPERATIONS.updateCartItems, 200, '{"added":2}'))).toBeInstanceOf(
+      CheckFailure,
+    );
+    // A refusal it recognises, by its marker, stays allowed.
+    expect(await judgement(cart, answered(OPERATIONS.updateCartItems, 200, '{"error":"no stock"}'))).toEqual({
+      notApplicable: expect.stringContaining('refused for a reason the spec allows'),
+    });
+    // Where the success is JSON, a 2xx of another shape may be a refusal in words the suite does not know: allowed.
+    const channel = acceptsValidInput('OP14-SUCCESS-SHAPE', { reason: 'the id may name nothing on the target' });
+    for (const body of ['[]', 'null', '"canal não encontrado"'])
+      expect(await judgement(channel, answered(OPERATIONS.getMessageChannel, 200, body)), body).toEqual({
+        notApplicable: expect.stringContaining('refused for a reason the spec allows'),
+      });
+  });
+
   test('valid input refused for its size (413, 414, 431) is a limit §8 leaves open: not failed', async () => {
     const page = (status: number) => `<html><head><title>${status}</title></head><body>nginx</body></html>`;
     const withRefusal = acceptsValidInput('OP1-SUCCESS-SHAPE', { reason: '§4.1', errorShape: 'OP1-ERROR-SHAPE' });
