@@ -75,16 +75,18 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
 
   test(
     ...probe(
-      'refuses a message with a wrong channel token: made up, one character off at its end, or in the other case',
+      'refuses a message with a wrong channel token: made up, one character off at its end, in the other case, ' +
+        "or the account's access token",
       {
         operation: 'sendChannelMessage',
         request: WRONG_CHANNEL_TOKEN.request,
-        // What a comparison of a prefix, of too few characters, or without case lets in (near-miss-tokens.ts).
+        // What a comparison of a prefix, of too few characters, or without case lets in (near-miss-tokens.ts); and
+        // the Bearer token, a token the target issued for another use, unless it is the channel token itself.
         alsoSending: (ctx) =>
-          nearMissesToSend(ctx.config.channelToken).map((token) => ({
-            ...WRONG_CHANNEL_TOKEN.request(ctx),
-            params: channelParams(ctx, token),
-          })),
+          [
+            ...nearMissesToSend(ctx.config.channelToken),
+            ...(ctx.config.bearerToken === ctx.config.channelToken ? [] : [ctx.config.bearerToken]),
+          ].map((token) => ({ ...WRONG_CHANNEL_TOKEN.request(ctx), params: channelParams(ctx, token) })),
         checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
       },
     ),
