@@ -292,6 +292,21 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'member-case-folded',
+    'GEN-NO-MEMBER-CASE-FOLDING',
+    'Request members are bound without regard to letter case, as ASP.NET Core does by default: FiscalName stands ' +
+      'for fiscalName, so a body that names its required fields in another case is not missing them.',
+    {
+      ignoresRequestError: (_op, e, body) => {
+        const holder = valueAt(body, e.instancePath);
+        const missing = String(e.params.missingProperty).toLowerCase();
+        return (
+          e.keyword === 'required' && isObject(holder) && Object.keys(holder).some((k) => k.toLowerCase() === missing)
+        );
+      },
+    },
+  ),
+  fault(
     'credential-errors-403',
     'HTTP-AUTH-401',
     'Missing or rejected credentials are answered 403 instead of 401 (same body).',

@@ -328,6 +328,7 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
     ...requiredFieldProbes(rule),
     ...typedFieldProbes(rule),
     ...coercibleValueProbes(rule),
+    ...memberCaseProbes(rule),
     malformedJsonProbe(rule.operation, otherParts),
   ];
 }
@@ -369,6 +370,39 @@ export function coercibleValueProbes(rule: BodyRule): TestDeclaration[] {
       request: first,
       alsoSending: (ctx) => others.map((request) => request(ctx)),
       checks: [negativeDataRejection('GEN-NO-TYPE-COERCION')],
+    }),
+  ];
+}
+
+/** A member name with its first letter in the other case (fiscalName → FiscalName), or undefined if it has none. */
+const otherCaseName = (name: string): string | undefined => {
+  const first = name.charAt(0);
+  const other = first === first.toLowerCase() ? first.toUpperCase() : first.toLowerCase();
+  return other === first ? undefined : `${other}${name.slice(1)}`;
+};
+
+/**
+ * GEN-NO-MEMBER-CASE-FOLDING (SHOULD): the valid body with every required field named in the other case of its first
+ * letter (FiscalName, as a .NET client sends it) lacks them all, and is refused. One request per operation: a server
+ * that folds case takes the whole body, one that does not refuses it as missing every field.
+ */
+export function memberCaseProbes(rule: BodyRule): TestDeclaration[] {
+  const required = requiredFields(rule.schema).map((f) => f.name);
+  if (required.length === 0 || required.some((name) => otherCaseName(name) === undefined)) return [];
+  const example = `${otherCaseName(required[0] as string)} for ${required[0]}`;
+  return [
+    probe(`refuses a body whose required members are named in another letter case (${example})`, {
+      operation: rule.operation,
+      request: (ctx) => {
+        const body = { ...rule.valid(ctx) };
+        for (const name of required) {
+          const value = body[name];
+          delete body[name];
+          body[otherCaseName(name) as string] = value;
+        }
+        return bodyRequest(rule, body, ctx);
+      },
+      checks: [negativeDataRejection('GEN-NO-MEMBER-CASE-FOLDING')],
     }),
   ];
 }

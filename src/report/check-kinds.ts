@@ -137,7 +137,13 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
   },
   {
     kind: 'required-fields',
-    ids: [/-REQUIRED-FIELDS$/, /-OPTIONAL-FIELDS$/, /^OP2-PROVINCE-/, /^OP2-PLACEID-REQUIRED-/],
+    ids: [
+      /-REQUIRED-FIELDS$/,
+      /-OPTIONAL-FIELDS$/,
+      /^OP2-PROVINCE-/,
+      /^OP2-PLACEID-REQUIRED-/,
+      /^GEN-NO-MEMBER-CASE-FOLDING$/,
+    ],
   },
   {
     kind: 'field-types',
