@@ -10,7 +10,7 @@ import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
-import { ALLOWED_CART_TYPES, DEFAULT_BEARER_TOKEN, DEFAULT_CHANNEL_TOKEN, SEED_CHANNEL } from './seed';
+import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, SEED_CHANNEL } from './seed';
 
 export interface Fault {
   /** kebab-case, e.g. "op4-utility-unbounded". */
@@ -942,8 +942,8 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   fault(
     'op15-access-token-as-channel-token',
     'OP15-CHANNEL-TOKEN',
-    "The account's access token (the default RSF_BEARER_TOKEN) is taken in place of the channel token.",
-    { channelTokenMatches: (presented, token) => presented === token || presented === DEFAULT_BEARER_TOKEN },
+    "The account's access token (RSF_BEARER_TOKEN, or a token minted) is taken in place of the channel token.",
+    { channelTokenMatches: (presented, token, isAccessToken) => presented === token || isAccessToken(presented) },
   ),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
   schemaRuleIgnored(15, 'type', 'OP15-FIELD-TYPES'),

@@ -32,6 +32,8 @@ export interface Context {
   hooks: FaultHooks;
   /** False when a business rule is broken, unless the profile's fault ignores that rule. */
   holds(rule: BusinessRule, condition: boolean): boolean;
+  /** Whether `token` is an access token this server issued (the Bearer token, or one minted): uses are not counted. */
+  isAccessToken(token: string): boolean;
 }
 
 /**
@@ -316,7 +318,8 @@ export const ROUTES: readonly Route[] = [
     authorize(ctx) {
       const channel = findChannel(ctx);
       const presented = ctx.params.token ?? '';
-      const matches = ctx.hooks.channelTokenMatches?.(presented, channel.token) ?? presented === channel.token;
+      const matches =
+        ctx.hooks.channelTokenMatches?.(presented, channel.token, ctx.isAccessToken) ?? presented === channel.token;
       if (!ctx.holds('channel-token', matches)) throw new Rejection('forbidden', 'channel token not accepted');
       if (ctx.params.userId !== channel.userId) throw new Rejection('forbidden', 'user not allowed on this channel');
     },

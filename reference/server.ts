@@ -335,6 +335,7 @@ class ReferenceApp {
       choices: profile.mode.choices,
       hooks,
       holds: (rule, condition) => condition || hooks.ignoresRule === rule,
+      isAccessToken: (token) => valid.includes(token),
     };
     route.authorize?.(ctx);
     if (route.requestSchema) {
