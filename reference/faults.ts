@@ -122,19 +122,6 @@ const errorBecomes = (
 
 /** Ajv errors of `keyword` in op's request schema are ignored (for `fields` only, if given). */
 type SchemaKeyword = 'required' | 'type';
-const schemaRuleIgnored = (op: OperationNumber, keyword: SchemaKeyword, breaks: string, fields?: readonly string[]) => {
-  const fieldOf = (e: ErrorObject): string =>
-    keyword === 'required' ? String(e.params.missingProperty) : (e.instancePath.split('/').pop() ?? '');
-  const what = keyword === 'required' ? 'missing required fields' : 'fields of the wrong type';
-  return fault(
-    `op${op}-${keyword === 'required' ? 'required-fields' : 'field-types'}-ignored`,
-    breaks,
-    `Operation ${op} accepts ${what}${fields ? ` (${fields.join(', ')})` : ''}: ` +
-      `those ajv "${keyword}" errors of ${routeOf(op).requestSchema} are ignored.`,
-    { ignoresRequestError: (o, e) => o === op && e.keyword === keyword && (!fields || fields.includes(fieldOf(e))) },
-  );
-};
-
 /** Ajv errors of op's request schema for which `when` holds are ignored: a check skipped for one field or value. */
 const requestErrorIgnored = (
   op: OperationNumber,
@@ -143,6 +130,20 @@ const requestErrorIgnored = (
   description: string,
   when: (error: ErrorObject, body: unknown) => boolean,
 ) => fault(name, breaks, description, { ignoresRequestError: (o, e, body) => o === op && when(e, body) });
+
+const schemaRuleIgnored = (op: OperationNumber, keyword: SchemaKeyword, breaks: string, fields?: readonly string[]) => {
+  const fieldOf = (e: ErrorObject): string =>
+    keyword === 'required' ? String(e.params.missingProperty) : (e.instancePath.split('/').pop() ?? '');
+  const what = keyword === 'required' ? 'missing required fields' : 'fields of the wrong type';
+  return requestErrorIgnored(
+    op,
+    `op${op}-${keyword === 'required' ? 'required-fields' : 'field-types'}-ignored`,
+    breaks,
+    `Operation ${op} accepts ${what}${fields ? ` (${fields.join(', ')})` : ''}: ` +
+      `those ajv "${keyword}" errors of ${routeOf(op).requestSchema} are ignored.`,
+    (e) => e.keyword === keyword && (!fields || fields.includes(fieldOf(e))),
+  );
+};
 
 const authNotRequired = (op: OperationNumber) =>
   fault(

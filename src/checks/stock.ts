@@ -34,15 +34,22 @@ export function labelForm(label: string, config: RecognitionConfig): LabelForm |
   return undefined;
 }
 
+/** Whether availableStock is above 0 and at stockDisplayLimit: where exact stock is no longer displayed (§2.6). */
+export function atDisplayLimit(product: Product): boolean {
+  const { availableStock: stock, stockDisplayLimit: limit } = product;
+  return isFiniteNumber(stock) && stock > 0 && stock === limit;
+}
+
 /**
  * Why availableStockLabel reads "N units" at the display limit, where stockDisplayLimit is the "threshold from which
  * exact stock is no longer displayed" (§2.6); undefined otherwise. A warning only: OP8-STOCK-LABEL accepts it.
  */
 export function exactLabelAtLimitProblem(product: Product, config: RecognitionConfig): string | undefined {
-  const { availableStockLabel: label, availableStock: stock, stockDisplayLimit: limit } = product;
-  if (typeof label !== 'string' || !isFiniteNumber(stock) || stock <= 0 || stock !== limit) return undefined;
+  const { availableStockLabel: label, availableStock: stock } = product;
+  if (typeof label !== 'string' || !atDisplayLimit(product)) return undefined;
+  const shown = `availableStock ${String(stock)} = stockDisplayLimit`;
   return labelForm(label, config)?.form === 'exact'
-    ? `availableStockLabel ${JSON.stringify(label)} at the limit (availableStock ${stock} = stockDisplayLimit): ` +
+    ? `availableStockLabel ${JSON.stringify(label)} at the limit (${shown}): ` +
         'exact stock is displayed from the threshold on'
     : undefined;
 }

@@ -4,7 +4,7 @@
 // target for its absence. An external target keeps what a run deleted: the uses of the run are also kept in the
 // reports folder (CONSUMED_FILE), and the next run with that folder knows them.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS } from '../config/config';
 import { SETTING_CHECKS } from '../config/setting-checks';
@@ -70,8 +70,7 @@ export function consumedEarlier(setting: SettingKey, url: string): string | unde
 
 /** The uses kept in `reportsDir`; a file that is missing or not ours counts as none. */
 function keptUses(reportsDir: string): Record<string, Use> {
-  const file = join(reportsDir, CONSUMED_FILE);
-  const kept = parsed(existsSync(file) ? readFileSync(file, 'utf8') : undefined);
+  const kept = parsed(runFile(CONSUMED_FILE, reportsDir));
   if (!isObject(kept)) return {};
   const uses: Record<string, Use> = {};
   for (const [hash, value] of Object.entries(kept)) {

@@ -297,20 +297,22 @@ export function requiredFieldProbes(rule: BodyRule): TestDeclaration[] {
 
 const NUMERIC = new Set(['integer', 'number']);
 
+/** The valid body in which `field` has a role (BodyRule.validFor), else the rule's valid body. */
+const baseFor = (rule: BodyRule, field: string, ctx: RequestContext) => rule.validFor?.(field, ctx) ?? rule.valid(ctx);
+
 /** Each field of a declared type, retyped in a body where it has a role, is refused. */
 export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
   const { types } = rule;
   if (!types) return [];
   const check = negativeDataRejection(types.id, errorShapeOption(types.errorShape));
-  const baseFor = (name: string, ctx: RequestContext) => rule.validFor?.(name, ctx) ?? rule.valid(ctx);
   return typedFields(rule.schema).map((field) =>
     probe(`refuses ${field.name} that is not of type ${field.type}`, {
       operation: rule.operation,
-      request: (ctx) => bodyRequest(rule, retyped(baseFor(field.name, ctx), field), ctx),
+      request: (ctx) => bodyRequest(rule, retyped(baseFor(rule, field.name, ctx), field), ctx),
       // A boolean for a number too (`amount: true` read as 1 by a lax validator), as the properties send it.
       ...(NUMERIC.has(field.type ?? '') && {
         alsoSending: (ctx: RequestContext) => [
-          bodyRequest(rule, { ...baseFor(field.name, ctx), [field.name]: true }, ctx),
+          bodyRequest(rule, { ...baseFor(rule, field.name, ctx), [field.name]: true }, ctx),
         ],
       }),
       checks: [check],
@@ -357,7 +359,7 @@ export function coercibleValueProbes(rule: BodyRule): TestDeclaration[] {
   const fields = typedFields(rule.schema).filter((f) => (f.type ?? '') in COERCED);
   const [first, ...others] = fields.flatMap((field) =>
     (COERCED[field.type ?? '']?.forms ?? []).map((form) => (ctx: RequestContext) => {
-      const base = rule.validFor?.(field.name, ctx) ?? rule.valid(ctx);
+      const base = baseFor(rule, field.name, ctx);
       return bodyRequest(rule, { ...base, [field.name]: form(base[field.name]) }, ctx);
     }),
   );

@@ -50,6 +50,7 @@ import { declaredTags } from '../../src/playwright/probes';
 import {
   LOGGED_IN_FIELDS,
   asProduct,
+  atDisplayLimit,
   exactLabelAtLimitProblem,
   loggedInDataIn,
   stockBoundsProblem,
@@ -291,8 +292,7 @@ const stockChecks = {
   }),
   atLimit: requirementCheck('OP8-STOCK-LABEL-AT-LIMIT', (exchange, { config }) => {
     const product = productOf(exchange);
-    const { availableStock: stock, stockDisplayLimit: limit } = product;
-    if (typeof stock !== 'number' || stock <= 0 || stock !== limit)
+    if (!atDisplayLimit(product))
       return notApplicable('no product was at its display limit (availableStock = stockDisplayLimit, above 0)');
     const problem = exactLabelAtLimitProblem(product, config);
     if (problem === undefined) return;
