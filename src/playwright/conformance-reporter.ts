@@ -57,6 +57,7 @@ import { consoleGoneCause, mergeWithoutConsole } from './console-gone';
 import { shardProblems } from '../report/shards';
 import { addToLastFailed, lastRunFile } from './internals';
 import { HAR_FILE, type ReplaySettings } from '../evidence/har';
+import { recordingPath } from './replay';
 import { name as suiteName, version as suiteVersion } from '../../package.json';
 
 /** The workers' exchanges folder, gone once the reporter is done with it, whether a recording was written or not. */
@@ -198,6 +199,24 @@ function appendStepSummary(file: string | undefined, markdown: string): void {
   }
 }
 
+/** The files a run writes in its reports folder (writeReports). */
+const REPORT_FILES = ['conformance.json', 'conformance.md', 'conformance.html', 'junit.xml', HAR_FILE];
+
+/**
+ * Removes an earlier run's reports from `outputDir` as a run starts: a run killed before its end (SIGKILL, a CI job's
+ * hard time-out, the machine's memory) would otherwise leave them, and an earlier PASS would read as this run's.
+ * A file this run reads stays: the baseline (RSF_BASELINE), the waivers, the recording it replays.
+ */
+export function removeEarlierReports(outputDir: string, env: NodeJS.ProcessEnv): void {
+  const read = [env[REPORTING_SETTINGS.baseline.name], recordingPath(env.RSF_TARGET_URL)]
+    .map((path) => path?.trim())
+    .filter((path): path is string => !!path)
+    .map((path) => resolve(path));
+  read.push(resolve(env[REPORTING_SETTINGS.waiversFile.name]?.trim() || REPORTING_SETTINGS.waiversFile.default));
+  for (const file of REPORT_FILES.map((name) => join(outputDir, name)))
+    if (!read.includes(file)) rmSync(file, { force: true });
+}
+
 /** Ctrl-C (or SIGTERM from a cancelled CI job): what was left unjudged is no pass. */
 function interruptedMessage(tests: readonly TestRecord[]): string {
   const unfinished = tests.filter((t) => t.status === 'not run' || t.status === 'interrupted').length;
@@ -222,6 +241,13 @@ export default class ConformanceReporter implements Reporter {
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {
     if (options.merge) mergeWithoutConsole();
+    // As the run starts, before its global setup: Playwright's reporter API has no earlier public hook.
+    if (process.argv.includes('--list')) return;
+    try {
+      removeEarlierReports(this.outputDir(reporterSettings(process.env)), process.env);
+    } catch {
+      // a folder the run may not write to: onEnd says so, as the reports cannot be written either
+    }
   }
 
   printsToStdio(): boolean {
@@ -242,8 +268,8 @@ export default class ConformanceReporter implements Reporter {
     // `playwright test --list` runs nothing: keep the last real report.
     if (process.argv.includes('--list')) return undefined;
     const settings = reporterSettings(process.env);
-    const root = this.options.configDir ?? process.cwd();
-    const outputDir = resolve(root, this.options.outputDir ?? settings.reportsDir);
+    const root = this.root();
+    const outputDir = this.outputDir(settings);
     const dirProblem = reportsDirProblem(outputDir);
     const catalogue = requirements();
     const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
@@ -334,6 +360,14 @@ export default class ConformanceReporter implements Reporter {
     // own, failing to write the last run); merge-reports exits 0 whatever it says. The verdict's code ends the process
     // here, after everything else: this is the last onExit.
     process.exit(this.exitCode);
+  }
+
+  private root(): string {
+    return this.options.configDir ?? process.cwd();
+  }
+
+  private outputDir(settings: ReporterSettings): string {
+    return resolve(this.root(), this.options.outputDir ?? settings.reportsDir);
   }
 
   private writeReports(

@@ -1,5 +1,5 @@
 // The status rules, the exit policy and the renderers of the conformance reporter, on plain data (no child process).
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Requirement, requirements } from '../../src/model/catalogue';
 import {
@@ -12,7 +12,11 @@ import {
 import { runStatusOf, timedOutUnjudged } from '../../src/playwright/collect';
 import { expect, test } from '../../src/playwright/fixtures';
 import { type Baseline, loadBaseline } from '../../src/report/baseline';
-import { projectDirName, projectDirs } from '../../src/playwright/conformance-reporter';
+import ConformanceReporter, {
+  projectDirName,
+  projectDirs,
+  removeEarlierReports,
+} from '../../src/playwright/conformance-reporter';
 import { evidenceText, verdictLine } from '../../src/report/format';
 import { buildReport } from '../../src/report/model';
 import type { ReportInput, RequirementRow, Status, TestRecord } from '../../src/report/model';
@@ -609,4 +613,33 @@ test('waivers file: owner and expires are optional; bad JSON, unknown IDs, bad d
     known,
   );
   expect(good.waivers).toEqual([{ id: 'B-MUST', reason: 'known', owner: 'me', expires: '2030-12-31' }]);
+});
+
+test('a run starts by removing the reports of an earlier run, but for the files it reads and what runs keep', () => {
+  const dir = scratchDir('earlier-reports');
+  const REPORTS = ['conformance.json', 'conformance.md', 'conformance.html', 'junit.xml', 'exchanges.har'];
+  const seed = (names: string[]) => {
+    mkdirSync(dir, { recursive: true });
+    for (const name of names) writeFileSync(join(dir, name), 'from an earlier run');
+  };
+  const KEPT = ['.rsf-consumed.json', 'notes.txt', 'last-green.json'];
+  seed([...REPORTS, ...KEPT]);
+  // A run killed before its end (SIGKILL) writes no report: the earlier PASS must not read as its own.
+  new ConformanceReporter({ outputDir: dir });
+  expect(readdirSync(dir).sort()).toEqual([...KEPT].sort());
+
+  // Its baseline, its waivers and the recording it replays are read by the run: they stay, wherever they are.
+  seed(REPORTS);
+  removeEarlierReports(dir, {
+    RSF_BASELINE: join(dir, 'conformance.json'),
+    RSF_WAIVERS_FILE: join(dir, 'junit.xml'),
+    RSF_TARGET_URL: `har:${join(dir, 'exchanges.har')}`,
+  });
+  expect(REPORTS.filter((name) => existsSync(join(dir, name)))).toEqual([
+    'conformance.json',
+    'junit.xml',
+    'exchanges.har',
+  ]);
+  // No folder yet: nothing to remove.
+  removeEarlierReports(join(dir, 'absent'), {});
 });
