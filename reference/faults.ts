@@ -781,6 +781,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A product with no stock carries attributes null (not nullable in §2.6); RSF_PRODUCT_ID has stock.',
     (view, { product }) => (product.rawStock <= 0 ? { ...view, attributes: null } : view),
   ),
+  viewFault(
+    'op8-description-without-type',
+    'OP8-SUCCESS-SHAPE',
+    'Product 1003 (as if imported from an older catalogue) has a description without its type (§2.6: object ' +
+      '{type, value}); RSF_PRODUCT_ID has both.',
+    (view, { product }) => (product.id === 1003 ? { ...view, description: { value: 'Imported.' } } : view),
+  ),
   authDemanded(8, 'OP8-TOKEN-OPTIONAL'),
   viewFault(
     'op8-logged-in-fields-leaked',
