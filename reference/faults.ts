@@ -440,6 +440,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A clientWebsite that is not a URI is accepted (the ajv "format" error is ignored).',
     (e) => e.keyword === 'format' && e.instancePath === '/clientWebsite',
   ),
+  requestErrorIgnored(
+    1,
+    'op1-website-unchecked-beside-secondary-phone',
+    'OP1-WEBSITE-URI',
+    'A clientWebsite that is not a URI is accepted when secondaryPhone is sent too: the check runs on one path only.',
+    (e, body) =>
+      e.keyword === 'format' && e.instancePath === '/clientWebsite' && isObject(body) && 'secondaryPhone' in body,
+  ),
 
   // Operation 2, POST /miCuenta/shippingAddress.
   successBecomes(

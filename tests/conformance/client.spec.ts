@@ -37,9 +37,11 @@ test.describe('PATCH /client · operation 1 · §4.1', () => {
   }
 
   test(
-    ...probe('refuses a clientWebsite that is not a URI', {
+    ...probe('refuses a clientWebsite that is not a URI, alone or beside secondaryPhone', {
       operation: 'updateClient',
       request: ({ bodies }) => ({ json: { ...bodies.client(), clientWebsite: 'not a uri' } }),
+      // A validator may check it on one path only: with or without the other optional field.
+      alsoSending: ({ bodies }) => [{ json: { ...bodies.clientWithOptionalFields(), clientWebsite: 'not a uri' } }],
       checks: [negativeDataRejection('OP1-WEBSITE-URI', { errorShape: 'OP1-ERROR-SHAPE' })],
     }),
   );
