@@ -654,6 +654,22 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       typeof valueAt(body, e.instancePath) === 'boolean',
   ),
   fault(
+    'op5-type-null-taken-as-allowed',
+    'OP5-REQUIRED-FIELDS',
+    'A cart item whose type is null is taken as of the allowed type, as a default fills in a null.',
+    {
+      ignoresRequestError: (op, e, body) =>
+        op === 5 && /^\/\d+\/type$/.test(e.instancePath) && valueAt(body, e.instancePath) === null,
+      reply: (reply, { op, body }) =>
+        op === 5 &&
+        reply.outcome === 'rule' &&
+        Array.isArray(body) &&
+        body.every((item) => isObject(item) && (item.type === null || ALLOWED_CART_TYPES.has(item.type as number)))
+          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
+          : reply,
+    },
+  ),
+  fault(
     'op5-unknown-product-accepted',
     'OP5-UNKNOWN-PRODUCT',
     'A cart item naming a product that does not exist is accepted.',

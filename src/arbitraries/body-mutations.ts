@@ -79,9 +79,12 @@ export function everyFieldDropped(schema: string, ...bases: [Body, ...Body[]]): 
  * it is refused either way; null is never a wrong-type value of an optional field (valueNotOfType says why).
  */
 export function everyRequiredFieldNull(schema: string, base: Body): FieldMutation[] {
+  // The body of an array schema (cart items) is one of its items.
+  const isArray = (schemas().sources.get(schema) as { type?: unknown } | undefined)?.type === 'array';
+  const asSent = (body: Body) => (isArray ? [body] : body);
   return names(requiredFields(schema), schema, 'required').flatMap((field) => {
     const body = { ...base, [field]: null };
-    return schemas().validate(schema, body).valid ? [] : [{ field, mutation: 'null' as const, body }];
+    return schemas().validate(schema, asSent(body)).valid ? [] : [{ field, mutation: 'null' as const, body }];
   });
 }
 

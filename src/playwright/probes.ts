@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestDetails } from '@playwright/test';
 import type { ValidBodies } from '../model/bodies';
 import { requiredFields, retyped, typedFields, without } from '../model/bodies';
+import { everyRequiredFieldNull } from '../arbitraries';
 import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, notApplicable, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
@@ -295,6 +296,29 @@ export function requiredFieldProbes(rule: BodyRule): TestDeclaration[] {
   );
 }
 
+/**
+ * Each required field sent as null, where its schema takes no null (everyRequiredFieldNull): read as absent or as of
+ * another type, it is refused either way. One test of the operation.
+ */
+export function requiredNullProbes(rule: BodyRule): TestDeclaration[] {
+  const { required } = rule;
+  if (!required) return [];
+  const nulls = (ctx: RequestContext) =>
+    everyRequiredFieldNull(rule.schema, rule.valid(ctx)).map((m) => bodyRequest(rule, m.body, ctx));
+  return [
+    probe('refuses a body with a required field null, each in turn', {
+      operation: rule.operation,
+      request: (ctx) => {
+        const [first] = nulls(ctx);
+        if (!first) throw new Error(`${rule.schema}: every required field takes null`);
+        return first;
+      },
+      alsoSending: (ctx) => nulls(ctx).slice(1),
+      checks: [negativeDataRejection(required.id, errorShapeOption(required.errorShape))],
+    }),
+  ];
+}
+
 const NUMERIC = new Set(['integer', 'number']);
 
 /** The valid body in which `field` has a role (BodyRule.validFor), else the rule's valid body. */
@@ -328,6 +352,7 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
   };
   return [
     ...requiredFieldProbes(rule),
+    ...requiredNullProbes(rule),
     ...typedFieldProbes(rule),
     ...coercibleValueProbes(rule),
     ...memberCaseProbes(rule),
