@@ -10,7 +10,7 @@ import { modeNamed } from './modes';
 import { rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
-import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, SEED_CHANNEL } from './seed';
+import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, PRODUCTS, SEED_CHANNEL } from './seed';
 
 export interface Fault {
   /** kebab-case, e.g. "op4-utility-unbounded". */
@@ -693,6 +693,21 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
         facts.body.length > 1 &&
         isObject(facts.body[0]) &&
         ALLOWED_CART_TYPES.has(facts.body[0].type as number)
+          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
+          : reply,
+    },
+  ),
+  fault(
+    'op5-product-checked-in-first-item-only',
+    'OP5-UNKNOWN-PRODUCT',
+    "Only the first cart item's product is looked up: a product that does not exist in a later item is accepted.",
+    {
+      reply: (reply, { op, body }) =>
+        op === 5 &&
+        reply.outcome === 'not-found' &&
+        Array.isArray(body) &&
+        body.length > 1 &&
+        PRODUCTS.some((p) => isObject(body[0]) && p.id === body[0].productId)
           ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
           : reply,
     },

@@ -25,6 +25,17 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
   );
 
   test(
+    ...probe('refuses a product that does not exist in the second item of two', {
+      operation: 'updateCartItems',
+      request: ({ bodies, config }) => ({
+        json: [bodies.cartItem(), bodies.cartItem({ productId: config.missingProductId })],
+      }),
+      checks: [negativeDataRejection('OP5-UNKNOWN-PRODUCT')],
+      settings: ['missingProductId', 'rejectionText'],
+    }),
+  );
+
+  test(
     ...probe('refuses an item type that is not allowed', {
       operation: 'updateCartItems',
       request: ({ bodies, config }) => ({ json: [bodies.cartItem({ type: config.cartDisallowedType })] }),
