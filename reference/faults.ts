@@ -993,6 +993,17 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     { channelTokenMatches: (presented, token, isAccessToken) => presented === token || isAccessToken(presented) },
   ),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
+  fault(
+    'op15-multiline-message-answered-empty',
+    'OP15-SUCCESS-SHAPE',
+    'A message with a line break is stored, but answered {} without success, as if its second line were lost.',
+    {
+      reply: (reply, { op, body }) =>
+        op === 15 && reply.outcome === 'success' && isObject(body) && /\n/.test(String(body.message))
+          ? { ...reply, body: json({}) }
+          : reply,
+    },
+  ),
   schemaRuleIgnored(15, 'type', 'OP15-FIELD-TYPES'),
 
   // Links between operations: each operation answers as it should on its own.

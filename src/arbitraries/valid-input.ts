@@ -73,6 +73,9 @@ export const TEXT_EXAMPLES: readonly string[] = [
   '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀 🛒📦 𠀋𡈽 🇦🇷 𝄞 👍🏽',
 ];
 
+/** Text written on several lines, as a message is: line breaks of both kinds, and a blank line between paragraphs. */
+export const MULTILINE_TEXT = 'Hola,\nel pedido llegó con la caja rota.\r\n\r\nGracias, Ana';
+
 /** JSON integers at the edges: 32-bit and 53-bit (the largest JavaScript and most parsers read exactly). */
 export const INTEGER_EDGES: readonly number[] = [
   0,
@@ -124,6 +127,8 @@ export interface ValidBodyOptions {
   kept?: readonly string[];
   /** Values of a field whose schema constrains it (utility: at most 100, §8); others are left alone. */
   values?: Record<string, fc.Arbitrary<unknown>>;
+  /** Its text is written on several lines (a message): the examples hold MULTILINE_TEXT too. */
+  lines?: boolean;
 }
 
 /** The fields of `base` that are generated, each with its type: not kept, not constrained unless given values. */
@@ -153,10 +158,10 @@ export function validBody(schema: string, base: Body, options: ValidBodyOptions 
 
 /**
  * The examples of validBody, sent before the generated bodies: every generated string field set to each text of
- * TEXT_EXAMPLES in turn, then every generated integer field at its largest and at its smallest edge, then each
- * numeric field that is not kept alone one above its configured value: an ordinary other value, which a target
- * carries out more often than an edge, so that its success answer to other data than the configured is judged too
- * (a quantity of 2, say).
+ * TEXT_EXAMPLES in turn (and to MULTILINE_TEXT, with `lines`), then every generated integer field at its largest and
+ * at its smallest edge, then each numeric field that is not kept alone one above its configured value: an ordinary
+ * other value, which a target carries out more often than an edge, so that its success answer to other data than the
+ * configured is judged too (a quantity of 2, say).
  */
 export function validBodyExamples(schema: string, base: Body, options: ValidBodyOptions = {}): Body[] {
   const fields = generatedFields(schema, base, options).filter(([name]) => !options.values?.[name]);
@@ -173,6 +178,7 @@ export function validBodyExamples(schema: string, base: Body, options: ValidBody
   });
   return [
     ...(has('string') ? TEXT_EXAMPLES.map((text) => set('string', text)) : []),
+    ...(has('string') && options.lines ? [set('string', MULTILINE_TEXT)] : []),
     ...(has('integer') ? [set('integer', Number.MAX_SAFE_INTEGER), set('integer', Number.MIN_SAFE_INTEGER)] : []),
     ...oneAbove,
   ];
@@ -207,7 +213,8 @@ export const VALID_BODY_INPUTS = {
   updateCategory: { base: (b) => b.categoryUpdate(), values: { utility: utilityInRange() } },
   createPaymentPreference: { base: (b) => b.paymentPreference() },
   createPostSale: { base: (b) => b.postSale() },
-  sendChannelMessage: { base: (b) => b.channelMessage() },
+  // A message is the one text of the API that people write on several lines, and §4.15 lists no refusal of one.
+  sendChannelMessage: { base: (b) => b.channelMessage(), lines: true },
 } as const satisfies Partial<Record<OperationName, BodyInput>>;
 
 export type BodyOperation = keyof typeof VALID_BODY_INPUTS;
