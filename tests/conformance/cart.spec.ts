@@ -1,4 +1,5 @@
 import { BODY_RULES } from '../../src/model/body-rules';
+import type { Config } from '../../src/config/config';
 import { negativeDataRejection, succeeds } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
@@ -25,17 +26,6 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
   );
 
   test(
-    ...probe('refuses a product that does not exist in the second item of two', {
-      operation: 'updateCartItems',
-      request: ({ bodies, config }) => ({
-        json: [bodies.cartItem(), bodies.cartItem({ productId: config.missingProductId })],
-      }),
-      checks: [negativeDataRejection('OP5-UNKNOWN-PRODUCT')],
-      settings: ['missingProductId', 'rejectionText'],
-    }),
-  );
-
-  test(
     ...probe('refuses an item type that is not allowed', {
       operation: 'updateCartItems',
       request: ({ bodies, config }) => ({ json: [bodies.cartItem({ type: config.cartDisallowedType })] }),
@@ -44,16 +34,31 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
     }),
   );
 
-  test(
-    ...probe('refuses an item type that is not allowed in the second item of two', {
-      operation: 'updateCartItems',
-      request: ({ bodies, config }) => ({
-        json: [bodies.cartItem(), bodies.cartItem({ type: config.cartDisallowedType })],
+  // A validator may look at the first item only: each bad item also comes after a valid one.
+  const secondItems = [
+    {
+      what: 'a product that does not exist',
+      id: 'OP5-UNKNOWN-PRODUCT',
+      setting: 'missingProductId',
+      bad: (config: Config) => ({ productId: config.missingProductId }),
+    },
+    {
+      what: 'an item type that is not allowed',
+      id: 'OP5-TYPE-NOT-ALLOWED',
+      setting: 'cartDisallowedType',
+      bad: (config: Config) => ({ type: config.cartDisallowedType }),
+    },
+  ] as const;
+  for (const { what, id, setting, bad } of secondItems) {
+    test(
+      ...probe(`refuses ${what} in the second item of two`, {
+        operation: 'updateCartItems',
+        request: ({ bodies, config }) => ({ json: [bodies.cartItem(), bodies.cartItem(bad(config))] }),
+        checks: [negativeDataRejection(id)],
+        settings: [setting, 'rejectionText'],
       }),
-      checks: [negativeDataRejection('OP5-TYPE-NOT-ALLOWED')],
-      settings: ['cartDisallowedType', 'rejectionText'],
-    }),
-  );
+    );
+  }
 
   test(
     ...probe('refuses a body that is an object, not an array', {
