@@ -65,14 +65,26 @@ const saysSomething = (v: unknown): boolean => (typeof v === 'string' && v.trim(
 /**
  * An object that says it is an error in one of the ways §7.1 documents, or by an `error` member with a message.
  * Only a non-empty message counts: `error: null` or `error_message: ""` may be ordinary fields of a free-form body.
+ * Nor does a member the request sent with the same value (`sent`, its JSON body): a success whose structure depends
+ * on the request data (§4.13) may echo it, and a post-sale form may have a field named `error`.
  */
-export function errorMarker(value: unknown): string | undefined {
+export function errorMarker(value: unknown, sent?: unknown): string | undefined {
   if (!isObject(value)) return undefined;
-  if (saysSomething(value.error_message)) return 'it has an error_message (§7.1)';
-  if (value.success === false || value.success === 'error')
+  const own = (key: string) => !(isObject(sent) && key in sent && sent[key] === value[key]);
+  if (saysSomething(value.error_message) && own('error_message')) return 'it has an error_message (§7.1)';
+  if ((value.success === false || value.success === 'error') && own('success'))
     return `its success is ${JSON.stringify(value.success)} (§7.1)`;
-  if (saysSomething(value.error)) return 'it has an error member';
+  if (saysSomething(value.error) && own('error')) return 'it has an error member';
   return undefined;
+}
+
+/** The request's JSON body, if it had one: what an answer only echoes back says nothing of the answer. */
+function sentJson(exchange: Exchange): unknown {
+  try {
+    return JSON.parse(exchange.request.body ?? '');
+  } catch {
+    return undefined;
+  }
 }
 
 function successValue(exchange: Exchange, config: RecognitionConfig): string | undefined {
@@ -101,7 +113,7 @@ function successValue(exchange: Exchange, config: RecognitionConfig): string | u
     case 'object':
     case 'array':
     case 'unspecified': {
-      const marker = errorMarker(value);
+      const marker = errorMarker(value, sentJson(exchange));
       if (marker) return `the body is an error: ${marker}`;
       const text = plainString(exchange.body);
       if (text !== undefined && exchange.operation.successSignal === 'unspecified' && config.rejectionText.test(text)) {
@@ -157,7 +169,7 @@ export function saysRefused(exchange: Exchange, config: RecognitionConfig, error
   // The success shape, with a success value that says it failed: the only 2xx outcome without schema errors.
   if (outcome.schemaErrors.length === 0) return true;
   const body = schemaInput(exchange.body);
-  if (errorMarker(body) !== undefined || errorSchemas.some((name) => schemas().validate(name, body).valid)) return true;
+  if (errorMarker(body, sentJson(exchange)) !== undefined || errorSchemas.some((name) => schemas().validate(name, body).valid)) return true;
   const text = plainString(exchange.body);
   return text !== undefined && config.rejectionText.test(text);
 }

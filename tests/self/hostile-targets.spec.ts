@@ -26,7 +26,7 @@ import {
   successProblem,
 } from '../../src/checks/checks';
 import { CheckFailure } from '../../src/checks/failure';
-import { neitherSuccessNorRefusal, refusedBeforeTheData } from '../../src/checks/outcome';
+import { neitherSuccessNorRefusal, outcomeOf, refusedBeforeTheData } from '../../src/checks/outcome';
 import { Transport } from '../../src/http/transport';
 import {
   answeredInFront,
@@ -1627,6 +1627,19 @@ test.describe('retries and the breaker', () => {
     expect(taken(404, '{"error_message":"not found"}')).toBe(false);
     expect(taken(200, '{"error_message":"not found"}')).toBe(false);
     expect(taken(200, '"Product not found"')).toBe(false);
+  });
+
+  test('an error member the request sent, echoed back in a success, is no error marker; one of the answer itself is', () => {
+    const postSale = (sent: object, answer: object) => {
+      const exchange = answered(OPERATIONS.createPostSale, 200, JSON.stringify(answer));
+      const withBody = { ...exchange, request: { ...exchange.request, body: JSON.stringify(sent) } };
+      return outcomeOf(withBody, loadConfig()).succeeded;
+    };
+    // A post-sale form with a field named error (the defect, in the customer's words), echoed (§4.13).
+    const form = { orderId: 1, error: 'llegó otro modelo' };
+    expect(postSale(form, { id: 7, ...form })).toBe(true);
+    expect(postSale(form, { id: 7, error: 'order 1 not found' })).toBe(false);
+    expect(postSale({ orderId: 1 }, { error: 'order 1 not found' })).toBe(false);
   });
 
   test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
