@@ -169,7 +169,11 @@ export function saysRefused(exchange: Exchange, config: RecognitionConfig, error
   // The success shape, with a success value that says it failed: the only 2xx outcome without schema errors.
   if (outcome.schemaErrors.length === 0) return true;
   const body = schemaInput(exchange.body);
-  if (errorMarker(body, sentJson(exchange)) !== undefined || errorSchemas.some((name) => schemas().validate(name, body).valid)) return true;
+  if (
+    errorMarker(body, sentJson(exchange)) !== undefined ||
+    errorSchemas.some((name) => schemas().validate(name, body).valid)
+  )
+    return true;
   const text = plainString(exchange.body);
   return text !== undefined && config.rejectionText.test(text);
 }

@@ -1629,7 +1629,7 @@ test.describe('retries and the breaker', () => {
     expect(taken(200, '"Product not found"')).toBe(false);
   });
 
-  test('an error member the request sent, echoed back in a success, is no error marker; one of the answer itself is', () => {
+  test('an error member the request sent, echoed back in a success, is no error marker; an own one is', () => {
     const postSale = (sent: object, answer: object) => {
       const exchange = answered(OPERATIONS.createPostSale, 200, JSON.stringify(answer));
       const withBody = { ...exchange, request: { ...exchange.request, body: JSON.stringify(sent) } };
