@@ -425,6 +425,19 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
           : reply,
     },
   ),
+  fault(
+    'op1-array-body-crash',
+    'OP1-ERROR-SHAPE',
+    'A client update whose body is a JSON array answers HTTP 500 with a stack line, as code that reads a field of ' +
+      "a list does (\"'list' object has no attribute 'get'\"), instead of {status, message}.",
+    {
+      ignoresRequestError: (op, e, body) => op === 1 && e.instancePath === '' && Array.isArray(body),
+      reply: (reply, { op, body }) =>
+        op === 1 && Array.isArray(body)
+          ? { status: 500, body: plain("AttributeError: 'list' object has no attribute 'get'"), outcome: 'internal' }
+          : reply,
+    },
+  ),
   errorBecomes(
     1,
     OTHER_ERRORS,
@@ -993,6 +1006,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     { channelTokenMatches: (presented, token, isAccessToken) => presented === token || isAccessToken(presented) },
   ),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
+  requestErrorIgnored(
+    15,
+    'op15-array-body-accepted',
+    'OP15-FIELD-TYPES',
+    'A body that is a JSON array (the message object in a list of one) is taken, as if it were the message.',
+    (e, body) => e.instancePath === '' && Array.isArray(body),
+  ),
   fault(
     'op15-multiline-message-answered-empty',
     'OP15-SUCCESS-SHAPE',

@@ -2,7 +2,7 @@
 // a field of a declared type given a value of another JSON type. Fields and types are read from the schema.
 import fc from 'fast-check';
 import { requiredFields, typedFields, without } from '../model/bodies';
-import { schemas } from '../model/schema-registry';
+import { isArraySchema, schemas } from '../model/schema-registry';
 
 type Body = Record<string, unknown>;
 
@@ -80,8 +80,7 @@ export function everyFieldDropped(schema: string, ...bases: [Body, ...Body[]]): 
  */
 export function everyRequiredFieldNull(schema: string, base: Body): FieldMutation[] {
   // The body of an array schema (cart items) is one of its items.
-  const isArray = (schemas().sources.get(schema) as { type?: unknown } | undefined)?.type === 'array';
-  const asSent = (body: Body) => (isArray ? [body] : body);
+  const asSent = (body: Body) => (isArraySchema(schema) ? [body] : body);
   return names(requiredFields(schema), schema, 'required').flatMap((field) => {
     const body = { ...base, [field]: null };
     return schemas().validate(schema, asSent(body)).valid ? [] : [{ field, mutation: 'null' as const, body }];

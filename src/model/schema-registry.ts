@@ -221,6 +221,11 @@ export interface FieldShape {
   type?: string;
 }
 
+/** Whether a request schema is an array of items (cart items, §4.5), whose fields are those of an item. */
+export function isArraySchema(name: SchemaName): boolean {
+  return resolveRef(schemas().sources.get(name) as ObjectSchema).type === 'array';
+}
+
 /** The top-level fields of an object request schema (or of the items of an array schema), read from the schema. */
 export function fieldsOf(name: SchemaName): FieldShape[] {
   let schema = resolveRef(schemas().sources.get(name) as ObjectSchema);

@@ -6,6 +6,7 @@ import type { TestDetails } from '@playwright/test';
 import type { ValidBodies } from '../model/bodies';
 import { requiredFields, retyped, typedFields, without } from '../model/bodies';
 import { everyRequiredFieldNull } from '../arbitraries';
+import { isArraySchema } from '../model/schema-registry';
 import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, notApplicable, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
@@ -319,6 +320,25 @@ export function requiredNullProbes(rule: BodyRule): TestDeclaration[] {
   ];
 }
 
+/**
+ * The valid body inside a JSON array, where the body is an object (a client that sends a list of one): refused, in
+ * the documented error shape where there is one. Operation 5, whose body is an array, has its own probe of an object.
+ */
+export function arrayBodyProbes(rule: BodyRule): TestDeclaration[] {
+  const { types } = rule;
+  if (!types || isArraySchema(rule.schema)) return [];
+  return [
+    probe('refuses the valid body inside a JSON array, not an object', {
+      operation: rule.operation,
+      request: (ctx) => {
+        const valid = bodyRequest(rule, rule.valid(ctx), ctx);
+        return { ...valid, json: [valid.json] };
+      },
+      checks: [negativeDataRejection(types.id, errorShapeOption(types.errorShape))],
+    }),
+  ];
+}
+
 const NUMERIC = new Set(['integer', 'number']);
 
 /** The valid body in which `field` has a role (BodyRule.validFor), else the rule's valid body. */
@@ -354,6 +374,7 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
     ...requiredFieldProbes(rule),
     ...requiredNullProbes(rule),
     ...typedFieldProbes(rule),
+    ...arrayBodyProbes(rule),
     ...coercibleValueProbes(rule),
     ...memberCaseProbes(rule),
     malformedJsonProbe(rule.operation, otherParts),
