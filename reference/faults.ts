@@ -364,6 +364,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     (presented, token) => presented.startsWith(token),
   ),
   tokenComparedLoosely(
+    12,
+    'op12-undefined-token-accepted',
+    'DELETE /miCuenta/misProductos/… also takes a legacy token, compared as text while its setting is unset: ' +
+      '"Bearer undefined", what a client whose token is unset sends, is accepted.',
+    (presented, token) => presented === token || presented === 'undefined',
+  ),
+  tokenComparedLoosely(
     14,
     'op14-channel-token-as-bearer',
     "GET /postventa/{id}/messageChannel takes the seeded channel's token (the default RSF_CHANNEL_TOKEN) as a Bearer " +

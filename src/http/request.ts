@@ -37,6 +37,11 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
     case 'channel-token':
       if (!tokens.channelToken) throw new Error('RSF_CHANNEL_TOKEN is empty: it cannot be sent as a Bearer token');
       return `Bearer ${tokens.channelToken}`;
+    // What a client whose token variable is unset sends (`Bearer ${token}`), and a server with a setting unset takes.
+    case 'undefined-token':
+      return 'Bearer undefined';
+    case 'null-token':
+      return 'Bearer null';
     case 'other-case': {
       // Never the valid token itself: a probe with a token that has no letter is not sent (credentialProbes).
       const token = otherCase(tokens.bearerToken);

@@ -18,6 +18,8 @@ export const CREDENTIALS = [
   'character-added',
   'channel-token',
   'other-case',
+  'undefined-token',
+  'null-token',
 ] as const;
 export type Credentials = (typeof CREDENTIALS)[number];
 

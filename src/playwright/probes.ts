@@ -193,7 +193,7 @@ export { CREDENTIALS_ANNOTATION };
 /** A test each, by the first credentials it sends; each test's title says how. */
 const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['none', 'without an Authorization header'],
-  ['unknown-token', 'with a token the target does not know, or the channel token'],
+  ['unknown-token', 'with a token the target does not know, the channel token, or undefined or null as a token'],
   ['non-bearer', 'with the token under a scheme other than Bearer, or alone'],
   ['empty-bearer', 'with an empty Bearer token'],
   // Near misses (near-miss-tokens.ts): what a comparison of a prefix, of too few characters, or without case lets in.
@@ -203,7 +203,7 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
 
 /** Variants sent in the test of another, after it (near misses, another token, no scheme): its title names them. */
 const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
-  'unknown-token': ['channel-token'],
+  'unknown-token': ['channel-token', 'undefined-token', 'null-token'],
   'non-bearer': ['bare-token'],
   'last-character-changed': ['last-character-dropped', 'character-added'],
 };
@@ -213,6 +213,8 @@ const HOW_SENT: Partial<Record<Credentials, string>> = {
   ...Object.fromEntries(REFUSED_CREDENTIALS),
   'unknown-token': 'with a token the target does not know',
   'channel-token': "with operation 15's channel token as the Bearer token",
+  'undefined-token': 'with the word undefined as the Bearer token (a client whose token is unset)',
+  'null-token': 'with the word null as the Bearer token (a client whose token is unset)',
   'non-bearer': 'with the token under a scheme other than Bearer',
   'bare-token': 'with the token alone, without a scheme',
   'last-character-changed': 'with the token, its last character changed',
@@ -233,6 +235,10 @@ function unsendable(credentials: Credentials, config: Config): string | undefine
     return config.channelToken === '' || config.channelToken === config.bearerToken
       ? 'RSF_CHANNEL_TOKEN is empty, or the Bearer token itself: not sent as a Bearer token'
       : undefined;
+  if (credentials === 'undefined-token' || credentials === 'null-token') {
+    const word = credentials === 'undefined-token' ? 'undefined' : 'null';
+    return config.bearerToken === word ? `RSF_BEARER_TOKEN is the word ${word}: not sent as another token` : undefined;
+  }
   if (credentials !== 'other-case') return undefined;
   if (otherCase(config.bearerToken) === undefined)
     return 'RSF_BEARER_TOKEN has no letter, so it has no other letter case: not sent (the token itself would be)';

@@ -33,6 +33,8 @@ const NEAR_MISS_TOKENS: readonly string[] = [
   'character-added',
   'other-case',
   'channel-token',
+  'undefined-token',
+  'null-token',
 ];
 
 /** The column of a test's `credentials` annotation, if it names one. */
