@@ -4,8 +4,8 @@
 import { SAMPLE_BODIES } from '../src/model/operations';
 
 /** The tokens of the suite's defaults (RSF_BEARER_TOKEN, RSF_CHANNEL_TOKEN), unless the server is given others. */
-export const DEFAULT_BEARER_TOKEN = 'reference-bearer-token';
-export const DEFAULT_CHANNEL_TOKEN = 'reference-channel-token';
+export const DEFAULT_BEARER_TOKEN = 'Reference-Bearer-Token';
+export const DEFAULT_CHANNEL_TOKEN = 'Reference-Channel-Token';
 
 export const round2 = (n: number): number => Math.round((n + Number.EPSILON) * 100) / 100;
 

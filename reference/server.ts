@@ -277,7 +277,7 @@ class ReferenceApp {
 
   /** POST /_tokens: a fresh bearer token, as text/plain (what a token command prints). */
   private mint(res: ServerResponse): void {
-    const token = `minted-${randomBytes(12).toString('hex')}`;
+    const token = `Minted-${randomBytes(12).toString('hex')}`;
     this.minted.add(token);
     res.writeHead(201, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(token);
   }

@@ -67,6 +67,15 @@ export function hexadecimalToken(token: string): boolean {
   return /^[0-9a-f-]+$/i.test(token) && /[a-f]/i.test(token);
 }
 
+/**
+ * Whether the token's letters are all in one case, so that its other case may name the same token: a UUID or another
+ * hexadecimal token (RFC 9562 §4), a base32 token (Crockford's decodes either case), a base36 one. A target may then
+ * accept it, and a comparison without case lets in no other token issued in that one case: its probe proves nothing.
+ */
+export function caseCarriesNoMeaning(token: string): boolean {
+  return otherCase(token) !== undefined && (token === token.toLowerCase() || token === token.toUpperCase());
+}
+
 /** The near-miss forms of `token`, its other letter case among them when `withOtherCase`. */
 function nearMisses(token: string, withOtherCase: boolean): string[] {
   const otherForm = withOtherCase ? otherCase(token) : undefined;
@@ -77,10 +86,10 @@ function nearMisses(token: string, withOtherCase: boolean): string[] {
 
 /**
  * The near misses a probe sends of a token given in a path (operation 15's channel token), each one a conforming
- * target refuses: not the other case of a token whose letters carry no case (hexadecimalToken), the same token.
+ * target refuses: not the other case of a token whose letters are in one case (caseCarriesNoMeaning).
  */
 export function nearMissesToSend(token: string): string[] {
-  return nearMisses(token, !hexadecimalToken(token));
+  return nearMisses(token, !caseCarriesNoMeaning(token));
 }
 
 /** Every near-miss form of a token that the suite may send: the values to redact along with it. */

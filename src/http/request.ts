@@ -2,7 +2,13 @@
 import { createHash } from 'node:crypto';
 import { type Operation, fillPath, operationLabel } from '../model/operations';
 import type { Credentials, OutgoingRequest, SendOptions } from './exchange';
-import { characterAdded, lastCharacterChanged, lastCharacterDropped, otherCase } from './near-miss-tokens';
+import {
+  caseCarriesNoMeaning,
+  characterAdded,
+  lastCharacterChanged,
+  lastCharacterDropped,
+  otherCase,
+} from './near-miss-tokens';
 
 /** The tokens requests are sent with (the valid one, and one the target must refuse), and what every one carries. */
 export interface Tokens {
@@ -35,17 +41,23 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
     case 'character-added':
       return `Bearer ${characterAdded(tokens.bearerToken)}`;
     case 'channel-token':
-      if (!tokens.channelToken) throw new Error('RSF_CHANNEL_TOKEN is empty: it cannot be sent as a Bearer token');
+      if (!tokens.channelToken || tokens.channelToken === tokens.bearerToken)
+        throw new Error('RSF_CHANNEL_TOKEN is empty, or the Bearer token itself: not sent as another token');
       return `Bearer ${tokens.channelToken}`;
     // What a client whose token variable is unset sends (`Bearer ${token}`), and a server with a setting unset takes.
     case 'undefined-token':
-      return 'Bearer undefined';
-    case 'null-token':
-      return 'Bearer null';
+    case 'null-token': {
+      const word = credentials === 'undefined-token' ? 'undefined' : 'null';
+      if (tokens.bearerToken === word) throw new Error(`RSF_BEARER_TOKEN is the word ${word}: not sent as another`);
+      return `Bearer ${word}`;
+    }
     case 'other-case': {
-      // Never the valid token itself: a probe with a token that has no letter is not sent (credentialProbes).
+      // Never the valid token, nor one that may be it: such a probe is not sent (credentialProbes, unsendable), and its
+      // request is not built, so that it is not sent ahead of the test either (a DELETE would use up its product).
       const token = otherCase(tokens.bearerToken);
       if (token === undefined) throw new Error('RSF_BEARER_TOKEN has no letter: it has no other letter case');
+      if (caseCarriesNoMeaning(tokens.bearerToken))
+        throw new Error('RSF_BEARER_TOKEN has its letters in one case: its other case may be the token itself');
       return `Bearer ${token}`;
     }
   }

@@ -10,7 +10,7 @@ import { isArraySchema } from '../model/schema-registry';
 import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, notApplicable, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
-import { hexadecimalToken, otherCase } from '../http/near-miss-tokens';
+import { caseCarriesNoMeaning, otherCase } from '../http/near-miss-tokens';
 import type { Conformance, SettingKey } from './conformance';
 import { stopAsInconclusive } from './unjudged';
 import { consumedEarlier, recordConsumed } from './consumed';
@@ -242,10 +242,11 @@ function unsendable(credentials: Credentials, config: Config): string | undefine
   if (credentials !== 'other-case') return undefined;
   if (otherCase(config.bearerToken) === undefined)
     return 'RSF_BEARER_TOKEN has no letter, so it has no other letter case: not sent (the token itself would be)';
-  if (hexadecimalToken(config.bearerToken))
+  if (caseCarriesNoMeaning(config.bearerToken))
     return (
-      'RSF_BEARER_TOKEN is hexadecimal (a UUID, say), whose letters are case-insensitive (RFC 9562 §4): its other ' +
-      'letter case names the same token, which a target may accept. Not sent'
+      'RSF_BEARER_TOKEN has its letters in one case (a UUID, a hexadecimal or base32 token, say): its other letter ' +
+      'case may name the same token (RFC 9562 §4; Crockford base32 decodes either case), which a target may accept, ' +
+      'and a comparison without case lets in no other token issued in one case. Not sent'
     );
   return undefined;
 }
@@ -277,7 +278,7 @@ export function credentialProbes(
             .map((c) => ({ ...options.request(ctx), credentials: c })),
       }),
     });
-    // Its declared request cannot be built either (authorizationHeader throws), so none is sent ahead.
+    // Its declared request cannot be built either (authorizationHeader throws alike), so none is sent ahead.
     const guarded: TestDeclaration[2] = async ({ api, conformance, bodies, config }) => {
       const reason = unsendable(credentials, config);
       if (reason === undefined) return body({ api, conformance, bodies, config });

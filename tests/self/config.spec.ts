@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { ConfigError, SETTINGS, loadConfig, secretsOf } from '../../src/config/config';
 import {
   characterAdded,
+  caseCarriesNoMeaning,
   hexadecimalToken,
   lastCharacterChanged,
   lastCharacterDropped,
@@ -15,6 +16,7 @@ import {
   otherCase,
 } from '../../src/http/near-miss-tokens';
 import { REDACTED, redact } from '../../src/http/redact';
+import { authorizationHeader } from '../../src/http/request';
 import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
@@ -184,6 +186,23 @@ test('a near-miss token is the token one character off at its end, or in the oth
   expect(hexadecimalToken('DEADBEEF00')).toBe(true);
   for (const token of ['Ref-Token-1', 'reference-bearer-token', '1234-5678', 'eyJhbGciOiJIUzI1NiJ9.e30.x'])
     expect(hexadecimalToken(token), token).toBe(false);
+  // Letters in one case (hexadecimal, base32, base36): the other case may be the same token, its probe is not sent.
+  for (const token of ['3f2504e0-4f89-11d3', '9KX4RTZ2MWQ8HV5NCJ3PDY6GBE0SA1F7', 'QW7M-3KZR-9XVT', 'reference-token'])
+    expect(caseCarriesNoMeaning(token), token).toBe(true);
+  for (const token of ['Reference-Bearer-Token', 'eyJhbGciOiJIUzI1NiJ9.e30.x', '1234-5678'])
+    expect(caseCarriesNoMeaning(token), token).toBe(false);
+  // A variant that may be the token itself is not even built, so that it is not sent ahead of its test (a DELETE would
+  // use up its product): the other case of a token in one case, the channel token when it is the Bearer token.
+  const tokens = (bearerToken: string, channelToken = 'Channel-Token') => ({
+    bearerToken,
+    invalidBearerToken: 'x',
+    channelToken,
+  });
+  expect(() => authorizationHeader('other-case', tokens('9KX4RTZ2MWQ8'))).toThrow(/one case/);
+  expect(authorizationHeader('other-case', tokens('Ref-Token-1'))).toBe('Bearer rEF-tOKEN-1');
+  expect(() => authorizationHeader('channel-token', tokens('Same', 'Same'))).toThrow(/Bearer token itself/);
+  expect(() => authorizationHeader('undefined-token', tokens('undefined'))).toThrow(/the word undefined/);
+  expect(authorizationHeader('null-token', tokens('Ref-Token-1'))).toBe('Bearer null');
   fc.assert(
     fc.property(fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme-ascii' }), (token) => {
       const changed = [...lastCharacterChanged(token)];

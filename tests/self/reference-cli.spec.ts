@@ -57,7 +57,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     try {
       const url = await cli.url;
       expect((await send(url, '/v1/prices', { headers: bearer(TOKEN) })).status).toBe(200);
-      expect((await send(url, '/v1/prices', { headers: bearer('reference-bearer-token') })).status).toBe(401);
+      expect((await send(url, '/v1/prices', { headers: bearer('Reference-Bearer-Token') })).status).toBe(401);
       const lines = cli
         .output()
         .split('\n')
@@ -68,7 +68,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       cli.child.kill(signal);
       expect(await exited).toBe(0);
       expect(cli.output()).not.toContain(TOKEN);
-      expect(cli.output()).not.toContain('reference-channel-token');
+      expect(cli.output()).not.toContain('Reference-Channel-Token');
     } finally {
       killGroup(cli.child);
     }

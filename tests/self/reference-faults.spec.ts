@@ -9,7 +9,7 @@ import { requirement, requirements } from '../../src/model/catalogue';
 import { expect, test } from '../../src/playwright/fixtures';
 import { schemas } from '../../src/model/schema-registry';
 
-const AUTH = bearer('reference-bearer-token');
+const AUTH = bearer('Reference-Bearer-Token');
 const JSON_TYPE = { ...AUTH, 'content-type': 'application/json' };
 const address = { direccion: 'Cordoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000' };
 const category = (fields: Record<string, unknown> = {}) => ({
@@ -200,7 +200,7 @@ const DEMOS: Demo[] = [
   {
     fault: 'op11-token-last-character-unchecked',
     path: '/miCuenta/pedidos/1/123456',
-    request: { headers: bearer('reference-bearer-tokex') },
+    request: { headers: bearer('Reference-Bearer-Tokex') },
     conforms: rejected,
   },
 ];

@@ -8,7 +8,7 @@ import { type ReferenceServer, startReferenceServer } from '../../reference/serv
 import { bearer, type RawResponse, send } from '../../reference/test-client';
 import { expect, test } from '../../src/playwright/fixtures';
 
-const AUTH = bearer('reference-bearer-token');
+const AUTH = bearer('Reference-Bearer-Token');
 const FUZZ_SEED = 20240521;
 /** Sent without percent-encoding, to reach the decoder with broken escapes. */
 const RAW_SEGMENTS = new Set(['%', '%zz', '%E0%A4%A']);
@@ -58,7 +58,7 @@ const BODY_OPS: { op: number; method: string; path: string; errorShape: (v: unkn
   {
     op: 15,
     method: 'POST',
-    path: '/postventa/7001/messageChannel/reference-channel-token/u-42',
+    path: '/postventa/7001/messageChannel/Reference-Channel-Token/u-42',
     errorShape: (v) => expect(v).toMatchObject({ success: 'error' }),
   },
 ];
@@ -211,7 +211,7 @@ test('fuzz: 300 random byte bodies and 300 random JSON values never get a 5xx', 
   ];
   const segment = fc.oneof(
     fc.string({ maxLength: 12 }),
-    fc.constantFrom('1001', '7001', '0001-00012345', '..', '-', 'reference-channel-token', 'u-42', ...RAW_SEGMENTS),
+    fc.constantFrom('1001', '7001', '0001-00012345', '..', '-', 'Reference-Channel-Token', 'u-42', ...RAW_SEGMENTS),
   );
   const request = fc.record({
     route: fc.constantFrom(...ROUTES),

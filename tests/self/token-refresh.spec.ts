@@ -30,7 +30,7 @@ test('with RSF_BEARER_TOKEN_COMMAND, tokens that expire mid-run are refreshed: P
   const runs = readFileSync(counter, 'utf8').trim().split('\n').length;
   expect(runs, 'run at start, and again when the token stopped being accepted').toBeGreaterThanOrEqual(2);
   // The command's output is a secret like RSF_BEARER_TOKEN: no minted token in any output or report.
-  const leaks = run.texts.filter((t) => /minted-[0-9a-f]{8}/.test(t.text)).map((t) => t.name);
+  const leaks = run.texts.filter((t) => /Minted-[0-9a-f]{8}/.test(t.text)).map((t) => t.name);
   expect(leaks).toEqual([]);
 });
 

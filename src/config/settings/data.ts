@@ -191,7 +191,7 @@ export const DATA_SETTINGS = {
   ),
   channelToken: S(
     'RSF_CHANNEL_TOKEN',
-    'reference-channel-token',
+    'Reference-Channel-Token',
     secretText,
     'The channel token of that post-sale channel (operation 15).',
     true,

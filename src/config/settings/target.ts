@@ -114,7 +114,7 @@ export const TARGET_SETTINGS = {
   ),
   bearerToken: S(
     'RSF_BEARER_TOKEN',
-    'reference-bearer-token',
+    'Reference-Bearer-Token',
     accessToken,
     'Access token, alone (without "Bearer "): it is sent as "Authorization: Bearer …" (§5.1).',
     true,
