@@ -10,7 +10,7 @@ type Body = Record<string, unknown>;
 /** What the rules read of the configuration, operation 15's channel: src/config's data, passed in. */
 export interface ChannelSettings {
   channelToken: string;
-  postSaleId: number;
+  postSaleId: string;
   channelUserId: string;
 }
 

@@ -224,14 +224,17 @@ test('a near-miss token is the token one character off at its end, or in the oth
 
 test('an id beyond 2^53 − 1, which JavaScript would round and send as another, is refused, naming both', () => {
   const rounded = /is beyond 2\^53 − 1 \(9007199254740991\), which JavaScript rounds \(to 1580000000000000000\)/;
-  expect(() => loadConfig({ RSF_POSTSALE_ID: '1580000000000000001' })).toThrow(rounded);
+  expect(() => loadConfig({ RSF_ADDRESS_ID: '1580000000000000001' })).toThrow(rounded);
   expect(() => loadConfig({ RSF_ADDRESS_ID: '1580000000000000001' })).toThrow(/^ {2}- RSF_ADDRESS_ID: 1580/m);
+  // An id only put in a path is sent as written, any size: the post-sale channel of §4.14 and §4.15.
+  expect(loadConfig({ RSF_POSTSALE_ID: '1580000000000000001' }).postSaleId).toBe('1580000000000000001');
+  expect(() => loadConfig({ RSF_POSTSALE_ID: '7001x' })).toThrow(/RSF_POSTSALE_ID: expected an integer/);
   // In a setting of JSON, a number is refused, and the same id in a string kept as it is.
   expect(() => loadConfig({ RSF_CATEGORY_ID: '1580000000000000001' })).toThrow(rounded);
   expect(() => loadConfig({ RSF_CLIENT_BODY: '{"clientPostalCode": 1580000000000000001}' })).toThrow(rounded);
   expect(loadConfig({ RSF_CATEGORY_ID: '"1580000000000000001"' }).categoryId).toBe('1580000000000000001');
   // What a number holds exactly is sent as set: 2^53 itself, and a decimal.
-  expect(loadConfig({ RSF_POSTSALE_ID: '9007199254740992' }).postSaleId).toBe(2 ** 53);
+  expect(loadConfig({ RSF_ADDRESS_ID: '9007199254740992' }).addressId).toBe(2 ** 53);
   for (const fields of [
     '{"utility": 12.3456789012345678}',
     '{"utility": 0.12345678901234567890}',

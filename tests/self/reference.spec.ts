@@ -896,7 +896,7 @@ test('the seed data matches the defaults of src/config/config.ts', () => {
   expect(seed.ORDERS[`${config.orderBranch}/${config.orderAlbNumber}`]).toBeDefined();
   expect(seed.VOUCHERS[`${config.voucherBranch}-${config.voucherOrder}`]).toBeDefined();
   expect(seed.ACCOUNT_PRODUCT_IDS.has(Number(config.deleteProductId))).toBe(true);
-  expect(store.channels.get(config.postSaleId)).toMatchObject({
+  expect(store.channels.get(Number(config.postSaleId))).toMatchObject({
     token: config.channelToken,
     userId: config.channelUserId,
   });

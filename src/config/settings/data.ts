@@ -7,6 +7,7 @@ import {
   type Setting,
   type SettingTable,
   integer,
+  integerInPath,
   list,
   refuseRounded,
   secretText,
@@ -186,7 +187,7 @@ export const DATA_SETTINGS = {
   postSaleId: S(
     'RSF_POSTSALE_ID',
     '7001',
-    integer,
+    integerInPath,
     'postsaleInboundId of an existing post-sale channel (operations 14 and 15).',
   ),
   channelToken: S(

@@ -53,6 +53,11 @@ export const integer = (raw: string): number => {
   refuseRounded(raw.trim());
   return Number(raw);
 };
+/** An integer the suite only puts in a path: kept as written, so that a 64-bit id (beyond 2^53 − 1) is sent exactly. */
+export const integerInPath = (raw: string): string => {
+  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigProblem(`expected an integer, got "${raw}"`);
+  return raw.trim();
+};
 
 /**
  * An integer literal beyond 2^53 − 1 (a 64-bit id) is rounded by JavaScript's numbers, and so by JSON.parse: the
