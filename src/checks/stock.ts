@@ -70,8 +70,10 @@ export function stockLabelProblem(product: Product, config: RecognitionConfig): 
     );
   if (!isFiniteNumber(stock)) return undefined;
   const says = `availableStockLabel ${shown} with availableStock ${stock} and stockDisplayLimit ${String(limit)}`;
+  // A limit of 0 shows no exact stock at all, so "0 units or more" is the label at the limit too.
+  const atZeroLimit = form.form === 'at-least' && form.n === 0 && limit === 0;
   if (stock <= 0)
-    return form.form === 'none' || (form.form === 'exact' && form.n === 0)
+    return form.form === 'none' || (form.form === 'exact' && form.n === 0) || atZeroLimit
       ? undefined
       : `${says}: no stock must read as the "no stock" label`;
   if (form.form === 'none') return `${says}: the "no stock" label while stock is available`;

@@ -27,6 +27,7 @@ import {
 } from '../../src/checks/checks';
 import { CheckFailure } from '../../src/checks/failure';
 import { neitherSuccessNorRefusal, outcomeOf, refusedBeforeTheData } from '../../src/checks/outcome';
+import { stockLabelProblem } from '../../src/checks/stock';
 import { Transport } from '../../src/http/transport';
 import {
   answeredInFront,
@@ -1616,6 +1617,17 @@ test.describe('retries and the breaker', () => {
       'OP7-SUCCESS-SHAPE',
       'GEN-JSON-UTF8',
     ]);
+  });
+
+  test('no stock reads as the no-stock label, as "0 units", or at a limit of 0 as "0 units or more"', () => {
+    const config = loadConfig();
+    const label = (availableStockLabel: string, availableStock: number, stockDisplayLimit: number) =>
+      stockLabelProblem({ availableStockLabel, availableStock, stockDisplayLimit }, config);
+    expect(label('no stock', 0, 20)).toBeUndefined();
+    expect(label('0 units', 0, 20)).toBeUndefined();
+    expect(label('0 units or more', 0, 0)).toBeUndefined();
+    expect(label('0 units or more', 0, 20)).toContain('no stock must read as');
+    expect(label('5 units', 0, 20)).toContain('no stock must read as');
   });
 
   test('a 2xx of another shape than success or refusal was taken: no setting is suspected of it', () => {
