@@ -42,22 +42,30 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
       return `Bearer ${characterAdded(tokens.bearerToken)}`;
     case 'channel-token':
       if (!tokens.channelToken || tokens.channelToken === tokens.bearerToken)
-        throw new Error('RSF_CHANNEL_TOKEN is empty, or the Bearer token itself: not sent as another token');
+        throw new Error('RSF_CHANNEL_TOKEN is empty, or the Bearer token itself: not sent as a Bearer token');
       return `Bearer ${tokens.channelToken}`;
     // What a client whose token variable is unset sends (`Bearer ${token}`), and a server with a setting unset takes.
     case 'undefined-token':
     case 'null-token': {
       const word = credentials === 'undefined-token' ? 'undefined' : 'null';
-      if (tokens.bearerToken === word) throw new Error(`RSF_BEARER_TOKEN is the word ${word}: not sent as another`);
+      if (tokens.bearerToken === word)
+        throw new Error(`RSF_BEARER_TOKEN is the word ${word}: not sent as another token`);
       return `Bearer ${word}`;
     }
     case 'other-case': {
-      // Never the valid token, nor one that may be it: such a probe is not sent (credentialProbes, unsendable), and its
-      // request is not built, so that it is not sent ahead of the test either (a DELETE would use up its product).
+      // Never the valid token, nor one that may be it: such a request is not built, so that it is not sent, ahead of
+      // its test either (a DELETE would use up its product); the probe says why (credentialProbes, unsendable).
       const token = otherCase(tokens.bearerToken);
-      if (token === undefined) throw new Error('RSF_BEARER_TOKEN has no letter: it has no other letter case');
+      if (token === undefined)
+        throw new Error(
+          'RSF_BEARER_TOKEN has no letter, so it has no other letter case: not sent (the token itself would be)',
+        );
       if (caseCarriesNoMeaning(tokens.bearerToken))
-        throw new Error('RSF_BEARER_TOKEN has its letters in one case: its other case may be the token itself');
+        throw new Error(
+          'RSF_BEARER_TOKEN has its letters in one case (a UUID, a hexadecimal or base32 token, say): its other ' +
+            'letter case may name the same token (RFC 9562 §4; Crockford base32 decodes either case), which a target ' +
+            'may accept, and a comparison without case lets in no other token issued in one case. Not sent',
+        );
       return `Bearer ${token}`;
     }
   }

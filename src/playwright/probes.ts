@@ -10,7 +10,7 @@ import { isArraySchema } from '../model/schema-registry';
 import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, notApplicable, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
-import { caseCarriesNoMeaning, otherCase } from '../http/near-miss-tokens';
+import { authorizationHeader } from '../http/request';
 import type { Conformance, SettingKey } from './conformance';
 import { stopAsInconclusive } from './unjudged';
 import { consumedEarlier, recordConsumed } from './consumed';
@@ -229,26 +229,17 @@ function consumedBy(exchange: Exchange): string {
   return `${exchange.request.method} ${url}${how ? ` ${how}` : ''} (HTTP ${exchange.status})`;
 }
 
-/** Why a variant cannot be sent with this token, if it cannot: it is then left untested, never failed. */
+/**
+ * Why a variant cannot be sent with this token, if it cannot (authorizationHeader refuses to build it, and says why):
+ * it is then left untested, never failed.
+ */
 function unsendable(credentials: Credentials, config: Config): string | undefined {
-  if (credentials === 'channel-token')
-    return config.channelToken === '' || config.channelToken === config.bearerToken
-      ? 'RSF_CHANNEL_TOKEN is empty, or the Bearer token itself: not sent as a Bearer token'
-      : undefined;
-  if (credentials === 'undefined-token' || credentials === 'null-token') {
-    const word = credentials === 'undefined-token' ? 'undefined' : 'null';
-    return config.bearerToken === word ? `RSF_BEARER_TOKEN is the word ${word}: not sent as another token` : undefined;
+  try {
+    authorizationHeader(credentials, config);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
   }
-  if (credentials !== 'other-case') return undefined;
-  if (otherCase(config.bearerToken) === undefined)
-    return 'RSF_BEARER_TOKEN has no letter, so it has no other letter case: not sent (the token itself would be)';
-  if (caseCarriesNoMeaning(config.bearerToken))
-    return (
-      'RSF_BEARER_TOKEN has its letters in one case (a UUID, a hexadecimal or base32 token, say): its other letter ' +
-      'case may name the same token (RFC 9562 §4; Crockford base32 decodes either case), which a target may accept, ' +
-      'and a comparison without case lets in no other token issued in one case. Not sent'
-    );
-  return undefined;
 }
 
 /** §5.1, §5.4: each way of not presenting the token is refused (`id`, e.g. 'OP4-AUTH-REQUIRED'). */
