@@ -107,6 +107,9 @@ const RULE_ERRORS: Refusals = (reply) => reply.outcome === 'not-found' || reply.
 const FIELD_ERRORS: Refusals = (reply) =>
   reply.schemaKeywords !== undefined && (reply.outcome === 'missing-data' || reply.outcome === 'invalid');
 
+/** A body that is not well-formed JSON (or none), refused before any schema. */
+const MALFORMED_BODY: Refusals = (reply) => reply.outcome === 'invalid' && reply.schemaKeywords === undefined;
+
 /** The documented errors of `op` that `which` selects get another body; the status stays. */
 const errorBecomes = (
   op: OperationNumber,
@@ -774,6 +777,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'OP6-ERROR-SHAPE',
     'A preference that could not be created answers {message} instead of {error_message}.',
     (m) => json({ message: m }),
+  ),
+  errorBecomes(
+    6,
+    MALFORMED_BODY,
+    'op6-malformed-json-error-camel-case',
+    'OP6-ERROR-SHAPE',
+    'A body that is not well-formed JSON is refused by the body parser with {errorMessage}, not {error_message}; ' +
+      'a body of the wrong fields keeps the documented shape.',
+    (m) => json({ errorMessage: m }),
   ),
   fault(
     'op6-several-errors-as-array',

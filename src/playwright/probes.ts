@@ -375,7 +375,8 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
     ...arrayBodyProbes(rule),
     ...coercibleValueProbes(rule),
     ...memberCaseProbes(rule),
-    malformedJsonProbe(rule.operation, otherParts),
+    // In the documented error shape of a body of the wrong types: a body that is no JSON at all is the extreme of it.
+    malformedJsonProbe(rule.operation, otherParts, rule.types?.errorShape),
   ];
 }
 
@@ -457,10 +458,11 @@ export function memberCaseProbes(rule: BodyRule): TestDeclaration[] {
 export function malformedJsonProbe(
   operation: OperationName,
   request: (ctx: RequestContext) => SendOptions = () => ({}),
+  errorShape?: string,
 ): TestDeclaration {
   return probe('refuses a body that is not well-formed JSON', {
     operation,
     request: (ctx) => ({ ...request(ctx), raw: { text: '{"truncated": ', contentType: 'application/json' } }),
-    checks: [negativeDataRejection('GEN-MALFORMED-JSON-REJECTED')],
+    checks: [negativeDataRejection('GEN-MALFORMED-JSON-REJECTED', errorShapeOption(errorShape))],
   });
 }
