@@ -222,6 +222,16 @@ test('a near-miss token is the token one character off at its end, or in the oth
   );
 });
 
+test('a pattern setting matches without regard to case, or as a /…/flags literal with those flags only', () => {
+  expect(loadConfig({ RSF_REJECTION_TEXT: '^ERROR' }).rejectionText.test('errores: 0')).toBe(true);
+  const exact = loadConfig({ RSF_REJECTION_TEXT: '/^ERROR/u' }).rejectionText;
+  expect([exact.test('ERROR: no such product'), exact.test('errores: 0; 1 línea')]).toEqual([true, false]);
+  expect(loadConfig({ RSF_STOCK_LABEL_EXACT: '/^(\\d+) u\\/s$/i' }).stockLabelExact.test('3 U/S')).toBe(true);
+  expect(() => loadConfig({ RSF_REJECTION_TEXT: '/(/u' })).toThrow(
+    /RSF_REJECTION_TEXT: not a valid regular expression/,
+  );
+});
+
 test('an id beyond 2^53 − 1, which JavaScript would round and send as another, is refused, naming both', () => {
   const rounded = /is beyond 2\^53 − 1 \(9007199254740991\), which JavaScript rounds \(to 1580000000000000000\)/;
   expect(() => loadConfig({ RSF_ADDRESS_ID: '1580000000000000001' })).toThrow(rounded);

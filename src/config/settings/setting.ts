@@ -99,9 +99,14 @@ export const list =
     if (parts.length === 0) throw new ConfigProblem('expected a comma-separated list with at least one value');
     return parts.map(item);
   };
+/**
+ * A pattern, matched without regard to case; or, written as a literal `/…/flags`, with those flags only: `/^ERROR/u`
+ * matches the case as written.
+ */
 export const regex = (raw: string): RegExp => {
+  const literal = /^\/(.+)\/([a-z]*)$/s.exec(raw);
   try {
-    return new RegExp(raw, 'iu');
+    return literal ? new RegExp(literal[1] as string, literal[2]) : new RegExp(raw, 'iu');
   } catch (e) {
     throw new ConfigProblem(`not a valid regular expression: ${(e as Error).message}`);
   }
