@@ -591,6 +591,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The success body carries success as the string "ok" instead of true.',
     () => json({ success: 'ok', msg: 'Category updated' }),
   ),
+  successBecomes(
+    4,
+    'op4-hidden-category-success-without-msg',
+    'OP4-SUCCESS-SHAPE',
+    'An update that hides its category (hide true) answers {success: true} without msg; one that shows it is right.',
+    (_reply, body) => (body.hide === true ? json({ success: true }) : undefined),
+  ),
   schemaRuleIgnored(4, 'required', 'OP4-REQUIRED-FIELDS'),
   schemaRuleIgnored(4, 'type', 'OP4-FIELD-TYPES', ['utility', 'description', 'hide']),
   requestErrorIgnored(

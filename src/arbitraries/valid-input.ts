@@ -158,10 +158,10 @@ export function validBody(schema: string, base: Body, options: ValidBodyOptions 
 
 /**
  * The examples of validBody, sent before the generated bodies: every generated string field set to each text of
- * TEXT_EXAMPLES in turn (and to MULTILINE_TEXT, with `lines`), then every generated integer field at its largest and
- * at its smallest edge, then each numeric field that is not kept alone one above its configured value: an ordinary
- * other value, which a target carries out more often than an edge, so that its success answer to other data than the
- * configured is judged too (a quantity of 2, say).
+ * TEXT_EXAMPLES in turn (and to MULTILINE_TEXT, with `lines`), each generated boolean field the other way, then every
+ * generated integer field at its largest and at its smallest edge, then each numeric field that is not kept alone one
+ * above its configured value: an ordinary other value, which a target carries out more often than an edge, so that
+ * its success answer to other data than the configured is judged too (a quantity of 2, say).
  */
 export function validBodyExamples(schema: string, base: Body, options: ValidBodyOptions = {}): Body[] {
   const fields = generatedFields(schema, base, options).filter(([name]) => !options.values?.[name]);
@@ -176,9 +176,14 @@ export function validBodyExamples(schema: string, base: Body, options: ValidBody
     const body = { ...base, [name]: value + 1 };
     return Number.isSafeInteger(Math.trunc(value) + 1) && schemas().validate(schema, body).valid ? [body] : [];
   });
+  // Each boolean the other way (a category hidden, when the configured one is shown): a draw may never flip it.
+  const flipped = fields
+    .filter(([name, type]) => type === 'boolean' && typeof base[name] === 'boolean')
+    .map(([name]) => ({ ...base, [name]: !base[name] }));
   return [
     ...(has('string') ? TEXT_EXAMPLES.map((text) => set('string', text)) : []),
     ...(has('string') && options.lines ? [set('string', MULTILINE_TEXT)] : []),
+    ...flipped,
     ...(has('integer') ? [set('integer', Number.MAX_SAFE_INTEGER), set('integer', Number.MIN_SAFE_INTEGER)] : []),
     ...oneAbove,
   ];
