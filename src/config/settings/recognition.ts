@@ -16,7 +16,8 @@ export const RECOGNITION_SETTINGS = {
       'no autorizad[oa]|no autenticad[oa])\\b',
     regex,
     'Where success is a plain string or an unspecified body (operations 5 and 12), ' +
-      'a body matching this pattern is a rejection, so that HTTP 200 errors are recognised.',
+      'a body matching this pattern is a rejection, so that HTTP 200 errors are recognised. Like every pattern here, ' +
+      'it ignores letter case; written as /…/flags it takes those flags only (/^ERROR/u matches capitals only).',
   ),
   stockLabelNone: S(
     'RSF_STOCK_LABEL_NONE',
