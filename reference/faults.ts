@@ -7,7 +7,7 @@ import type { ErrorObject } from 'ajv';
 import { isObject, type OperationNumber, STREET_FIELDS } from '../src/model/operations';
 import type { FaultHooks } from './hooks';
 import { modeNamed } from './modes';
-import { rejectionReply, ROUTES, routeOf } from './operations';
+import { cartUpdated, rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
 import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, PRODUCTS, SEED_CHANNEL } from './seed';
@@ -80,6 +80,12 @@ const successRefused = (
         ? rejectionReply(routeOf(op), rejection())
         : reply,
   });
+
+/** A cart update (op 5) refused as `outcome` is carried out instead, where its items are those `when` selects. */
+const cartRefusalTaken =
+  (outcome: Reply['outcome'], when: (items: unknown[]) => boolean): FaultHooks['reply'] =>
+  (reply, { op, body }) =>
+    op === 5 && reply.outcome === outcome && Array.isArray(body) && when(body) ? cartUpdated() : reply;
 
 /** A character outside the Basic Multilingual Plane: four bytes in UTF-8. */
 const ASTRAL_CHARACTER = /[\u{10000}-\u{10FFFF}]/u;
@@ -690,13 +696,9 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     {
       ignoresRequestError: (op, e, body) =>
         op === 5 && /^\/\d+\/type$/.test(e.instancePath) && valueAt(body, e.instancePath) === null,
-      reply: (reply, { op, body }) =>
-        op === 5 &&
-        reply.outcome === 'rule' &&
-        Array.isArray(body) &&
-        body.every((item) => isObject(item) && (item.type === null || ALLOWED_CART_TYPES.has(item.type as number)))
-          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
-          : reply,
+      reply: cartRefusalTaken('rule', (items) =>
+        items.every((item) => isObject(item) && (item.type === null || ALLOWED_CART_TYPES.has(item.type as number))),
+      ),
     },
   ),
   fault(
@@ -716,15 +718,10 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'OP5-TYPE-NOT-ALLOWED',
     "Only the first cart item's type is checked: a type that is not allowed in a later item is accepted.",
     {
-      reply: (reply, facts) =>
-        facts.op === 5 &&
-        reply.outcome === 'rule' &&
-        Array.isArray(facts.body) &&
-        facts.body.length > 1 &&
-        isObject(facts.body[0]) &&
-        ALLOWED_CART_TYPES.has(facts.body[0].type as number)
-          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
-          : reply,
+      reply: cartRefusalTaken(
+        'rule',
+        ([first, ...others]) => others.length > 0 && isObject(first) && ALLOWED_CART_TYPES.has(first.type as number),
+      ),
     },
   ),
   fault(
@@ -732,14 +729,10 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'OP5-UNKNOWN-PRODUCT',
     "Only the first cart item's product is looked up: a product that does not exist in a later item is accepted.",
     {
-      reply: (reply, { op, body }) =>
-        op === 5 &&
-        reply.outcome === 'not-found' &&
-        Array.isArray(body) &&
-        body.length > 1 &&
-        PRODUCTS.some((p) => isObject(body[0]) && p.id === body[0].productId)
-          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
-          : reply,
+      reply: cartRefusalTaken(
+        'not-found',
+        ([first, ...others]) => others.length > 0 && isObject(first) && PRODUCTS.some((p) => p.id === first.productId),
+      ),
     },
   ),
   fault(
@@ -748,10 +741,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'An item of amount 0 (nothing to add) alone has its type left unchecked: a type that is not allowed is accepted.',
     {
       // One item only: its product exists, since products are checked before types.
-      reply: (reply, { op, body }) =>
-        op === 5 && reply.outcome === 'rule' && Array.isArray(body) && body.length === 1 && body[0]?.amount === 0
-          ? { status: 200, outcome: 'success', body: plain('Items added to the cart') }
-          : reply,
+      reply: cartRefusalTaken('rule', (items) => items.length === 1 && isObject(items[0]) && items[0].amount === 0),
     },
   ),
   fault(

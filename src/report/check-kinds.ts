@@ -26,8 +26,11 @@ export function isCredentialVariant(value: string | undefined): value is Credent
   return (CREDENTIAL_VARIANTS as readonly (string | undefined)[]).includes(value);
 }
 
-/** Tokens one character off the valid one (src/http/near-miss-tokens.ts): unknown tokens, in that column. */
-const NEAR_MISS_TOKENS: readonly string[] = [
+/**
+ * Other tokens than a random one, in the unknown-token column: one character off the valid one or in its other case
+ * (src/http/near-miss-tokens.ts), the channel token, the words undefined and null.
+ */
+const OTHER_UNKNOWN_TOKENS: readonly string[] = [
   'last-character-changed',
   'last-character-dropped',
   'character-added',
@@ -41,7 +44,7 @@ const NEAR_MISS_TOKENS: readonly string[] = [
 export function variantColumn(credentials: string | undefined): CredentialVariant | undefined {
   if (isCredentialVariant(credentials)) return credentials;
   if (credentials === 'bare-token') return 'non-bearer';
-  return credentials !== undefined && NEAR_MISS_TOKENS.includes(credentials) ? 'unknown-token' : undefined;
+  return credentials !== undefined && OTHER_UNKNOWN_TOKENS.includes(credentials) ? 'unknown-token' : undefined;
 }
 
 /** One column of the matrix: a kind, and for credentials one variant. */
@@ -61,7 +64,8 @@ const VARIANT_COLUMNS: Record<CredentialVariant, { label: string; meaning: strin
   'unknown-token': {
     label: 'unknown token',
     meaning:
-      'sent with a token the target does not know: a random one, or the token one character off or in the other case',
+      'sent with a token the target does not know: a random one, the channel token, the word undefined or null, or ' +
+      'the token one character off or in the other case',
   },
   'non-bearer': { label: 'not Bearer', meaning: 'sent with the token under a scheme other than Bearer, or alone' },
   'empty-bearer': { label: 'empty Bearer', meaning: 'sent with an empty Bearer token' },

@@ -48,15 +48,16 @@ export const S = <T>(
 });
 
 export const text = (raw: string): string => raw;
-export const integer = (raw: string): number => {
-  if (!/^-?\d+$/.test(raw.trim())) throw new ConfigProblem(`expected an integer, got "${raw}"`);
-  refuseRounded(raw.trim());
-  return Number(raw);
-};
 /** An integer the suite only puts in a path: kept as written, so that a 64-bit id (beyond 2^53 − 1) is sent exactly. */
 export const integerInPath = (raw: string): string => {
   if (!/^-?\d+$/.test(raw.trim())) throw new ConfigProblem(`expected an integer, got "${raw}"`);
   return raw.trim();
+};
+/** An integer sent as a JSON number: refused where a number would round it. */
+export const integer = (raw: string): number => {
+  const literal = integerInPath(raw);
+  refuseRounded(literal);
+  return Number(literal);
 };
 
 /**
