@@ -29,6 +29,9 @@ function ownErrorSchema(operation: Operation): string | undefined {
   return schemas().names.includes(name) ? name : undefined;
 }
 
+/** Whether the spec shows the operation's own error body (§7.1); where it does not (§7.4), any shape may be its. */
+export const documentsErrors = (operation: Operation): boolean => ownErrorSchema(operation) !== undefined;
+
 /**
  * A request refused before its data, in none of the error shapes the spec documents: with the valid token, which the
  * target accepts, a write refused as unauthorised (HTTP 401 or 403) or a read refused as forbidden (403); or an
@@ -42,7 +45,7 @@ function ownErrorSchema(operation: Operation): string | undefined {
 export function refusedBeforeTheData(exchange: Exchange): boolean {
   const { operation, credentials, status } = exchange;
   if (exchange.truncated) return false;
-  const documented = ownErrorSchema(operation) !== undefined;
+  const documented = documentsErrors(operation);
   const forbidden = status === 403 && documented;
   // A write without a body where the spec shows no error bodies (§7.4: deleting a product): its 403 may be the API's
   // own refusal of what the request names (not one of the account's products), with no data for rights to come before.

@@ -233,7 +233,11 @@ function pageMessage(label: string, exchange: Exchange): string {
 }
 
 /** The message of a request refused before its data (outcome.ts, refusedBeforeTheData). */
-export function refusedBeforeTheDataMessage(label: string, exchange: Exchange): string {
+export function refusedBeforeTheDataMessage(
+  label: string,
+  exchange: Exchange,
+  { validRequestRefused = false } = {},
+): string {
   const body = bodyInLine(exchange);
   const { auth, writes } = exchange.operation;
   const [to, by, use] =
@@ -245,10 +249,13 @@ export function refusedBeforeTheDataMessage(label: string, exchange: Exchange): 
           writes ? 'use a token whose account may write, or ' : '',
         ];
   const says = challengeSaid(exchange);
+  const control = validRequestRefused
+    ? ' Its valid request (the one its success test sends), sent with the same token, was not carried out either.'
+    : '';
   return redact(
     `${label} answered HTTP ${exchange.status}, in no error shape the spec documents, to ${to}: a refusal before ` +
       `the data, by ${by}a firewall's rule (against quotes or markup in the request, say), not the API's of the ` +
-      `data.${says} Not judged: ${use}let the suite's requests through (their User-Agent names the suite). ` +
+      `data.${says}${control} Not judged: ${use}let the suite's requests through (their User-Agent names the suite). ` +
       `Body: ${body}`,
   );
 }

@@ -131,6 +131,16 @@ export const BODY_RULES = {
   }),
 } as const satisfies Partial<Record<OperationName, BodyRule>>;
 
+/**
+ * The valid request of each write whose refusals the spec does not show (§7.4), as its success test sends it: a 403
+ * to one of its requests may be the API's refusal of the data or the account's rights, and whether this request is
+ * carried out tells them apart (src/playwright/api-client.ts).
+ */
+export const VALID_WRITES = {
+  updateCartItems: (ctx) => bodyRequest(BODY_RULES.updateCartItems, BODY_RULES.updateCartItems.valid(ctx), ctx),
+  createPostSale: ({ bodies }) => ({ json: bodies.postSale() }),
+} as const satisfies Partial<Record<OperationName, (ctx: RequestContext) => SendOptions>>;
+
 /** The request that sends `body` the way `rule` says. */
 export function bodyRequest(rule: BodyRule, body: Body, ctx: RequestContext): SendOptions {
   return rule.send ? rule.send(body, ctx) : { json: body };

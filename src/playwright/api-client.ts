@@ -31,7 +31,9 @@ import {
   refusesAuthentication,
   tokenRefusedReason,
 } from './bearer-token';
-import { inNoDocumentedErrorShape, refusedBeforeTheData } from '../checks/outcome';
+import { documentsErrors, inNoDocumentedErrorShape, outcomeOf, refusedBeforeTheData } from '../checks/outcome';
+import { validBodies } from '../model/bodies';
+import { type RequestContext, VALID_WRITES } from '../model/body-rules';
 
 /** A test's requests sent before it ran: the delivery of `request` if it was sent (once), else `sendItself`'s. */
 export interface Prefetched {
@@ -230,7 +232,7 @@ export class ApiClient {
         }
         this.exchanges.push(exchange);
         sentUnder.set(exchange, this.settings);
-        const unjudged = this.unjudgedBecause(label, exchange);
+        const unjudged = await this.unjudgedBecause(label, exchange);
         if (unjudged !== undefined) {
           await this.attachAnswer(exchange);
           return this.stop(stopAsInconclusive, unjudged);
@@ -282,12 +284,57 @@ export class ApiClient {
   }
 
   /** Why an answer is none of the API's to judge, or undefined when it is the API's. */
-  private unjudgedBecause(label: string, exchange: Exchange): string | undefined {
+  private async unjudgedBecause(label: string, exchange: Exchange): Promise<string | undefined> {
     // A firewall's page, a gateway's page served with 200, a sign-in redirect or a proxy's 407 in place of the API's
     // answer: judging it would blame the API, or pass it, for what stands in front of it.
     const inFront = answeredInFront(label, exchange, this.config.proxy);
     if (inFront !== undefined) return inFront;
-    return refusedBeforeTheData(exchange) ? refusedBeforeTheDataMessage(label, exchange) : undefined;
+    if (!refusedBeforeTheData(exchange)) return undefined;
+    const control = await this.validWriteControl(exchange);
+    if (control === 'taken') return undefined;
+    return refusedBeforeTheDataMessage(label, exchange, { validRequestRefused: control === 'refused' });
+  }
+
+  /**
+   * A write's 403 where the operation shows no error body (§7.4) may be the API's own refusal of the data, in any
+   * shape (RFC 9110 allows it), rather than the account's rights: it is, if the operation's valid request (its
+   * success test's), sent with the same token, is carried out. Only with writes on, the control being a write; and
+   * only there, since a 403 in no documented shape where the spec shows the errors may still be a firewall's.
+   */
+  private async validWriteControl(exchange: Exchange): Promise<'taken' | 'refused' | 'not sent'> {
+    const { operation, request, status } = exchange;
+    const valid = validWriteOf(operation);
+    const applies = status === 403 && request.body !== undefined && !documentsErrors(operation);
+    if (!(applies && valid && this.config.writesEnabled)) return 'not sent';
+    return (await this.validWriteTaken(operation, valid)) ? 'taken' : 'refused';
+  }
+
+  /** Per operation, whether this test's control of validWriteTaken was carried out. */
+  private readonly validWrites = new Map<Operation, Promise<boolean>>();
+
+  /**
+   * Sends `operation`'s valid request (its success test's) with the token: is it carried out? Asked once per test and
+   * recorded in it, so that a replay asks the recording alike.
+   */
+  private validWriteTaken(operation: Operation, valid: ValidWrite): Promise<boolean> {
+    let taken = this.validWrites.get(operation);
+    if (taken === undefined) {
+      taken = this.askValidWrite(operation, valid);
+      this.validWrites.set(operation, taken);
+    }
+    return taken;
+  }
+
+  private async askValidWrite(operation: Operation, valid: ValidWrite): Promise<boolean> {
+    const options = valid({ bodies: validBodies(this.config), config: this.config });
+    const token = currentBearerToken(this.config.bearerToken);
+    const request = outgoingRequest(operation, options, { ...this.config, bearerToken: token }, this.apiBase);
+    const delivery = await this.transport.deliver(request, this.config.requestTimeoutMs);
+    this.record?.(request, delivery, 'valid', this.owner);
+    if (delivery.kind !== 'answer') return false;
+    const { response, attempts } = delivery;
+    const control = exchangeOf(operation, 'valid', request, response, attempts, this.config.maxResponseBytes);
+    return outcomeOf(control, this.config).succeeded;
   }
 
   /** Attaches the answer that stops the test unjudged, for the report to show with the reason. */
@@ -312,4 +359,12 @@ export class ApiClient {
       throw new Error(`${label}: not sent, because the test already stopped: ${this.stoppedBecause}`);
     }
   }
+}
+
+type ValidWrite = (ctx: RequestContext) => SendOptions;
+
+/** The valid request of `operation`, the control of a write refused before its data, where the model has one. */
+function validWriteOf(operation: Operation): ValidWrite | undefined {
+  const writes: [string, ValidWrite][] = Object.entries(VALID_WRITES);
+  return writes.find(([name]) => OPERATIONS[name as OperationName] === operation)?.[1];
 }

@@ -1,4 +1,4 @@
-import { BODY_RULES } from '../../src/model/body-rules';
+import { BODY_RULES, VALID_WRITES } from '../../src/model/body-rules';
 import type { Config } from '../../src/config/config';
 import { negativeDataRejection, succeeds } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
@@ -10,7 +10,7 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
   test(
     ...probe('adds an item to the cart', {
       operation: 'updateCartItems',
-      request: ({ bodies }) => ({ json: [bodies.cartItem()] }),
+      request: VALID_WRITES.updateCartItems,
       checks: [succeeds('OP5-SUCCESS-SHAPE')],
       settings: ['cartProductId', 'cartAmount', 'cartAllowedType', 'rejectionText'],
     }),

@@ -1,4 +1,4 @@
-import { BODY_RULES, WRONG_CHANNEL_TOKEN, channelParams } from '../../src/model/body-rules';
+import { BODY_RULES, VALID_WRITES, WRONG_CHANNEL_TOKEN, channelParams } from '../../src/model/body-rules';
 import {
   errorContentType,
   negativeDataRejection,
@@ -14,7 +14,7 @@ test.describe('POST /postventa · operation 13 · §4.13', () => {
   test(
     ...probe('creates a post-sale request', {
       operation: 'createPostSale',
-      request: ({ bodies }) => ({ json: bodies.postSale() }),
+      request: VALID_WRITES.createPostSale,
       checks: [succeedsWithJson('OP13-SUCCESS-SHAPE')],
       settings: ['postSaleBody'],
     }),

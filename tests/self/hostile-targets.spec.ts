@@ -73,6 +73,7 @@ import {
   slowFor,
   rateLimiter,
   redirectLoop,
+  refusedWith403,
   reset,
   startHostileTarget,
   writesRefusedFor,
@@ -636,7 +637,8 @@ test('an account that may not write, writes off: its refusals of invalid bodies 
   // A server that checks the account's rights before the data answers the refused writes of read-only mode with a
   // refusal of its own, which no requirement of the spec describes.
   const readOnly = writesRefusedFor(secrets.bearer);
-  const { run } = await hostileRun({ after: 0, misbehave: readOnly }, {}, ['categories.spec.ts'], 80_000);
+  const args = ['categories.spec.ts', 'cart.spec.ts'];
+  const { run } = await hostileRun({ after: 0, misbehave: readOnly }, {}, args, 80_000);
   expect(run.output, 'a refusal of the rights is never a failure').not.toMatch(/^\s*\d+ failed/m);
   const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
   expect(reasons).toMatch(
@@ -644,8 +646,35 @@ test('an account that may not write, writes off: its refusals of invalid bodies 
   );
   const shape = run.report?.requirements.find((r) => r.id === 'OP4-INVALID-BODY-ERROR-SHAPE');
   expect(shape?.status).toBe('inconclusive');
+  // Operation 5 shows no error body: its 403 may be the API's refusal of the data, which its valid request would tell,
+  // but that is a write, not sent with writes off.
+  const unknownProduct = run.report?.requirements.find((r) => r.id === 'OP5-UNKNOWN-PRODUCT');
+  expect(unknownProduct?.status).toBe('inconclusive');
+  expect(unknownProduct?.reason).not.toContain('Its valid request');
   // The refusals of an unknown token are the target's own answers about authentication: judged, and they pass.
   expect(run.report?.requirements.find((r) => r.id === 'OP4-AUTH-ERROR-BODY')?.status).toBe('passed');
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test('a write refused with 403 where no error body is shown: judged once its valid request is taken', async () => {
+  test.setTimeout(90_000);
+  // Operation 5 refuses invalid items with 403, its own refusal of the data (§7.4 shows no error body, RFC 9110
+  // allows the status), and takes valid ones; operation 13 refuses every write of the account, as rights do.
+  const upstream = reference().url;
+  const misbehave = firstOf(
+    refusedWith403(upstream, secrets.bearer, /^\/v1\/carrito\/item$/),
+    refusedWith403(upstream, secrets.bearer, /^\/v1\/postventa$/, { writes: true }),
+  );
+  const env = { RSF_ALLOW_WRITES: 'true' };
+  const { run } = await hostileRun({ after: 0, misbehave }, env, ['cart.spec.ts', 'post-sale.spec.ts'], 80_000);
+  expect(run.output, 'a refusal of the rights is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  const row = (id: string) => run.report?.requirements.find((r) => r.id === id);
+  for (const id of ['OP5-UNKNOWN-PRODUCT', 'OP5-TYPE-NOT-ALLOWED', 'OP5-REQUIRED-FIELDS', 'OP5-SUCCESS-SHAPE'])
+    expect(row(id)?.status, id).toBe('passed');
+  expect(row('OP13-SUCCESS-SHAPE')?.status).toBe('inconclusive');
+  expect(row('OP13-SUCCESS-SHAPE')?.reason).toContain(
+    'Its valid request (the one its success test sends), sent with the same token, was not carried out either.',
+  );
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 

@@ -198,6 +198,35 @@ export function writesRefusedFor(token: string): Misbehaviour {
   };
 }
 
+/**
+ * The upstream's refusals (any status from 400) of requests with `token` to the paths `paths` matches, answered HTTP
+ * 403 with a JSON object of the target's own; its successes forwarded as they are. `writes`: also every write to
+ * those paths with `token`, as an account that may not write there is refused.
+ */
+export function refusedWith403(upstream: string, token: string, paths: RegExp, { writes = false } = {}): Misbehaviour {
+  return (req, res) => {
+    if (!paths.test(req.url ?? '') || req.headers.authorization !== `Bearer ${token}`) return false;
+    const forbid = () => res.writeHead(403, { 'content-type': 'application/json' }).end('{"message":"No permitido"}');
+    if (writes && req.method !== 'GET') {
+      req.resume();
+      forbid();
+      return true;
+    }
+    const outgoing = request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
+      if ((answer.statusCode ?? 500) < 400) {
+        res.writeHead(answer.statusCode ?? 200, answer.headers);
+        answer.pipe(res);
+        return;
+      }
+      answer.resume();
+      forbid();
+    });
+    outgoing.on('error', () => res.destroy());
+    req.pipe(outgoing);
+    return true;
+  };
+}
+
 /** The first misbehaviour that answers a request, or none (forwarded). */
 export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
   return (req, res, index) => behaviours.some((behave) => behave(req, res, index));
