@@ -43,6 +43,12 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
     case 'channel-token':
       if (!tokens.channelToken || tokens.channelToken === tokens.bearerToken)
         throw new Error('RSF_CHANNEL_TOKEN is empty, or the Bearer token itself: not sent as a Bearer token');
+      // It goes in a path (§5.3), where any character can be percent-encoded; a header carries visible ASCII only.
+      if (/[^\x20-\x7e]/.test(tokens.channelToken))
+        throw new Error(
+          'RSF_CHANNEL_TOKEN has characters beyond visible ASCII, which an Authorization header cannot carry: not ' +
+            'sent as a Bearer token',
+        );
       return `Bearer ${tokens.channelToken}`;
     // What a client whose token variable is unset sends (`Bearer ${token}`), and a server with a setting unset takes.
     case 'undefined-token':

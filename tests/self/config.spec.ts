@@ -201,6 +201,12 @@ test('a near-miss token is the token one character off at its end, or in the oth
   expect(() => authorizationHeader('other-case', tokens('9KX4RTZ2MWQ8'))).toThrow(/one case/);
   expect(authorizationHeader('other-case', tokens('Ref-Token-1'))).toBe('Bearer rEF-tOKEN-1');
   expect(() => authorizationHeader('channel-token', tokens('Same', 'Same'))).toThrow(/Bearer token itself/);
+  // A channel token goes in a path (§5.3), which takes any character percent-encoded; a header does not.
+  for (const channel of ['canal-🔑-密钥-7001', 'canal-ñandú', 'tab\there'])
+    expect(() => authorizationHeader('channel-token', tokens('Ref-Token-1', channel)), channel).toThrow(
+      /visible ASCII/,
+    );
+  expect(authorizationHeader('channel-token', tokens('Ref-Token-1', 'chn-7 x'))).toBe('Bearer chn-7 x');
   expect(() => authorizationHeader('undefined-token', tokens('undefined'))).toThrow(/the word undefined/);
   expect(authorizationHeader('null-token', tokens('Ref-Token-1'))).toBe('Bearer null');
   fc.assert(
