@@ -582,6 +582,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   errorBecomes(
     3,
+    OTHER_ERRORS,
+    'op3-error-plain-string',
+    'OP3-ERROR-SHAPE',
+    'Rejected address updates answer their message as a plain string, which §7.1 lists for operations 2, 7, 8 and ' +
+      '9, not 3 (as an unhandled parse error of a framework is answered).',
+    (m) => plain(m),
+  ),
+  errorBecomes(
+    3,
     CREDENTIAL_ERRORS,
     'op3-auth-error-unlisted-shape',
     'OP3-AUTH-ERROR-BODY',
@@ -667,6 +676,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'OP4-AUTH-ERROR-BODY',
     'The credentials error is {error_message}, a shape §7.1 does not list for operations 2 to 4.',
     (m) => json({ error_message: m }),
+  ),
+  errorBecomes(
+    4,
+    CREDENTIAL_ERRORS,
+    'op4-auth-error-plain-string',
+    'OP4-AUTH-ERROR-BODY',
+    'The credentials error is the plain string "Unauthorized", as an authentication middleware answers it; §7.1 ' +
+      'lists the plain string for operations 2, 7, 8 and 9, not 4.',
+    () => plain('Unauthorized'),
   ),
 
   // Operation 5, POST /carrito/item.

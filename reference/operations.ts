@@ -56,10 +56,10 @@ const integerOf = (v: unknown): number | undefined => {
 };
 const created = (ctx: Context, body: Body): Reply => ok(body, ctx.choices.createdStatus);
 
-/** §5.4 wording: operations 2 to 4 say "credentials required", the others "not authenticated". */
 /** Operation 5's success: a plain string (§4.5). */
 export const cartUpdated = (): Reply => ok(plain('Items added to the cart'));
 
+/** §5.4 wording: operations 2 to 4 say "credentials required", the others "not authenticated". */
 export const credentialsMessage = (op: OperationNumber): string =>
   op >= 2 && op <= 4 ? 'credentials required' : 'not authenticated';
 

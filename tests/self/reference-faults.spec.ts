@@ -278,6 +278,13 @@ const OPS_2_TO_4_SHAPES: ShapeDemo[] = [
     request: { method: 'PATCH', body: { ...address, placeId: 'PL-2000', idDirCli: 501 } },
   },
   {
+    fault: 'op3-error-plain-string',
+    breaks: 'OP3-ERROR-SHAPE',
+    title: 'op3 without direccion, answered as plain text',
+    path: '/miCuenta/shippingAddress',
+    request: { method: 'PATCH', headers: AUTH, body: { telefono: '1', codigoPostal: '2000', idDirCli: 501 } },
+  },
+  {
     fault: 'op3-error-unlisted-shape',
     breaks: 'OP3-ERROR-SHAPE',
     title: 'op3 of an unknown address',
@@ -295,6 +302,13 @@ const OPS_2_TO_4_SHAPES: ShapeDemo[] = [
     fault: 'op4-auth-error-unlisted-shape',
     breaks: 'OP4-AUTH-ERROR-BODY',
     title: 'op4 without credentials',
+    path: '/miCuenta/misCategorias',
+    request: { method: 'PATCH', body: category() },
+  },
+  {
+    fault: 'op4-auth-error-plain-string',
+    breaks: 'OP4-AUTH-ERROR-BODY',
+    title: 'op4 without credentials, answered as plain text',
     path: '/miCuenta/misCategorias',
     request: { method: 'PATCH', body: category() },
   },
