@@ -405,6 +405,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     (_reply, body) => ('secondaryPhone' in body || 'clientWebsite' in body ? undefined : json({ status: 'ok' })),
   ),
   schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
+  requestErrorIgnored(
+    1,
+    'op1-list-for-string-joined',
+    'OP1-FIELD-TYPES',
+    'A client update with a list for mainPhone (["+54 …", "+54 …"]) is carried out, as a "several phones" ' +
+      'normaliser joins a list into one string; a number there is still refused.',
+    (e, body) =>
+      e.keyword === 'type' && e.instancePath === '/mainPhone' && isObject(body) && Array.isArray(body.mainPhone),
+  ),
   schemaRuleIgnored(1, 'type', 'OP1-FIELD-TYPES'),
   requestErrorIgnored(
     1,

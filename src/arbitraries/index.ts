@@ -30,6 +30,7 @@ export {
   everyFieldDropped,
   everyRequiredFieldDropped,
   everyRequiredFieldNull,
+  everyScalarFieldAsList,
   valueNotOfType,
   type FieldMutation,
 } from './body-mutations';

@@ -17,6 +17,7 @@ import {
   everyAddressCase,
   everyFieldDropped,
   everyRequiredFieldNull,
+  everyScalarFieldAsList,
   everyStockProbe,
   stockProbe,
   utilityAbove100,
@@ -190,6 +191,19 @@ test.describe('a required field dropped or retyped (operations 1, 3, 4, 6)', () 
     // placeId of operation 3, whose declared type is not shown, is a string or a number: null is still no value.
     const update = everyRequiredFieldNull('shipping-address-update.request', bodies.addressUpdate());
     expect(update.map((m) => m.field)).toContain('placeId');
+  });
+
+  test('each scalar field is also sent as a list of two values, which its schema refuses', async ({ bodies }) => {
+    for (const { schema, valid } of BODY_SCHEMAS) {
+      const lists = everyScalarFieldAsList(schema, bodies[valid]());
+      expect(lists.length, schema).toBeGreaterThan(0);
+      for (const { field, body } of lists) {
+        expect(body[field], `${schema}: ${field}`).toEqual([1, 2]);
+        expect(verdict(schema, body).errors.length, `${schema}: ${field} as a list is invalid`).toBe(1);
+      }
+    }
+    const client = everyScalarFieldAsList('client.request', bodies.client()).map((m) => m.field);
+    expect(client).toEqual(expect.arrayContaining(['mainPhone', 'fiscalName', 'clientPostalCode']));
   });
 
   test(
