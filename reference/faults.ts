@@ -272,6 +272,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'plain-error-raw-labelled-json',
+    'GEN-ERROR-CONTENT-TYPE',
+    'Plain-string errors are sent as their raw text, not as JSON strings, and labelled application/json all the ' +
+      'same, as a middleware that sets that type on every answer does: a body labelled JSON that is not JSON.',
+    { rawErrorsLabelledJson: true },
+  ),
+  fault(
     'json-latin1',
     'GEN-JSON-UTF8',
     'JSON bodies are encoded in ISO-8859-1 and labelled charset=iso-8859-1, a character beyond it as "?", as a ' +

@@ -160,7 +160,8 @@ function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): 
     contentType = 'application/json; charset=utf-8';
   } else if (body.kind === 'plain') {
     const raw = choices.plainStrings === 'raw-text';
-    payload = raw ? body.text : JSON.stringify(body.text);
+    const rawAnyway = reply.outcome !== 'success' && profile?.hooks.rawErrorsLabelledJson === true;
+    payload = raw || rawAnyway ? body.text : JSON.stringify(body.text);
     contentType = raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
   }
   if (contentType && profile?.hooks.contentType) contentType = profile.hooks.contentType(reply, contentType);

@@ -325,14 +325,29 @@ export function documentedErrorShape(id: string): Check {
   return requirementCheck(id, (x, { config }) => rejectedOnly(x, config) ?? throwIf(schemaProblem(x, shapes)));
 }
 
-/** content_type_conformance for error bodies that are JSON objects; a plain-string error has nothing to check. */
+/**
+ * content_type_conformance for error bodies: a JSON object is labelled JSON, and a body labelled JSON is JSON (a plain
+ * string so labelled is a JSON string); a plain string labelled otherwise has nothing to check.
+ */
 export function errorContentType(): Check {
   return requirementCheck('GEN-ERROR-CONTENT-TYPE', (x, { config }) => {
     const rejected = rejectedOnly(x, config);
     if (rejected) return rejected;
+    throwIf(labelledJsonProblem(x));
     if (x.body.kind !== 'json' || !isObject(x.body.value)) return notApplicable('the error body is not a JSON object');
     throwIf(jsonContentTypeProblem(x));
   });
+}
+
+/** A body whose Content-Type says JSON, read whole, that JSON.parse refuses. */
+function labelledJsonProblem(exchange: Exchange): CheckFailure | undefined {
+  if (!JSON_MEDIA_TYPE.test(exchange.contentType) || exchange.truncated || exchange.body.kind !== 'text') return;
+  return failure(
+    'A body labelled JSON that is not JSON',
+    `a well-formed JSON body, as Content-Type ${exchange.contentType} says (a plain string sent as JSON is a JSON ` +
+      'string, in double quotes)',
+    `not JSON: ${notJsonBecause(exchange) ?? 'it does not parse'}`,
+  );
 }
 
 /**
