@@ -53,7 +53,12 @@ export function send(
           let value: unknown = text === '' ? undefined : text;
           // A byte order mark (the fault json-bom's) is not part of the JSON text.
           const json = withoutByteOrderMark(text);
-          if (text !== '' && contentType.startsWith('application/json')) value = JSON.parse(json) as unknown;
+          // A body labelled JSON that is not (the fault plain-error-raw-labelled-json's) stays its text.
+          if (text !== '' && contentType.startsWith('application/json')) {
+            try {
+              value = JSON.parse(json) as unknown;
+            } catch {}
+          }
           resolve({ status: res.statusCode ?? 0, headers: res.headers, contentType, text, value });
         });
       },
