@@ -1097,6 +1097,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   viewFault(
+    'op8-anonymous-sees-account-cart',
+    'OP8-ANONYMOUS-NO-CART',
+    "An anonymous caller is shown the account's amountInCart (a guest view that reads the storefront account's " +
+      'cart): product 1003, which the seeded cart holds, shows 2 without a token.',
+    (view, { loggedIn, accountCart }) => (loggedIn ? view : { ...view, amountInCart: accountCart }),
+  ),
+  viewFault(
     'op8-amount-in-cart-zero',
     'LINK-CART-AMOUNT-IN-PRODUCT',
     'For a logged-in user, amountInCart is 0 whatever the cart holds.',

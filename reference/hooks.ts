@@ -25,6 +25,8 @@ export interface ViewFacts {
   presented: Credentials;
   product: SeedProduct;
   choices: ModeChoices;
+  /** The product's amount in the account's cart, whoever asks. */
+  accountCart: number;
 }
 
 /** What the reply hook may look at besides the reply. */

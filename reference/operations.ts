@@ -238,7 +238,8 @@ export const ROUTES: readonly Route[] = [
         throw new Rejection('not-found', 'Internal server error: the product could not be obtained');
       }
       const shown = product ?? placeholderProduct(id);
-      const amountInCart = ctx.loggedIn ? (ctx.store.cart.get(shown.id) ?? 0) : 0;
+      const accountCart = ctx.store.cart.get(shown.id) ?? 0;
+      const amountInCart = ctx.loggedIn ? accountCart : 0;
       const view = productView(shown, { loggedIn: ctx.loggedIn, amountInCart, choices: ctx.choices });
       return ok(
         json(
@@ -247,6 +248,7 @@ export const ROUTES: readonly Route[] = [
             presented: ctx.presented,
             product: shown,
             choices: ctx.choices,
+            accountCart,
           }) ?? view,
         ),
       );

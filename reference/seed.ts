@@ -160,7 +160,8 @@ export function createStore(channelToken: string): Store {
         { categoryId: Number(id), utility: 30, description: name, hide: false },
       ]),
     ),
-    cart: new Map(),
+    // A product of the stock settings in the account's cart from the start: its anonymous view must not show it.
+    cart: new Map([[1003, 2]]),
     deletedAccountProducts: new Set(),
     channels: new Map([
       [

@@ -13,6 +13,12 @@ export function loggedInDataIn(product: Product): string[] {
   return LOGGED_IN_FIELDS.filter((f) => product[f] !== undefined && product[f] !== null);
 }
 
+/** Why an anonymous caller's product shows a cart, or undefined: a caller without a token has none (§4.8, §5.2). */
+export function anonymousCartProblem(product: Product): string | undefined {
+  const amount = product.amountInCart;
+  return isFiniteNumber(amount) && amount > 0 ? `amountInCart ${amount}, to a caller without a token` : undefined;
+}
+
 /** Why availableStock is out of [0, stockDisplayLimit], or undefined when it is within (or a bound is null). */
 export function stockBoundsProblem(product: Product): string | undefined {
   const { availableStock: stock, stockDisplayLimit: limit } = product;

@@ -9,7 +9,7 @@ import {
 } from '../../src/checks/checks';
 import { expect, test } from '../../src/playwright/fixtures';
 import { probe } from '../../src/playwright/probes';
-import { LOGGED_IN_FIELDS, asProduct, loggedInDataIn } from '../../src/checks/stock';
+import { LOGGED_IN_FIELDS, anonymousCartProblem, asProduct, loggedInDataIn } from '../../src/checks/stock';
 import { jsonBody } from '../../src/http/exchange';
 import type { RequestContext } from '../../src/playwright/declarations';
 
@@ -32,6 +32,11 @@ test.describe('GET /item/{product_id} · operation 8 · §4.8', () => {
         requirementCheck('OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', (exchange) => {
           const sent = loggedInDataIn(asProduct(jsonBody(exchange)));
           expect(sent, 'logged-in fields with data, sent to an anonymous caller').toEqual([]);
+        }),
+        requirementCheck('OP8-ANONYMOUS-NO-CART', (exchange) => {
+          expect(anonymousCartProblem(asProduct(jsonBody(exchange))), 'a cart shown to an anonymous caller').toBe(
+            undefined,
+          );
         }),
       ],
       settings: ['productId', 'productDetailQuery'],

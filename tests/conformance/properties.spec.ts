@@ -52,6 +52,7 @@ import {
   asProduct,
   atDisplayLimit,
   exactLabelAtLimitProblem,
+  anonymousCartProblem,
   loggedInDataIn,
   stockBoundsProblem,
   stockLabelProblem,
@@ -322,6 +323,13 @@ const stockChecks = {
       sent.join(', '),
     );
   }),
+  anonymousCart: requirementCheck('OP8-ANONYMOUS-NO-CART', (exchange) => {
+    const product = productOf(exchange);
+    if (Object.keys(product).length === 0) return notApplicable('no anonymous answer was a product object');
+    const problem = anonymousCartProblem(product);
+    if (problem === undefined) return;
+    throw failure(`Product ${String(product.id)}: a cart shown to an anonymous caller`, 'amountInCart 0', problem);
+  }),
 };
 
 test.describe('§2.6 and §8 · product stock · properties', () => {
@@ -351,6 +359,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
           { check: stockChecks.atLimit, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.present, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.anonymous, when: (p) => p.credentials === 'none' },
+          { check: stockChecks.anonymousCart, when: (p) => p.credentials === 'none' },
         ],
       },
     ),
