@@ -138,6 +138,7 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
       /-NO-AUTH-HEADER$/,
       /^OP8-TOKEN-OPTIONAL$/,
       /-NO-LOGGED-IN-FIELDS$/,
+      /^OP8-ANONYMOUS-NO-CART$/,
       /^OP15-CHANNEL-TOKEN$/,
     ],
   },
