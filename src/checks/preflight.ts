@@ -25,7 +25,7 @@ import { errorMarker, outcomeOf } from './outcome';
 import { redact } from '../http/redact';
 import { proxyRoute } from '../http/proxy';
 import { apiBase, transportOptions } from '../config/target';
-import { EXCERPT_CHARS, answerOf, isPriceList, readPriceListAnswer } from './price-list-answer';
+import { EXCERPT_CHARS, answerOf, isPriceList, readPriceListAnswer, redirectProblem } from './price-list-answer';
 import { NOT_UP_KINDS, waitAdvice, waitForTarget } from './wait-for-target';
 
 /** What the preflight reads: the target, the data it can check without writing, the patterns that read answers. */
@@ -325,6 +325,10 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       // nothing of the setting, and a server error says first that the target is failing.
       const inFront = answeredInFront(operationLabel(operation), exchange, config.proxy);
       if (inFront !== undefined) return { targetProblem: `${sent}\n  ${inFront}` };
+      // A redirect says where the target answers, not that the setting names nothing.
+      const elsewhere = `The target answers ${operationLabel(operation)} at another path than the spec's.`;
+      const redirect = redirectProblem(exchange, exchange.location, elsewhere);
+      if (redirect !== undefined) return { targetProblem: `${sent}\n  ${redirect}` };
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
       const problem = resourceProblem(read, exchange, config);

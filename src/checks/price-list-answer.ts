@@ -114,6 +114,34 @@ function holdsPriceEntries(value: unknown): boolean {
   return Object.values(value).some(isPriceList);
 }
 
+/**
+ * What a redirect of a preflight request says, or undefined when `exchange` is none; `otherwise` ends the message of
+ * one on the same host to another path. The suite follows no redirect: the spec gives each operation's path.
+ */
+export function redirectProblem(exchange: Exchange, to: unknown, otherwise: string): string | undefined {
+  const { status } = exchange;
+  if (status < 300 || status >= 400) return undefined;
+  const { url } = exchange.request;
+  const location = printable(String(to ?? '(no location)'), { maxChars: 300 });
+  // A framework that appends a slash (Django's APPEND_SLASH, say): no base URL avoids that.
+  let toSlash = false;
+  try {
+    toSlash = new URL(location, url).href === `${url}/`;
+  } catch {}
+  if (toSlash)
+    return (
+      `HTTP ${status} redirects to ${location}: the same path with a trailing slash. The spec's paths have none ` +
+      '(intro, "All paths below are relative to {base_url}/v1"): the target must answer them as they are.'
+    );
+  if (redirectedAway(exchange))
+    return (
+      `HTTP ${status} redirects to ${location}, another host. Set RSF_TARGET_URL to it if the API moved there; if ` +
+      "it is a sign-in page, a gateway or single sign-on stands in front of the API, and the suite's requests must " +
+      'reach the API itself.'
+    );
+  return `HTTP ${status} redirects to ${location}. ${otherwise}`;
+}
+
 /** Reads the answer to GET /prices with the token; `headers` are the answer's, as sent. */
 export function readPriceListAnswer(
   exchange: Exchange,
@@ -129,21 +157,8 @@ export function readPriceListAnswer(
   // A proxy's answer, not the target's.
   if (status === 407)
     return stop(`HTTP 407: ${proxyAuthenticationAdvice(proxyRoute(new URL(url), config.proxy), exchange.challenge)}.`);
-  if (status >= 300 && status < 400) {
-    const location = printable(String(headers.location ?? '(no location)'), { maxChars: 300 });
-    // A framework that appends a slash (Django's APPEND_SLASH, say): no base URL avoids that.
-    const toSlash = new URL(location, url).href === `${url}/`;
-    return stop(
-      toSlash
-        ? `HTTP ${status} redirects to ${location}: the same path with a trailing slash. The spec's paths have ` +
-            'none (intro, "All paths below are relative to {base_url}/v1"): the target must answer them as they are.'
-        : redirectedAway(exchange)
-          ? `HTTP ${status} redirects to ${location}, another host. Set RSF_TARGET_URL to it if the API moved ` +
-            'there; if it is a sign-in page, a gateway or single sign-on stands in front of the API, and the ' +
-            "suite's requests must reach the API itself."
-          : `HTTP ${status} redirects to ${location}. Set RSF_TARGET_URL to the final base URL.`,
-    );
-  }
+  const redirect = redirectProblem(exchange, headers.location, 'Set RSF_TARGET_URL to the final base URL.');
+  if (redirect !== undefined) return stop(redirect);
   // The mirror of a plain HTTP port reached with https (transportProblem): nginx and Apache answer it with a page.
   if (status === 400 && PLAIN_HTTP_TO_TLS.test(exchange.text) && new URL(url).protocol === 'http:')
     return stop(

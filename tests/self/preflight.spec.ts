@@ -23,7 +23,14 @@ import { preflightMessage, preflightOutcome } from './support/preflight-message'
 import { expiredJwt } from './support/jwt';
 import { scratchDir } from './support/scratch';
 import { EXPIRED_CERT, SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
-import { answerFor, forward, startHostileTarget, writesRefusedFor } from './support/hostile-server';
+import {
+  type Misbehaviour,
+  answerFor,
+  firstOf,
+  forward,
+  startHostileTarget,
+  writesRefusedFor,
+} from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
 import { mintTokenCommand } from './support/mint-token';
 
@@ -817,6 +824,39 @@ test("a server error to a setting's read: the target is failing, the setting onl
     expect(message).not.toMatch(/do(es)? not name what the target has/);
   } finally {
     await failing.close();
+  }
+});
+
+test("a redirect of a setting's read: where the target answers is named, not the setting", async () => {
+  const redirect =
+    (path: RegExp, status: number, location: (url: string) => string): Misbehaviour =>
+    (req, res) => {
+      if (!path.test(req.url ?? '')) return false;
+      res.writeHead(status, { location: location(req.url ?? '') }).end();
+      return true;
+    };
+  // A framework that appends a slash to one route (Django's APPEND_SLASH, say), and a route moved elsewhere.
+  const cases: [Misbehaviour, RegExp | string][] = [
+    [
+      redirect(/\/miCuenta\/pedidos\/[^/]+\/[^/]+$/, 301, (url) => `${url}/`),
+      /HTTP 301 redirects to \/v1\/miCuenta\/pedidos\/\S+\/: the same path with a trailing slash/,
+    ],
+    [
+      redirect(/\/paymentVoucher\//, 302, () => '/v1/vouchers/0001/00012345'),
+      'HTTP 302 redirects to /v1/vouchers/0001/00012345. The target answers operation 10 (GET ' +
+        "/v1/paymentVoucher/{branch}-{order}, §4.10) at another path than the spec's.",
+    ],
+  ];
+  for (const [misbehave, said] of cases) {
+    const target = await startHostileTarget({ upstream: reference().url, misbehave });
+    try {
+      const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
+      if (typeof said === 'string') expect(message).toContain(said);
+      else expect(message).toMatch(said);
+      expect(message).not.toMatch(/do(es)? not name what the target has/);
+    } finally {
+      await target.close();
+    }
   }
 });
 
