@@ -306,6 +306,21 @@ async function servedWithoutV1(transport: Transport, config: PreflightConfig, ba
   );
 }
 
+/**
+ * An answer to a setting's read that says something of the target, not that the setting names nothing: a 3xx (a
+ * redirect says where the target answers instead), or a 428 that asks for a conditional request (RFC 6585 §3), which
+ * the spec does not describe.
+ */
+function answeredBesideTheSetting(exchange: Exchange): string | undefined {
+  const label = operationLabel(exchange.operation);
+  if (exchange.status === 428)
+    return (
+      `HTTP 428 (Precondition Required): the target wants ${label} sent as a conditional request (If-Match, RFC ` +
+      `6585 §3), which the spec does not describe. Body: ${bodyInLine(exchange, EXCERPT_CHARS)}`
+    );
+  return redirectProblem(exchange, exchange.location, `The target answers ${label} at another path than the spec's.`);
+}
+
 /** Reads every resource the settings name, side by side (the transport keeps to the rate cap). */
 async function checkResources(transport: Transport, config: PreflightConfig, base: string): Promise<void> {
   const results = await Promise.all(
@@ -325,10 +340,8 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       // nothing of the setting, and a server error says first that the target is failing.
       const inFront = answeredInFront(operationLabel(operation), exchange, config.proxy);
       if (inFront !== undefined) return { targetProblem: `${sent}\n  ${inFront}` };
-      // A redirect says where the target answers, not that the setting names nothing.
-      const elsewhere = `The target answers ${operationLabel(operation)} at another path than the spec's.`;
-      const redirect = redirectProblem(exchange, exchange.location, elsewhere);
-      if (redirect !== undefined) return { targetProblem: `${sent}\n  ${redirect}` };
+      const beside = answeredBesideTheSetting(exchange);
+      if (beside !== undefined) return { targetProblem: `${sent}\n  ${beside}` };
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
       const problem = resourceProblem(read, exchange, config);

@@ -115,12 +115,17 @@ function holdsPriceEntries(value: unknown): boolean {
 }
 
 /**
- * What a redirect of a preflight request says, or undefined when `exchange` is none; `otherwise` ends the message of
- * one on the same host to another path. The suite follows no redirect: the spec gives each operation's path.
+ * What a 3xx to a preflight request says, or undefined for any other status; `otherwise` ends the message of a
+ * redirect on the same host to another path. The suite follows no redirect: the spec gives each operation's path.
  */
 export function redirectProblem(exchange: Exchange, to: unknown, otherwise: string): string | undefined {
   const { status } = exchange;
   if (status < 300 || status >= 400) return undefined;
+  if (status === 304)
+    return (
+      'HTTP 304 (Not Modified) to a request that was not conditional (no If-None-Match, no If-Modified-Since): ' +
+      'RFC 9110 §15.4.5 sends it only in answer to one, and it carries no answer to read.'
+    );
   const { url } = exchange.request;
   const location = printable(String(to ?? '(no location)'), { maxChars: 300 });
   // A framework that appends a slash (Django's APPEND_SLASH, say): no base URL avoids that.

@@ -827,7 +827,7 @@ test("a server error to a setting's read: the target is failing, the setting onl
   }
 });
 
-test("a redirect of a setting's read: where the target answers is named, not the setting", async () => {
+test("a 3xx or a 428 to a setting's read: what the target did is named, not the setting", async () => {
   const redirect =
     (path: RegExp, status: number, location: (url: string) => string): Misbehaviour =>
     (req, res) => {
@@ -846,11 +846,20 @@ test("a redirect of a setting's read: where the target answers is named, not the
       'HTTP 302 redirects to /v1/vouchers/0001/00012345. The target answers operation 10 (GET ' +
         "/v1/paymentVoucher/{branch}-{order}, §4.10) at another path than the spec's.",
     ],
+    // A cache that answers 304 to a request that asked for no cached copy; an update that demands If-Match.
+    [
+      redirect(/\/miCuenta\/pedidos\//, 304, () => ''),
+      /HTTP 304 \(Not Modified\) to a request that was not conditional/,
+    ],
+    [
+      answerFor(/\/miCuenta\/shippingAddress/, '{"success":"error","msg":"If-Match required"}', {}, 428),
+      /HTTP 428 \(Precondition Required\): the target wants operation 3 \(PATCH \S+, §4\.3\) sent as a conditional/,
+    ],
   ];
   for (const [misbehave, said] of cases) {
     const target = await startHostileTarget({ upstream: reference().url, misbehave });
     try {
-      const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
+      const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url, RSF_ALLOW_WRITES: 'true' });
       if (typeof said === 'string') expect(message).toContain(said);
       else expect(message).toMatch(said);
       expect(message).not.toMatch(/do(es)? not name what the target has/);
