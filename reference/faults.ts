@@ -276,7 +276,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'GEN-ERROR-CONTENT-TYPE',
     'Plain-string errors are sent as their raw text, not as JSON strings, and labelled application/json all the ' +
       'same, as a middleware that sets that type on every answer does: a body labelled JSON that is not JSON.',
-    { rawErrorsLabelledJson: true },
+    { rawPlainLabelledJson: 'errors' },
+  ),
+  fault(
+    'plain-success-raw-labelled-json',
+    'GEN-JSON-CONTENT-TYPE',
+    "Operation 5's plain-string success is sent as its raw text, not as a JSON string, and labelled " +
+      'application/json all the same: a body labelled JSON that is not JSON.',
+    { rawPlainLabelledJson: 'successes' },
   ),
   fault(
     'json-latin1',

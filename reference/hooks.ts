@@ -68,6 +68,6 @@ export interface FaultHooks {
   latin1Json?: boolean;
   /** A rendered JSON body after a UTF-8 byte order mark, as some .NET and Java writers send it. */
   jsonBom?: boolean;
-  /** A plain-string error sent as its raw text, labelled application/json all the same (a middleware's default). */
-  rawErrorsLabelledJson?: boolean;
+  /** Plain strings of these answers sent raw, labelled application/json all the same (a middleware's default). */
+  rawPlainLabelledJson?: 'errors' | 'successes';
 }

@@ -160,7 +160,7 @@ function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): 
     contentType = 'application/json; charset=utf-8';
   } else if (body.kind === 'plain') {
     const raw = choices.plainStrings === 'raw-text';
-    const rawAnyway = reply.outcome !== 'success' && profile?.hooks.rawErrorsLabelledJson === true;
+    const rawAnyway = profile?.hooks.rawPlainLabelledJson === (reply.outcome === 'success' ? 'successes' : 'errors');
     payload = raw || rawAnyway ? body.text : JSON.stringify(body.text);
     contentType = raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
   }

@@ -23,14 +23,7 @@ import { preflightMessage, preflightOutcome } from './support/preflight-message'
 import { expiredJwt } from './support/jwt';
 import { scratchDir } from './support/scratch';
 import { EXPIRED_CERT, SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
-import {
-  type Misbehaviour,
-  answerFor,
-  firstOf,
-  forward,
-  startHostileTarget,
-  writesRefusedFor,
-} from './support/hostile-server';
+import { type Misbehaviour, answerFor, forward, startHostileTarget, writesRefusedFor } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
 import { mintTokenCommand } from './support/mint-token';
 
