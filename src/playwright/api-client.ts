@@ -98,6 +98,8 @@ export class ApiClient {
   private stoppedBecause: string | undefined;
   /** Inside inOneStep: requests make no step of their own. */
   private batched = 0;
+  /** Per operation, whether the control of validWriteTaken, sent once in this test, was carried out. */
+  private readonly validWrites = new Map<Operation, Promise<boolean>>();
 
   /**
    * `settings`: the configuration the transport was made from.
@@ -308,9 +310,6 @@ export class ApiClient {
     if (!(applies && valid && this.config.writesEnabled)) return 'not sent';
     return (await this.validWriteTaken(operation, valid)) ? 'taken' : 'refused';
   }
-
-  /** Per operation, whether this test's control of validWriteTaken was carried out. */
-  private readonly validWrites = new Map<Operation, Promise<boolean>>();
 
   /**
    * Sends `operation`'s valid request (its success test's) with the token: is it carried out? Asked once per test and
