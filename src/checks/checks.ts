@@ -299,28 +299,30 @@ export function jsonContentType(): Check {
   return requirementCheck('GEN-JSON-CONTENT-TYPE', (x) => throwIf(jsonContentTypeProblem(x)));
 }
 
-/**
- * content_type_conformance for a plain-string success (operation 5, §4.5): one labelled JSON is JSON, a JSON string;
- * one labelled otherwise has nothing to check, the spec stating plain strings otherwise.
- */
-export function plainSuccessContentType(): Check {
-  return requirementCheck(
-    'GEN-JSON-CONTENT-TYPE',
-    (x, { config }) => {
-      if (!outcomeOf(x, config).succeeded) return notApplicable('the target refused it: no success to judge');
-      throwIf(labelledJsonProblem(x));
-      if (!JSON_MEDIA_TYPE.test(x.contentType)) return notApplicable('a plain string labelled other than JSON');
-    },
-    'success',
-  );
-}
-
 /** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */
 export function succeedsWithJson(id: string): Check {
   return {
     name: 'positive_data_acceptance',
     expects: 'success',
     assertions: [...succeeds(id).assertions, ...jsonContentType().assertions],
+  };
+}
+
+/**
+ * positive_data_acceptance and content_type_conformance, for a success that is a plain string (operation 5, §4.5):
+ * one labelled JSON is JSON, a JSON string; one labelled otherwise has nothing to check, the spec stating plain
+ * strings otherwise.
+ */
+export function succeedsWithPlainString(id: string): Check {
+  const contentType = requirementCheck('GEN-JSON-CONTENT-TYPE', (x, { config }) => {
+    if (!outcomeOf(x, config).succeeded) return notApplicable('the target refused it: no success to judge');
+    throwIf(labelledJsonProblem(x));
+    if (!JSON_MEDIA_TYPE.test(x.contentType)) return notApplicable('a plain string labelled other than JSON');
+  });
+  return {
+    name: 'positive_data_acceptance',
+    expects: 'success',
+    assertions: [...succeeds(id).assertions, ...contentType.assertions],
   };
 }
 

@@ -1,6 +1,6 @@
 import { BODY_RULES, VALID_WRITES } from '../../src/model/body-rules';
 import type { Config } from '../../src/config/config';
-import { negativeDataRejection, plainSuccessContentType, succeeds } from '../../src/checks/checks';
+import { negativeDataRejection, succeedsWithPlainString } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
@@ -11,7 +11,7 @@ test.describe('POST /carrito/item · operation 5 · §4.5', () => {
     ...probe('adds an item to the cart', {
       operation: 'updateCartItems',
       request: VALID_WRITES.updateCartItems,
-      checks: [succeeds('OP5-SUCCESS-SHAPE'), plainSuccessContentType()],
+      checks: [succeedsWithPlainString('OP5-SUCCESS-SHAPE')],
       settings: ['cartProductId', 'cartAmount', 'cartAllowedType', 'rejectionText'],
     }),
   );
