@@ -29,3 +29,20 @@ test('every tag names a requirement of the catalogue, and every observable requi
     .map((r) => `${r.id} (${r.level})`);
   expect(untested, 'observable requirements without a test').toEqual([]);
 });
+
+test('a test of operation N carries only requirements that name N: the report files its result under N', async () => {
+  const operationsOf = new Map(requirements().map((r) => [`@${r.id}`, r.operations]));
+  const tests = await listConformanceTests();
+  const misfiled = tests.flatMap(({ title, describes, tags: names }) => {
+    const tags = names.map((t) => (t.startsWith('@') ? t : `@${t}`));
+    const number = /\boperation (\d+)\b/.exec([...describes, title].join(' › '))?.[1];
+    if (number === undefined) return [];
+    return tags
+      .filter((tag) => {
+        const operations = operationsOf.get(tag);
+        return operations !== undefined && operations.length > 0 && !operations.includes(Number(number));
+      })
+      .map((tag) => `${tag} on "${title}"`);
+  });
+  expect(misfiled, 'requirements whose operations leave out the operation of a test that checks them').toEqual([]);
+});

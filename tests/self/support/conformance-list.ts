@@ -26,11 +26,14 @@ export interface ListedTest {
   file: string;
   line: number;
   title: string;
+  /** The titles of the describe blocks it is in, outermost first (the file's own suite left out). */
+  describes: string[];
   /** Without the @. */
   tags: string[];
 }
 
 interface JsonSuite {
+  title?: string;
   file?: string;
   specs?: { title: string; file: string; line: number; tags: string[] }[];
   suites?: JsonSuite[];
@@ -44,10 +47,10 @@ export async function listConformanceTests(): Promise<ListedTest[]> {
 /** The tests of a listing, with their tags; `file` is the spec file's name. */
 export function testsOfListing(listed: ListedReport): ListedTest[] {
   const tests: ListedTest[] = [];
-  const walk = (suite: JsonSuite): void => {
-    for (const spec of suite.specs ?? []) tests.push({ ...spec, file: basename(spec.file) });
-    for (const child of suite.suites ?? []) walk(child);
+  const walk = (suite: JsonSuite, describes: string[]): void => {
+    for (const spec of suite.specs ?? []) tests.push({ ...spec, file: basename(spec.file), describes });
+    for (const child of suite.suites ?? []) walk(child, [...describes, child.title ?? '']);
   };
-  for (const suite of listed.suites as JsonSuite[]) walk(suite);
+  for (const suite of listed.suites as JsonSuite[]) walk(suite, []);
   return tests;
 }
