@@ -1,7 +1,7 @@
 // A refusal that settings the preflight cannot check may explain (operation 15's channel token): the request is sent
 // once more with the Bearer token, and once with a setting made wrong on purpose. Refused alike each time (the same
-// status and body), the test is inconclusive, naming the settings, and the run ERROR: a wrong setting is no failure
-// of the target.
+// status and body, but for what changes with each request), the test is inconclusive, naming the settings, and the
+// run ERROR: a wrong setting is no failure of the target.
 import { outcomeOf } from '../checks/outcome';
 import type { Config } from '../config/config';
 import type { Exchange } from '../http/exchange';
@@ -16,6 +16,30 @@ export interface SettingsControl {
   sendWrong: () => Promise<Exchange>;
   /** Sends the judged request again with the Bearer token. */
   sendWithBearer: () => Promise<Exchange>;
+}
+
+/** A timestamp (ISO 8601), a UUID, or a run of 8 or more hexadecimal digits (a trace, request or error id). */
+const PER_REQUEST =
+  /\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})?|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|[0-9a-f]{8,}/gi;
+
+/**
+ * A refusal's text as two refusals alike share it: what changes with every request (a trace id, a time, as RFC 9457
+ * problem details carry) masked, and so is each segment of the request's own path that the body echoes (the channel
+ * token the request sent, made up or configured).
+ */
+export function sameRefusalText(exchange: Exchange): string {
+  let text = exchange.rawBody.toString('utf8');
+  const segments = new URL(exchange.request.url).pathname.split('/').map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+  segments.forEach((segment, i) => {
+    if (segment.length >= 6) text = text.split(segment).join(`<path segment ${i}>`);
+  });
+  return text.replace(PER_REQUEST, '#');
 }
 
 /** A refusal a wrong setting may explain: a 4xx, not a server's error. */
@@ -35,7 +59,7 @@ export async function refusedAsWrongSettings(
 ): Promise<string | undefined> {
   if (!refusedWith4xx(exchange, config)) return undefined;
   const alike = (x: Exchange) =>
-    refusedWith4xx(x, config) && x.status === exchange.status && x.rawBody.equals(exchange.rawBody);
+    refusedWith4xx(x, config) && x.status === exchange.status && sameRefusalText(x) === sameRefusalText(exchange);
   if (!alike(await control.sendWithBearer()) || !alike(await control.sendWrong())) return undefined;
   const { what, settings } = control.wrong;
   // The settings first: the verdict line keeps a reason's first 300 characters.

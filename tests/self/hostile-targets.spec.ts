@@ -722,6 +722,21 @@ test('a refusal is put down to the settings only when the Bearer token and a mad
   // Bearer token lifts (a target that demands it, OP15-NO-AUTH-HEADER), a server's error, a success.
   expect(await suspect(refusal, refusal, answer(403, '{"success":"error","msg":"bad token"}'))).toBeUndefined();
   expect(await suspect(refusal, answer(200, '{"success":"ok"}'), refusal)).toBeUndefined();
+  // RFC 9457 problem details: the trace id, and the path with the channel token each request sent, change every time.
+  const problem = (token: string, trace: string): Exchange => {
+    const path = `/v1/postventa/7001/messageChannel/${token}/u-42`;
+    const body = { title: 'Channel access denied', status: 403, instance: path, traceId: `00-${trace}-01` };
+    const x = answer(403, JSON.stringify(body));
+    return { ...x, request: { ...x.request, url: `http://127.0.0.1${path}` } };
+  };
+  const [configured, madeUp] = ['chn-configured-1', 'made-up-channel-token-99'];
+  expect(
+    await suspect(
+      problem(configured, '4bf92f3577b34da6a3ce929d0e0e4736'),
+      problem(configured, '0af7651916cd43dd8448eb211c80319c'),
+      problem(madeUp, 'b7ad6b7169203331b7ad6b7169203331'),
+    ),
+  ).toMatch(/RSF_CHANNEL_TOKEN \(secret\) may be wrong/);
   const failing = answer(500, 'oops');
   expect(await suspect(failing, failing, failing)).toBeUndefined();
   const ok = answer(200, '{"success":"ok"}');
