@@ -15,6 +15,15 @@ test.describe('PATCH /miCuenta/misCategorias · operation 4 · §4.4', () => {
     }),
   );
 
+  // Right after the update, while the category holds the values they send: a "nothing changed" shortcut taken before
+  // the credentials are checked answers them as a success.
+  const refusedCredentials = credentialProbes('updateCategory', {
+    id: 'OP4-AUTH-REQUIRED',
+    errorShape: 'OP4-AUTH-ERROR-BODY',
+    request: ({ bodies }) => ({ json: bodies.categoryUpdate() }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
+
   test(
     ...probe('accepts utility at the limit of 100', {
       operation: 'updateCategory',
@@ -42,10 +51,4 @@ test.describe('PATCH /miCuenta/misCategorias · operation 4 · §4.4', () => {
   );
 
   for (const declaration of requestBodyProbes(rule)) test(...declaration);
-  const refusedCredentials = credentialProbes('updateCategory', {
-    id: 'OP4-AUTH-REQUIRED',
-    errorShape: 'OP4-AUTH-ERROR-BODY',
-    request: ({ bodies }) => ({ json: bodies.categoryUpdate() }),
-  });
-  for (const declaration of refusedCredentials) test(...declaration);
 });
