@@ -15,6 +15,14 @@ test.describe('PATCH /client · operation 1 · §4.1', () => {
     }),
   );
 
+  // Right after the update, while the client holds the values they send (a "nothing changed" shortcut taken before
+  // the credentials are checked would answer them as a success).
+  const refusedCredentials = credentialProbes('updateClient', {
+    id: 'OP1-AUTH-REQUIRED',
+    request: ({ bodies }) => ({ json: bodies.client() }),
+  });
+  for (const declaration of refusedCredentials) test(...declaration);
+
   test(
     ...probe('accepts the optional secondaryPhone and clientWebsite', {
       operation: 'updateClient',
@@ -47,9 +55,4 @@ test.describe('PATCH /client · operation 1 · §4.1', () => {
   );
 
   for (const declaration of requestBodyProbes(rule)) test(...declaration);
-  const refusedCredentials = credentialProbes('updateClient', {
-    id: 'OP1-AUTH-REQUIRED',
-    request: ({ bodies }) => ({ json: bodies.client() }),
-  });
-  for (const declaration of refusedCredentials) test(...declaration);
 });
