@@ -286,6 +286,16 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     { rawPlainLabelledJson: 'successes' },
   ),
   fault(
+    'json-utf8-labelled-latin1',
+    'GEN-JSON-UTF8',
+    'JSON bodies are UTF-8 but labelled charset=iso-8859-1, as a server whose default charset is set apart from its ' +
+      'encoder labels them: a client that decodes by the label reads "Ã\u0091andÃº" for "Ñandú".',
+    {
+      contentType: (reply, type) =>
+        reply.body.kind === 'json' ? type.replace('charset=utf-8', 'charset=iso-8859-1') : type,
+    },
+  ),
+  fault(
     'json-latin1',
     'GEN-JSON-UTF8',
     'JSON bodies are encoded in ISO-8859-1 and labelled charset=iso-8859-1, a character beyond it as "?", as a ' +

@@ -117,15 +117,22 @@ function jsonUtf8Problem(exchange: Exchange): CheckFailure | undefined {
       received,
     );
   }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(exchange.contentType)?.[1];
   try {
     STRICT_UTF8.decode(exchange.rawBody);
-    return undefined;
   } catch {
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(exchange.contentType)?.[1];
     const labelled = charset ? `, labelled charset=${charset}` : '';
     const received = `bytes that are not UTF-8${labelled}: ${printable(exchange.rawBody, { maxChars: 160 })}`;
     return failure('A JSON body that is not UTF-8', 'UTF-8, which RFC 8259 §8.1 requires of JSON', received);
   }
+  // UTF-8 labelled as another charset: a client that decodes by the label garbles every letter beyond ASCII.
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined;
+  const asLabelled = printable(Buffer.from(exchange.rawBody).toString('latin1'), { maxChars: 120 });
+  return failure(
+    'A UTF-8 JSON body labelled with another charset',
+    'UTF-8 labelled charset=utf-8, or no charset at all (RFC 8259 §11 defines none for application/json)',
+    `charset=${charset}, over UTF-8 bytes: a client that decodes by the label reads ${asLabelled}`,
+  );
 }
 
 const startsWithBom = (bytes: Uint8Array): boolean => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
