@@ -108,15 +108,3 @@ export function bodyWithFieldRetyped(schema: string, base: Body): fc.Arbitrary<F
     })),
   );
 }
-
-/** Two values: a list that a normaliser joins into one string ("several phones"), or takes the first of. */
-const A_LIST = [1, 2];
-
-/**
- * Each typed field of a scalar type (string, number, integer, boolean) set to a list of two values in turn: a wrong
- * type bodyWithFieldRetyped draws for some fields only, which a normaliser that joins a list into a string takes.
- */
-export function everyScalarFieldAsList(schema: string, base: Body): FieldMutation[] {
-  const scalar = typedFields(schema).filter((f) => ['string', 'number', 'integer', 'boolean'].includes(f.type ?? ''));
-  return scalar.map((f) => ({ field: f.name, mutation: 'retyped' as const, body: { ...base, [f.name]: A_LIST } }));
-}

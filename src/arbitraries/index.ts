@@ -30,7 +30,6 @@ export {
   everyFieldDropped,
   everyRequiredFieldDropped,
   everyRequiredFieldNull,
-  everyScalarFieldAsList,
   valueNotOfType,
   type FieldMutation,
 } from './body-mutations';

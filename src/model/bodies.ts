@@ -75,6 +75,17 @@ export function wrongTypeValue(type: string): unknown {
   }
 }
 
+/**
+ * A list of two copies of a field's valid value (of 1 and 2 where the body has none): what a normaliser joins into
+ * one string ("several phones") or takes the first element of, and so takes, though a list is no value of a scalar.
+ */
+export function listOf(value: unknown): unknown[] {
+  return value === undefined ? [1, 2] : [value, value];
+}
+
+/** The JSON types whose fields a list (listOf) is sent for. */
+export const SCALAR_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean']);
+
 export function retyped(body: Body, field: FieldShape): Body {
   if (!field.type) throw new Error(`${field.name} has no single declared type to break`);
   return { ...body, [field.name]: wrongTypeValue(field.type) };

@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestDetails } from '@playwright/test';
 import type { ValidBodies } from '../model/bodies';
-import { requiredFields, retyped, typedFields, without } from '../model/bodies';
+import { SCALAR_TYPES, listOf, requiredFields, retyped, typedFields, without } from '../model/bodies';
 import { everyRequiredFieldNull } from '../arbitraries';
 import { isArraySchema } from '../model/schema-registry';
 import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
@@ -347,19 +347,26 @@ export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
   const { types } = rule;
   if (!types) return [];
   const check = negativeDataRejection(types.id, errorShapeOption(types.errorShape));
-  return typedFields(rule.schema).map((field) =>
-    probe(`refuses ${field.name} that is not of type ${field.type}`, {
+  return typedFields(rule.schema).map((field) => {
+    const type = field.type ?? '';
+    const withValue = (ctx: RequestContext, value: (valid: unknown) => unknown) => {
+      const base = baseFor(rule, field.name, ctx);
+      return bodyRequest(rule, { ...base, [field.name]: value(base[field.name]) }, ctx);
+    };
+    return probe(`refuses ${field.name} that is not of type ${type}`, {
       operation: rule.operation,
       request: (ctx) => bodyRequest(rule, retyped(baseFor(rule, field.name, ctx), field), ctx),
-      // A boolean for a number too (`amount: true` read as 1 by a lax validator), as the properties send it.
-      ...(NUMERIC.has(field.type ?? '') && {
+      // A boolean for a number too (`amount: true` read as 1 by a lax validator), as the properties send it; and a
+      // list of the valid value for a scalar, which a normaliser joins or takes the first element of.
+      ...(SCALAR_TYPES.has(type) && {
         alsoSending: (ctx: RequestContext) => [
-          bodyRequest(rule, { ...baseFor(rule, field.name, ctx), [field.name]: true }, ctx),
+          ...(NUMERIC.has(type) ? [withValue(ctx, () => true)] : []),
+          withValue(ctx, listOf),
         ],
       }),
       checks: [check],
-    }),
-  );
+    });
+  });
 }
 
 /** Every probe of a request body: each required field dropped, each typed field retyped, and malformed JSON. */

@@ -8,7 +8,6 @@ import {
   badCartItemsOfAmountZero,
   bodyWithFieldDropped,
   bodyWithFieldRetyped,
-  everyScalarFieldAsList,
   categoryUpdateWithUtility,
   everyAddressCase,
   everyFieldDropped,
@@ -221,10 +220,7 @@ test.describe('§4.1, §4.3, §4.4, §4.6 · required and typed fields · proper
         },
         {
           operation: rule.operation,
-          inputs: (ctx) => ({
-            arbitrary: bodyWithFieldRetyped(rule.schema, rule.valid(ctx)),
-            examples: everyScalarFieldAsList(rule.schema, rule.valid(ctx)),
-          }),
+          inputs: (ctx) => ({ arbitrary: bodyWithFieldRetyped(rule.schema, rule.valid(ctx)) }),
           request: (m, ctx) => bodyRequest(rule, m.body, ctx),
           checks: () => every(...retyped),
         },
