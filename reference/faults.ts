@@ -434,7 +434,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'op1-list-for-string-joined',
     'OP1-FIELD-TYPES',
     'A client update with a list for mainPhone (["+54 …", "+54 …"]) is carried out, as a "several phones" ' +
-      'normaliser joins a list into one string; a number there is still refused.',
+      'normaliser that joins a list into one string takes it; a number there is still refused.',
     (e, body) =>
       e.keyword === 'type' && e.instancePath === '/mainPhone' && isObject(body) && Array.isArray(body.mainPhone),
   ),
