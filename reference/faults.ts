@@ -1114,6 +1114,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   viewFault(
+    'op8-description-type-label',
+    'OP8-DESCRIPTION-MEDIA-TYPE',
+    "The description's type is an enum's label, PLAIN_TEXT, where §2.6 says a media-type-like string (text/plain).",
+    (view) =>
+      isObject(view.description) ? { ...view, description: { ...view.description, type: 'PLAIN_TEXT' } } : view,
+  ),
+  viewFault(
     'op8-anonymous-sees-account-cart',
     'OP8-ANONYMOUS-NO-CART',
     "An anonymous caller is shown the account's amountInCart (a guest view that reads the storefront account's " +

@@ -13,6 +13,16 @@ export function loggedInDataIn(product: Product): string[] {
   return LOGGED_IN_FIELDS.filter((f) => product[f] !== undefined && product[f] !== null);
 }
 
+/** A media type (RFC 6838 §4.2): type/subtype, then parameters if any. */
+const MEDIA_TYPE = /^[a-z0-9][\w!#$&^.+-]*\/[a-z0-9][\w!#$&^.+-]*\s*(;.*)?$/i;
+
+/** Why the description's type is no media type (§2.6: "media-type-like"), or undefined when it is one, or absent. */
+export function descriptionTypeProblem(product: Product): string | undefined {
+  const { description } = product;
+  if (!isObject(description) || typeof description.type !== 'string') return undefined;
+  return MEDIA_TYPE.test(description.type.trim()) ? undefined : `description.type ${JSON.stringify(description.type)}`;
+}
+
 /** Why an anonymous caller's product shows a cart, or undefined: a caller without a token has none (§4.8, §5.2). */
 export function anonymousCartProblem(product: Product): string | undefined {
   const amount = product.amountInCart;

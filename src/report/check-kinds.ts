@@ -127,6 +127,7 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
       /^OP12-DELETE-SUCCEEDS$/,
       /^OP2-ADDRESS-ID-RETURNED$/,
       /^OP8-LOGGED-IN-FIELDS$/,
+      /^OP8-DESCRIPTION-MEDIA-TYPE$/,
       /^GEN-V1-PREFIX$/,
     ],
   },

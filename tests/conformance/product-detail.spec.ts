@@ -9,7 +9,13 @@ import {
 } from '../../src/checks/checks';
 import { expect, test } from '../../src/playwright/fixtures';
 import { probe } from '../../src/playwright/probes';
-import { LOGGED_IN_FIELDS, anonymousCartProblem, asProduct, loggedInDataIn } from '../../src/checks/stock';
+import {
+  LOGGED_IN_FIELDS,
+  anonymousCartProblem,
+  asProduct,
+  descriptionTypeProblem,
+  loggedInDataIn,
+} from '../../src/checks/stock';
 import { jsonBody } from '../../src/http/exchange';
 import type { RequestContext } from '../../src/playwright/declarations';
 
@@ -55,6 +61,10 @@ test.describe('GET /item/{product_id} · operation 8 · §4.8', () => {
             LOGGED_IN_FIELDS.filter((f) => !(f in body)),
             'logged-in fields missing for a logged-in caller',
           ).toEqual([]);
+        }),
+        requirementCheck('OP8-DESCRIPTION-MEDIA-TYPE', (exchange) => {
+          const problem = descriptionTypeProblem(asProduct(jsonBody(exchange)));
+          expect(problem, 'a media type (type/subtype), as text/plain in the sample').toBeUndefined();
         }),
       ],
       settings: ['productId', 'productDetailQuery'],

@@ -52,6 +52,7 @@ import {
   atDisplayLimit,
   exactLabelAtLimitProblem,
   anonymousCartProblem,
+  descriptionTypeProblem,
   loggedInDataIn,
   stockBoundsProblem,
   stockLabelProblem,
@@ -319,6 +320,13 @@ const stockChecks = {
       sent.join(', '),
     );
   }),
+  descriptionType: requirementCheck('OP8-DESCRIPTION-MEDIA-TYPE', (exchange) => {
+    const product = productOf(exchange);
+    if (Object.keys(product).length === 0) return notApplicable('no answer was a product object');
+    const problem = descriptionTypeProblem(product);
+    if (problem === undefined) return;
+    throw failure(`Product ${String(product.id)}: a description type that is no media type`, 'text/plain', problem);
+  }),
   anonymousCart: requirementCheck('OP8-ANONYMOUS-NO-CART', (exchange) => {
     const product = productOf(exchange);
     if (Object.keys(product).length === 0) return notApplicable('no anonymous answer was a product object');
@@ -349,6 +357,7 @@ test.describe('§2.6 and §8 · product stock · properties', () => {
         }),
         checks: () => [
           { check: stockChecks.shape },
+          { check: stockChecks.descriptionType },
           { check: stockChecks.utf8 },
           { check: stockChecks.bounds, when: (p) => p.credentials === 'valid' },
           { check: stockChecks.label, when: (p) => p.credentials === 'valid' },
