@@ -10,7 +10,7 @@ import { modeNamed } from './modes';
 import { cartUpdated, rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
 import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
-import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, PRODUCTS, SEED_CHANNEL } from './seed';
+import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, PRODUCTS, SEED_CHANNEL, VOUCHERS } from './seed';
 
 export interface Fault {
   /** kebab-case, e.g. "op4-utility-unbounded". */
@@ -360,6 +360,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   ...BEARER_OPS.map(authNotRequired),
+  errorBecomes(
+    10,
+    CREDENTIAL_ERRORS,
+    'op10-refusal-carries-voucher',
+    'OP10-AUTH-REQUIRED',
+    'A request without valid credentials is refused with 401, but its body is the voucher the token gets, as a ' +
+      'handler that sets the status and goes on sends it.',
+    () => json(VOUCHERS['0001-00012345']),
+  ),
   fault(
     'op12-auth-not-required-deletes-once',
     'OP12-AUTH-REQUIRED',

@@ -1,6 +1,7 @@
 // Named checks, after Schemathesis' checks: each declares the requirements it asserts, and judges an exchange against
 // them. A test's tags are derived from the checks it runs (tagsOf), so a helper that also judges the status code or the
 // content type says so here, once, and never at each call site. Example tests and property probes run the same checks.
+import { isDeepStrictEqual } from 'node:util';
 import { requirement } from '../model/catalogue';
 import type { RecognitionConfig } from '../config/settings/recognition';
 import { CheckFailure, expectedReceived, failure } from './failure';
@@ -12,7 +13,7 @@ import {
   plainString,
   schemaInput,
 } from '../http/exchange';
-import { isObject, neitherSuccessNorRefusal, outcomeOf, saysRefused } from './outcome';
+import { errorMarker, isObject, neitherSuccessNorRefusal, outcomeOf, saysRefused } from './outcome';
 import { schemas } from '../model/schema-registry';
 import { printable } from '../model/printable';
 
@@ -415,7 +416,38 @@ export function ignoredAuthRejected(id: string, options: { errorShape?: string }
     'HTTP 401 for missing or refused credentials',
     (code) => code === 401,
   );
-  return refusal('ignored_auth', id, status, options.errorShape);
+  const { name, expects, assertions } = refusal('ignored_auth', id, status, options.errorShape);
+  return { name, expects, assertions: [...refusedWithoutTheData(id).assertions, ...assertions.slice(1)] };
+}
+
+/** Data, not a message: a JSON object of two members or more, or a list that is not empty. */
+const holdsData = (value: unknown): boolean =>
+  Array.isArray(value) ? value.length > 0 : isObject(value) && Object.keys(value).length >= 2;
+
+/**
+ * ignored_auth's MUST half: refused, and not with the data the token gets (a 401 whose body is the voucher, as a
+ * handler that sets the status and goes on sends it). Only for a read whose refusal holds data and says no error:
+ * then the same request is sent once with the token, and the two bodies compared.
+ */
+function refusedWithoutTheData(id: string): Check {
+  return requirementCheck(
+    id,
+    async (x, { config, resend }) => {
+      throwIf(rejectionProblem(x, config));
+      if (!resend || x.operation.writes || x.credentials === 'valid' || x.body.kind !== 'json') return;
+      if (!holdsData(x.body.value) || errorMarker(x.body.value) !== undefined) return;
+      const withToken = await resend('valid');
+      if (!outcomeOf(withToken, config).succeeded || withToken.body.kind !== 'json') return;
+      if (!isDeepStrictEqual(withToken.body.value, x.body.value)) return;
+      const body = printable(x.rawBody, { maxChars: 200 });
+      throw failure(
+        'A refusal that carries the data',
+        'an error: no data without valid credentials (§5.4)',
+        `HTTP ${x.status} with the very body the token gets: ${body}`,
+      );
+    },
+    'rejection',
+  );
 }
 
 /**
