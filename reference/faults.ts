@@ -437,6 +437,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'An update without the optional fields answers {status: "ok"}, without message.',
     (_reply, body) => ('secondaryPhone' in body || 'clientWebsite' in body ? undefined : json({ status: 'ok' })),
   ),
+  successBecomes(
+    1,
+    'op1-success-message-empty',
+    'OP1-SUCCESS-MESSAGE',
+    'A successful update answers {status: "ok", message: ""}: the message lists the optional data changed, and an ' +
+      'update without them has none to list.',
+    (_reply, body) =>
+      'secondaryPhone' in body || 'clientWebsite' in body ? undefined : json({ status: 'ok', message: '' }),
+  ),
   schemaRuleIgnored(1, 'required', 'OP1-REQUIRED-FIELDS'),
   requestErrorIgnored(
     1,

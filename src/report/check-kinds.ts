@@ -128,6 +128,7 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
       /^OP2-ADDRESS-ID-RETURNED$/,
       /^OP8-LOGGED-IN-FIELDS$/,
       /^OP8-DESCRIPTION-MEDIA-TYPE$/,
+      /^OP1-SUCCESS-MESSAGE$/,
       /^GEN-V1-PREFIX$/,
     ],
   },

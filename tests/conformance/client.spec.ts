@@ -1,16 +1,33 @@
 import { BODY_RULES } from '../../src/model/body-rules';
-import { negativeDataRejection, succeeds, succeedsWithJson } from '../../src/checks/checks';
-import { test } from '../../src/playwright/fixtures';
+import {
+  negativeDataRejection,
+  notApplicable,
+  requirementCheck,
+  succeeds,
+  succeedsWithJson,
+} from '../../src/checks/checks';
+import { isObject, outcomeOf } from '../../src/checks/outcome';
+import { jsonBody } from '../../src/http/exchange';
+import { expect, test } from '../../src/playwright/fixtures';
 import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 const rule = BODY_RULES.updateClient;
+
+const successShape = succeedsWithJson('OP1-SUCCESS-SHAPE');
+const confirmsTheUpdate = requirementCheck('OP1-SUCCESS-MESSAGE', (exchange, { config }) => {
+  const body = jsonBody(exchange);
+  if (!outcomeOf(exchange, config).succeeded || !isObject(body) || typeof body.message !== 'string')
+    return notApplicable('no success with a message to judge');
+  expect(body.message.trim(), 'a message that confirms the update').not.toBe('');
+});
 
 test.describe('PATCH /client · operation 1 · §4.1', () => {
   test(
     ...probe('updates the client with the eleven required fields', {
       operation: 'updateClient',
       request: ({ bodies }) => ({ json: bodies.client() }),
-      checks: [succeedsWithJson('OP1-SUCCESS-SHAPE')],
+      // One check: the message is the target's own wording, never a setting's fault (a second assertion names none).
+      checks: [{ ...successShape, assertions: [...successShape.assertions, ...confirmsTheUpdate.assertions] }],
       settings: ['clientBody', 'clientSuccessStatus'],
     }),
   );
