@@ -153,6 +153,14 @@ const throwIf = (problem: CheckFailure | undefined): void => {
   if (problem) throw problem;
 };
 
+/**
+ * One check of `first`'s assertions, then `more`'s, expecting what `first` expects. Only the first assertion of a check
+ * names the request's settings as suspects (Conformance.check): what follows judges the answer's own wording or form.
+ */
+export function combined(name: string, first: Check, ...more: Check[]): Check {
+  return { name, expects: first.expects, assertions: [first, ...more].flatMap((c) => c.assertions) };
+}
+
 /** A check of one requirement, judged by `judge` (plain `expect` is fine inside). */
 export function requirementCheck(id: string, judge: Assertion['judge'], expects: Check['expects'] = 'either'): Check {
   return { name: id, expects, assertions: [{ id, judge }] };
@@ -217,7 +225,7 @@ export interface AllowedRefusal {
  */
 export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
   const accepted = validInputAccepted(id, refusal);
-  return { ...accepted, assertions: [...accepted.assertions, ...jsonUtf8().assertions] };
+  return combined(accepted.name, accepted, jsonUtf8());
 }
 
 /**
@@ -309,11 +317,7 @@ export function jsonContentType(): Check {
 
 /** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */
 export function succeedsWithJson(id: string): Check {
-  return {
-    name: 'positive_data_acceptance',
-    expects: 'success',
-    assertions: [...succeeds(id).assertions, ...jsonContentType().assertions],
-  };
+  return combined('positive_data_acceptance', succeeds(id), jsonContentType());
 }
 
 /**
@@ -327,11 +331,7 @@ export function succeedsWithPlainString(id: string): Check {
     throwIf(labelledJsonProblem(x));
     if (!JSON_MEDIA_TYPE.test(x.contentType)) return notApplicable('a plain string labelled other than JSON');
   });
-  return {
-    name: 'positive_data_acceptance',
-    expects: 'success',
-    assertions: [...succeeds(id).assertions, ...contentType.assertions],
-  };
+  return combined('positive_data_acceptance', succeeds(id), contentType);
 }
 
 /** response_schema_conformance: the body matches `schema`. */
@@ -388,10 +388,10 @@ function refusalStatus(id: string, title: string, expected: string, fits: (statu
   });
 }
 
-/** A refusal: `id` (the rule), then its status, content type and documented shape. */
-function refusal(name: string, id: string, status: Check, errorShape?: string): Check {
-  const checks = [rejects(id), status, errorContentType(), ...(errorShape ? [documentedErrorShape(errorShape)] : [])];
-  return { name, expects: 'rejection', assertions: checks.flatMap((c) => c.assertions) };
+/** A refusal: `primary` (the rule, refused), then its status, content type and documented shape. */
+function refusal(name: string, primary: Check, status: Check, errorShape?: string): Check {
+  const shape = errorShape ? [documentedErrorShape(errorShape)] : [];
+  return combined(name, primary, status, errorContentType(), ...shape);
 }
 
 /**
@@ -405,7 +405,7 @@ export function negativeDataRejection(id: string, options: { errorShape?: string
     'a 4xx status for invalid input',
     (code) => code >= 400 && code <= 499,
   );
-  return refusal('negative_data_rejection', id, status, options.errorShape);
+  return refusal('negative_data_rejection', rejects(id), status, options.errorShape);
 }
 
 /** ignored_auth: missing or refused credentials are refused (MUST `id`), ideally with 401 (SHOULD). */
@@ -416,8 +416,7 @@ export function ignoredAuthRejected(id: string, options: { errorShape?: string }
     'HTTP 401 for missing or refused credentials',
     (code) => code === 401,
   );
-  const { name, expects, assertions } = refusal('ignored_auth', id, status, options.errorShape);
-  return { name, expects, assertions: [...refusedWithoutTheData(id).assertions, ...assertions.slice(1)] };
+  return refusal('ignored_auth', refusedWithoutTheData(id), status, options.errorShape);
 }
 
 /** Data, not a message: a JSON object of two members or more, or a list that is not empty. */

@@ -1,5 +1,6 @@
 import { BODY_RULES } from '../../src/model/body-rules';
 import {
+  combined,
   negativeDataRejection,
   notApplicable,
   requirementCheck,
@@ -27,7 +28,7 @@ test.describe('PATCH /client · operation 1 · §4.1', () => {
       operation: 'updateClient',
       request: ({ bodies }) => ({ json: bodies.client() }),
       // One check: the message is the target's own wording, never a setting's fault (a second assertion names none).
-      checks: [{ ...successShape, assertions: [...successShape.assertions, ...confirmsTheUpdate.assertions] }],
+      checks: [combined(successShape.name, successShape, confirmsTheUpdate)],
       settings: ['clientBody', 'clientSuccessStatus'],
     }),
   );

@@ -821,27 +821,22 @@ test("a server error to a setting's read: the target is failing, the setting onl
 });
 
 test("a 3xx or a 428 to a setting's read: what the target did is named, not the setting", async () => {
-  const redirect =
-    (path: RegExp, status: number, location: (url: string) => string): Misbehaviour =>
-    (req, res) => {
-      if (!path.test(req.url ?? '')) return false;
-      res.writeHead(status, { location: location(req.url ?? '') }).end();
-      return true;
-    };
   // A framework that appends a slash to one route (Django's APPEND_SLASH, say), and a route moved elsewhere.
+  const slash: Misbehaviour = (req, res) => {
+    if (!/\/miCuenta\/pedidos\/[^/]+\/[^/]+$/.test(req.url ?? '')) return false;
+    res.writeHead(301, { location: `${req.url}/` }).end();
+    return true;
+  };
   const cases: [Misbehaviour, RegExp | string][] = [
+    [slash, /HTTP 301 redirects to \/v1\/miCuenta\/pedidos\/\S+\/: the same path with a trailing slash/],
     [
-      redirect(/\/miCuenta\/pedidos\/[^/]+\/[^/]+$/, 301, (url) => `${url}/`),
-      /HTTP 301 redirects to \/v1\/miCuenta\/pedidos\/\S+\/: the same path with a trailing slash/,
-    ],
-    [
-      redirect(/\/paymentVoucher\//, 302, () => '/v1/vouchers/0001/00012345'),
+      answerFor(/\/paymentVoucher\//, '', { location: '/v1/vouchers/0001/00012345' }, 302),
       'HTTP 302 redirects to /v1/vouchers/0001/00012345. The target answers operation 10 (GET ' +
         "/v1/paymentVoucher/{branch}-{order}, §4.10) at another path than the spec's.",
     ],
     // A cache that answers 304 to a request that asked for no cached copy; an update that demands If-Match.
     [
-      redirect(/\/miCuenta\/pedidos\//, 304, () => ''),
+      answerFor(/\/miCuenta\/pedidos\//, '', {}, 304),
       /HTTP 304 \(Not Modified\) to a request that was not conditional/,
     ],
     [
@@ -853,8 +848,7 @@ test("a 3xx or a 428 to a setting's read: what the target did is named, not the 
     const target = await startHostileTarget({ upstream: reference().url, misbehave });
     try {
       const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url, RSF_ALLOW_WRITES: 'true' });
-      if (typeof said === 'string') expect(message).toContain(said);
-      else expect(message).toMatch(said);
+      expect(message).toMatch(said);
       expect(message).not.toMatch(/do(es)? not name what the target has/);
     } finally {
       await target.close();
