@@ -45,12 +45,27 @@ export interface HostileOptions {
   waitedAtLeastMs?: number;
 }
 
-/** Forwards a request to `upstream` and its answer back, byte for byte (a listener of any server, https too). */
-export function forward(upstream: string, req: IncomingMessage, res: ServerResponse): void {
-  const outgoing = request(`${upstream}${req.url ?? ''}`, { method: req.method, headers: req.headers }, (answer) => {
-    res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
-  });
+/** Passes an upstream's answer on to the client: as it is, unless a misbehaviour changes it. */
+export type AnswerHandler = (answer: IncomingMessage, res: ServerResponse) => void;
+
+const passOn: AnswerHandler = (answer, res) => {
+  res.writeHead(answer.statusCode ?? 502, answer.headers);
+  answer.pipe(res);
+};
+
+/**
+ * Forwards a request to `upstream` (a listener of any server, https too), with `headers` if given, and its answer back
+ * through `onAnswer`: byte for byte unless told otherwise.
+ */
+export function forward(
+  upstream: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { headers = req.headers, onAnswer = passOn }: { headers?: IncomingMessage['headers']; onAnswer?: AnswerHandler } = {},
+): void {
+  const outgoing = request(`${upstream}${req.url ?? ''}`, { method: req.method, headers }, (answer) =>
+    onAnswer(answer, res),
+  );
   outgoing.on('error', () => res.destroy());
   req.pipe(outgoing);
 }
@@ -212,17 +227,13 @@ export function refusedWith403(upstream: string, token: string, paths: RegExp, {
       forbid();
       return true;
     }
-    const outgoing = request(`${upstream}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-      if ((answer.statusCode ?? 500) < 400) {
-        res.writeHead(answer.statusCode ?? 200, answer.headers);
-        answer.pipe(res);
-        return;
-      }
-      answer.resume();
-      forbid();
+    forward(upstream, req, res, {
+      onAnswer: (answer) => {
+        if ((answer.statusCode ?? 500) < 400) return passOn(answer, res);
+        answer.resume();
+        forbid();
+      },
     });
-    outgoing.on('error', () => res.destroy());
-    req.pipe(outgoing);
     return true;
   };
 }
@@ -317,20 +328,20 @@ export function slowFor(
 export function paddedTo(path: RegExp, upstream: () => string, bytes: number): Misbehaviour {
   return (req, res) => {
     if (!path.test(req.url ?? '')) return false;
-    const headers = { ...req.headers, 'accept-encoding': 'identity' };
-    const outgoing = request(`${upstream()}${req.url ?? ''}`, { method: req.method, headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const padded = Buffer.concat([body, Buffer.alloc(Math.max(0, bytes - body.length), 0x20)]);
-        const { 'content-length': _, 'transfer-encoding': __, ...rest } = answer.headers;
-        res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(padded.length) });
-        res.end(padded);
-      });
+    forward(upstream(), req, res, {
+      headers: { ...req.headers, 'accept-encoding': 'identity' },
+      onAnswer: (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const padded = Buffer.concat([body, Buffer.alloc(Math.max(0, bytes - body.length), 0x20)]);
+          const { 'content-length': _, 'transfer-encoding': __, ...rest } = answer.headers;
+          res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(padded.length) });
+          res.end(padded);
+        });
+      },
     });
-    outgoing.on('error', () => res.destroy());
-    req.pipe(outgoing);
     return true;
   };
 }
