@@ -86,11 +86,6 @@ export function listOf(value: unknown): unknown[] {
 /** The JSON types whose fields a list (listOf) is sent for. */
 export const SCALAR_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean']);
 
-export function retyped(body: Body, field: FieldShape): Body {
-  if (!field.type) throw new Error(`${field.name} has no single declared type to break`);
-  return { ...body, [field.name]: wrongTypeValue(field.type) };
-}
-
 /** Required fields of a request schema: each is dropped in turn by the negative tests. */
 export const requiredFields = (schema: string): FieldShape[] => fieldsOf(schema).filter((f) => f.required);
 

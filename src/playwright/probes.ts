@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestDetails } from '@playwright/test';
 import type { ValidBodies } from '../model/bodies';
-import { SCALAR_TYPES, listOf, requiredFields, retyped, typedFields, without } from '../model/bodies';
+import { SCALAR_TYPES, listOf, requiredFields, typedFields, without, wrongTypeValue } from '../model/bodies';
 import { everyRequiredFieldNull } from '../arbitraries';
 import { isArraySchema } from '../model/schema-registry';
 import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
@@ -355,7 +355,7 @@ export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
     };
     return probe(`refuses ${field.name} that is not of type ${type}`, {
       operation: rule.operation,
-      request: (ctx) => bodyRequest(rule, retyped(baseFor(rule, field.name, ctx), field), ctx),
+      request: (ctx) => withValue(ctx, () => wrongTypeValue(type)),
       // A boolean for a number too (`amount: true` read as 1 by a lax validator), as the properties send it; and a
       // list of the valid value for a scalar, which a normaliser joins or takes the first element of.
       ...(SCALAR_TYPES.has(type) && {
