@@ -420,6 +420,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     (presented, token) => presented === token || presented === DEFAULT_CHANNEL_TOKEN,
   ),
   fault(
+    'op13-auth-refusal-server-error',
+    'OP13-AUTH-REQUIRED',
+    'POST /postventa answers refused credentials with HTTP 500 and a plain "Internal Server Error", as a handler ' +
+      'that cannot parse the Authorization header crashes: refused, but with no "not authenticated" error (§5.4).',
+    {
+      reply: (reply, facts) =>
+        facts.op === 13 && reply.outcome === 'auth'
+          ? { ...reply, status: 500, body: plain('Internal Server Error') }
+          : reply,
+    },
+  ),
+  fault(
     'op13-token-without-scheme-accepted',
     'OP13-AUTH-REQUIRED',
     'POST /postventa takes an Authorization header of one word, the token alone, as if "Bearer" came before it.',

@@ -424,15 +424,23 @@ const holdsData = (value: unknown): boolean =>
   Array.isArray(value) ? value.length > 0 : isObject(value) && Object.keys(value).length >= 2;
 
 /**
- * ignored_auth's MUST half: refused, and not with the data the token gets (a 401 whose body is the voucher, as a
- * handler that sets the status and goes on sends it). Only for a read whose refusal holds data and says no error:
- * then the same request is sent once with the token, and the two bodies compared.
+ * ignored_auth's MUST half: refused with an error, not a server's failure (a 500 from a header it could not parse),
+ * and not with the data the token gets (a 401 whose body is the voucher, as a handler that sets the status and goes
+ * on sends it). Only for a read whose refusal holds data and says no error, the same request is sent once with the
+ * token, and the two bodies compared. A gateway's 5xx never gets here: it is sent again, or not judged (retry.ts).
  */
 function refusedWithoutTheData(id: string): Check {
   return requirementCheck(
     id,
     async (x, { config, resend }) => {
       throwIf(rejectionProblem(x, config));
+      if (x.status >= 500) {
+        throw failure(
+          'Credentials refused with a server error',
+          'a "credentials required" or "not authenticated" error (§5.4), not a 5xx (RFC 9110 §15.6: a server failing)',
+          `HTTP ${x.status}: ${printable(x.rawBody, { maxChars: 200 })}`,
+        );
+      }
       if (!resend || x.operation.writes || x.credentials === 'valid' || x.body.kind !== 'json') return;
       if (!holdsData(x.body.value) || errorMarker(x.body.value) !== undefined) return;
       const withToken = await resend('valid');
