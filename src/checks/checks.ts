@@ -416,7 +416,7 @@ export function ignoredAuthRejected(id: string, options: { errorShape?: string }
     'HTTP 401 for missing or refused credentials',
     (code) => code === 401,
   );
-  return refusal('ignored_auth', refusedWithoutTheData(id), status, options.errorShape);
+  return refusal('ignored_auth', refusedWithoutTheData(id, options.errorShape), status, options.errorShape);
 }
 
 /** Data, not a message: a JSON object of two members or more, or a list that is not empty. */
@@ -428,13 +428,15 @@ const holdsData = (value: unknown): boolean =>
  * and not with the data the token gets (a 401 whose body is the voucher, as a handler that sets the status and goes
  * on sends it). Only for a read whose refusal holds data and says no error, the same request is sent once with the
  * token, and the two bodies compared. A gateway's 5xx never gets here: it is sent again, or not judged (retry.ts).
+ * A 5xx in the credentials error shape that `errorShape` documents is that error, with a status §7.3 leaves open.
  */
-function refusedWithoutTheData(id: string): Check {
+function refusedWithoutTheData(id: string, errorShape?: string): Check {
   return requirementCheck(
     id,
     async (x, { config, resend }) => {
       throwIf(rejectionProblem(x, config));
-      if (x.status >= 500) {
+      const documented = errorShape !== undefined && !schemaProblem(x, requirement(errorShape).schemas ?? []);
+      if (x.status >= 500 && !documented) {
         throw failure(
           'Credentials refused with a server error',
           'a "credentials required" or "not authenticated" error (§5.4), not a 5xx (RFC 9110 §15.6: a server failing)',

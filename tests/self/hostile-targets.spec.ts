@@ -18,6 +18,7 @@ import { expect, test } from '../../src/playwright/fixtures';
 import {
   type Check,
   acceptsValidInput,
+  ignoredAuthRejected,
   jsonUtf8,
   linkCheck,
   notRejected,
@@ -1607,6 +1608,23 @@ test.describe('retries and the breaker', () => {
       expect(await judgement(channel, answered(OPERATIONS.getMessageChannel, 200, body)), body).toEqual({
         notApplicable: expect.stringContaining('refused for a reason the spec allows'),
       });
+  });
+
+  test('credentials refused with a 5xx fail, unless in the error shape the spec documents for them', async () => {
+    // A handler that cannot split `Bearer` with nothing after it: the server failing, not a "not authenticated" error.
+    const crash = 'Internal Server Error: ValueError: not enough values to unpack';
+    const postSale = ignoredAuthRejected('OP13-AUTH-REQUIRED');
+    const thrown = await judgement(
+      postSale,
+      answered(OPERATIONS.createPostSale, 500, crash, 'empty-bearer', 'text/plain'),
+    );
+    expect(thrown).toBeInstanceOf(CheckFailure);
+    expect((thrown as CheckFailure).data.title).toBe('Credentials refused with a server error');
+    // Operation 9's documented error is a plain string (§7.1), its status not shown (§7.3): a 500 carrying it is that
+    // error, and only HTTP-AUTH-401 (SHOULD) says so.
+    const prices = ignoredAuthRejected('OP9-AUTH-REQUIRED', { errorShape: 'OP9-AUTH-ERROR-BODY' });
+    const plainRefusal = answered(OPERATIONS.listPrices, 500, '"not authenticated"', 'empty-bearer');
+    expect(await judgement(prices, plainRefusal)).toBeUndefined();
   });
 
   test('valid input refused for its size (413, 414, 431) is a limit §8 leaves open: not failed', async () => {
