@@ -919,6 +919,19 @@ test('a target that finds any product: RSF_MISSING_PRODUCT_ID is not blamed, and
   }
 });
 
+// §4.8 documents the failure to obtain a product as a plain string, an internal server error message in its sample:
+// a 500 is how many servers send it, and a missing product's read that gets one is that failure, not a target failing.
+test('RSF_MISSING_PRODUCT_ID answered 500 with a plain string: the §4.8 failure, the run goes on', async () => {
+  const failure = '"Internal server error: the product could not be obtained"';
+  const missing = answerFor(/\/item\/999999\b/, failure, { 'content-type': 'application/json' }, 500);
+  const target = await startHostileTarget({ upstream: reference().url, misbehave: missing });
+  try {
+    expect((await preflightOutcome({ ...token, RSF_TARGET_URL: target.url })).failed).toBeUndefined();
+  } finally {
+    await target.close();
+  }
+});
+
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
   // The deployment mode refuses with HTTP 200 and an error body: a refusal all the same (§7.3).
   const message = await preflightMessage({
