@@ -428,14 +428,19 @@ const holdsData = (value: unknown): boolean =>
  * and not with the data the token gets (a 401 whose body is the voucher, as a handler that sets the status and goes
  * on sends it). Only for a read whose refusal holds data and says no error, the same request is sent once with the
  * token, and the two bodies compared. A gateway's 5xx never gets here: it is sent again, or not judged (retry.ts).
- * A 5xx in the credentials error shape that `errorShape` documents is that error, with a status §7.3 leaves open.
+ * A 5xx carrying the JSON object that `errorShape` documents for credentials is that error, with a status §7.3 leaves
+ * open; one carrying a plain string is not told from a crash's ("Internal Server Error", a stack trace), so it fails.
  */
 function refusedWithoutTheData(id: string, errorShape?: string): Check {
   return requirementCheck(
     id,
     async (x, { config, resend }) => {
       throwIf(rejectionProblem(x, config));
-      const documented = errorShape !== undefined && !schemaProblem(x, requirement(errorShape).schemas ?? []);
+      const documented =
+        errorShape !== undefined &&
+        x.body.kind === 'json' &&
+        isObject(x.body.value) &&
+        !schemaProblem(x, requirement(errorShape).schemas ?? []);
       if (x.status >= 500 && !documented) {
         throw failure(
           'Credentials refused with a server error',

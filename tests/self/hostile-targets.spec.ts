@@ -1610,7 +1610,7 @@ test.describe('retries and the breaker', () => {
       });
   });
 
-  test('credentials refused with a 5xx fail, unless in the error shape the spec documents for them', async () => {
+  test('credentials refused with a 5xx fail, unless in the JSON error object the spec documents for them', async () => {
     // A handler that cannot split `Bearer` with nothing after it: the server failing, not a "not authenticated" error.
     const crash = 'Internal Server Error: ValueError: not enough values to unpack';
     const postSale = ignoredAuthRejected('OP13-AUTH-REQUIRED');
@@ -1620,11 +1620,22 @@ test.describe('retries and the breaker', () => {
     );
     expect(thrown).toBeInstanceOf(CheckFailure);
     expect((thrown as CheckFailure).data.title).toBe('Credentials refused with a server error');
-    // Operation 9's documented error is a plain string (§7.1), its status not shown (§7.3): a 500 carrying it is that
-    // error, and only HTTP-AUTH-401 (SHOULD) says so.
+    // Operation 9's documented error is a plain string (§7.1), as a crash's text is: a 500 with one still fails.
     const prices = ignoredAuthRejected('OP9-AUTH-REQUIRED', { errorShape: 'OP9-AUTH-ERROR-BODY' });
-    const plainRefusal = answered(OPERATIONS.listPrices, 500, '"not authenticated"', 'empty-bearer');
-    expect(await judgement(prices, plainRefusal)).toBeUndefined();
+    const traceback = answered(
+      OPERATIONS.listPrices,
+      500,
+      '"Traceback (most recent call last): KeyError"',
+      'empty-bearer',
+    );
+    expect(await judgement(prices, traceback)).toBeInstanceOf(CheckFailure);
+    // Operation 3's is a JSON object (§7.1), its status not shown (§7.3): a 500 carrying it is that error, and only
+    // HTTP-AUTH-401 (SHOULD) says so.
+    const address = ignoredAuthRejected('OP3-AUTH-REQUIRED', { errorShape: 'OP3-AUTH-ERROR-BODY' });
+    const refusal = '{"success":"error","msg":"not authenticated"}';
+    expect(await judgement(address, answered(OPERATIONS.updateShippingAddress, 500, refusal, 'empty-bearer'))).toBe(
+      undefined,
+    );
   });
 
   test('valid input refused for its size (413, 414, 431) is a limit §8 leaves open: not failed', async () => {
