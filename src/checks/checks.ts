@@ -182,6 +182,13 @@ export function succeeds(id: string): Check {
   return requirementCheck(id, (x, { config }) => throwIf(successProblem(x, config)), 'success');
 }
 
+/** The schemas that requirement `id` documents an error body by: a declaration naming none is a bug of the suite. */
+function documentedSchemas(id: string): readonly string[] {
+  const shapes = requirement(id).schemas;
+  if (!shapes?.length) throw new Error(`${id} names no schema in specs/requirements.json`);
+  return shapes;
+}
+
 /**
  * The half of a rule whose valid values are "not rejected for it" (OP4-UTILITY-MAX): a refusal fails it (a non-2xx
  * status, a success value that says it failed, an error marker of §7.1, the operation's documented error shape
@@ -189,8 +196,7 @@ export function succeeds(id: string): Check {
  * a refusal leaves it unjudged: that shape is the success requirement's to judge, one fault and not two.
  */
 export function notRejected(id: string, errorShape: string): Check {
-  const shapes = requirement(errorShape).schemas;
-  if (!shapes?.length) throw new Error(`${errorShape} names no schema`);
+  const shapes = documentedSchemas(errorShape);
   return requirementCheck(
     id,
     (x, { config }) => {
@@ -238,8 +244,7 @@ const SIZE_REFUSALS = new Set([413, 414, 431]);
 
 /** acceptsValidInput's first half: `id`, or a refusal the spec allows. */
 function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
-  const shapes = refusal?.errorShape ? requirement(refusal.errorShape).schemas : [];
-  if (refusal?.errorShape && !shapes?.length) throw new Error(`${refusal.errorShape} names no schema`);
+  const shapes = refusal?.errorShape ? documentedSchemas(refusal.errorShape) : [];
   return requirementCheck(
     id,
     (x, { config }) => {
@@ -251,13 +256,13 @@ function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
         const expected = `the operation to succeed, or a refusal in its documented error shape (${refusal.reason})`;
         throw failure('A valid request answered with a server error', expected, `HTTP ${x.status}`);
       }
-      const refused = shapes?.length ? schemaProblem(x, shapes) : undefined;
+      const refused = shapes.length ? schemaProblem(x, shapes) : undefined;
       if (refused) throw neitherSuccessNorRefusalProblem(x, config, refused, refusal.reason);
       // A success that is a plain string (operation 5), answered 2xx with a JSON object or array that the suite
       // recognises as no refusal (README, "How a rejection is recognised"), {added: 2} to two cart items, is a success
       // off its shape. Where the success is JSON, a 2xx refusal of another shape (null, a text in another language)
       // is too likely to judge.
-      if (!shapes?.length && jsonInPlaceOfText(x) && neitherSuccessNorRefusal(x, config)) throw problem;
+      if (shapes.length === 0 && jsonInPlaceOfText(x) && neitherSuccessNorRefusal(x, config)) throw problem;
       return notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);
     },
     'success',
@@ -346,8 +351,7 @@ export function rejects(id: string): Check {
 
 /** The error body has one of the shapes that requirement `id` documents; judged on rejections only. */
 export function documentedErrorShape(id: string): Check {
-  const shapes = requirement(id).schemas;
-  if (!shapes?.length) throw new Error(`${id} names no schema in specs/requirements.json`);
+  const shapes = documentedSchemas(id);
   return requirementCheck(id, (x, { config }) => rejectedOnly(x, config) ?? throwIf(schemaProblem(x, shapes)));
 }
 
@@ -432,15 +436,13 @@ const holdsData = (value: unknown): boolean =>
  * open; one carrying a plain string is not told from a crash's ("Internal Server Error", a stack trace), so it fails.
  */
 function refusedWithoutTheData(id: string, errorShape?: string): Check {
+  const shapes = errorShape !== undefined ? documentedSchemas(errorShape) : [];
   return requirementCheck(
     id,
     async (x, { config, resend }) => {
       throwIf(rejectionProblem(x, config));
       const documented =
-        errorShape !== undefined &&
-        x.body.kind === 'json' &&
-        isObject(x.body.value) &&
-        !schemaProblem(x, requirement(errorShape).schemas ?? []);
+        shapes.length > 0 && x.body.kind === 'json' && isObject(x.body.value) && !schemaProblem(x, shapes);
       if (x.status >= 500 && !documented) {
         throw failure(
           'Credentials refused with a server error',

@@ -28,6 +28,7 @@ import { BODY_RULES, WRONG_CHANNEL_TOKEN, bodyRequest } from '../../src/model/bo
 import {
   type AllowedRefusal,
   type Check,
+  type CheckContext,
   acceptsValidInput,
   documentedErrorShape,
   jsonUtf8,
@@ -265,74 +266,94 @@ test.describe('§4.5 · cart items · properties', () => {
 
 const productOf = (exchange: Exchange) => asProduct(jsonBody(exchange));
 // Judged over every sampled answer: a failure is thrown as data, without the stack an expect() captures each time.
+type Product = ReturnType<typeof productOf>;
+
+/**
+ * A check of each sampled product answer: not applicable where `applies` holds for none (`none` says why), failed
+ * with `Product <id>: <title>` where `problem` names one.
+ */
+function productCheck(
+  id: string,
+  spec: {
+    applies: (product: Product) => boolean;
+    none: string;
+    title: string;
+    expected: string;
+    problem: (product: Product, config: CheckContext['config']) => string | undefined;
+  },
+): Check {
+  return requirementCheck(id, (exchange, { config }) => {
+    const product = productOf(exchange);
+    if (!spec.applies(product)) return notApplicable(spec.none);
+    const problem = spec.problem(product, config);
+    if (problem === undefined) return;
+    throw failure(`Product ${String(product.id)}: ${spec.title}`, spec.expected, problem);
+  });
+}
+
+const isProductObject = (product: Product): boolean => Object.keys(product).length > 0;
+/** `fields` listed after `prefix`, or undefined when there are none (no problem). */
+const listed = (fields: readonly string[], prefix = ''): string | undefined =>
+  fields.length === 0 ? undefined : `${prefix}${fields.join(', ')}`;
+
 const stockChecks = {
   // Every configured product in the shape of §2.6, not RSF_PRODUCT_ID alone: a field may turn null for one with no
   // stock, or with no attributes.
   shape: matchesSchema('OP8-SUCCESS-SHAPE', 'product.response'),
   // A product's own text (an accented name, say) is where a legacy encoding shows.
   utf8: jsonUtf8(),
-  bounds: requirementCheck('OP8-STOCK-BOUNDS', (exchange) => {
-    const product = productOf(exchange);
-    if (typeof product.availableStock !== 'number') return notApplicable('no product carried a numeric availableStock');
-    const problem = stockBoundsProblem(product);
-    if (problem === undefined) return;
-    throw failure(
-      `Product ${String(product.id)}: stock out of bounds`,
-      '0 ≤ availableStock ≤ stockDisplayLimit',
-      problem,
-    );
+  bounds: productCheck('OP8-STOCK-BOUNDS', {
+    applies: (product) => typeof product.availableStock === 'number',
+    none: 'no product carried a numeric availableStock',
+    title: 'stock out of bounds',
+    expected: '0 ≤ availableStock ≤ stockDisplayLimit',
+    problem: stockBoundsProblem,
   }),
-  label: requirementCheck('OP8-STOCK-LABEL', (exchange, { config }) => {
-    const product = productOf(exchange);
-    if (typeof product.availableStockLabel !== 'string')
-      return notApplicable('no product carried an availableStockLabel');
-    const problem = stockLabelProblem(product, config);
-    if (problem === undefined) return;
-    throw failure(`Product ${String(product.id)}: a stock label that says otherwise`, 'the label of §2.6', problem);
+  label: productCheck('OP8-STOCK-LABEL', {
+    applies: (product) => typeof product.availableStockLabel === 'string',
+    none: 'no product carried an availableStockLabel',
+    title: 'a stock label that says otherwise',
+    expected: 'the label of §2.6',
+    problem: stockLabelProblem,
   }),
-  atLimit: requirementCheck('OP8-STOCK-LABEL-AT-LIMIT', (exchange, { config }) => {
-    const product = productOf(exchange);
-    if (!atDisplayLimit(product))
-      return notApplicable('no product was at its display limit (availableStock = stockDisplayLimit, above 0)');
-    const problem = exactLabelAtLimitProblem(product, config);
-    if (problem === undefined) return;
-    throw failure(`Product ${String(product.id)}: an exact stock label at the limit`, '"X units or more"', problem);
+  atLimit: productCheck('OP8-STOCK-LABEL-AT-LIMIT', {
+    applies: atDisplayLimit,
+    none: 'no product was at its display limit (availableStock = stockDisplayLimit, above 0)',
+    title: 'an exact stock label at the limit',
+    expected: '"X units or more"',
+    problem: exactLabelAtLimitProblem,
   }),
-  present: requirementCheck('OP8-LOGGED-IN-FIELDS', (exchange) => {
-    const product = productOf(exchange);
-    if (Object.keys(product).length === 0) return notApplicable('no answer to a logged-in caller was a product object');
-    const missing = LOGGED_IN_FIELDS.filter((field) => !(field in product));
-    if (missing.length === 0) return;
-    throw failure(
-      `Product ${String(product.id)}: logged-in fields missing for a logged-in caller`,
-      LOGGED_IN_FIELDS.join(', '),
-      `no ${missing.join(', ')}`,
-    );
+  present: productCheck('OP8-LOGGED-IN-FIELDS', {
+    applies: isProductObject,
+    none: 'no answer to a logged-in caller was a product object',
+    title: 'logged-in fields missing for a logged-in caller',
+    expected: LOGGED_IN_FIELDS.join(', '),
+    problem: (product) =>
+      listed(
+        LOGGED_IN_FIELDS.filter((field) => !(field in product)),
+        'no ',
+      ),
   }),
-  anonymous: requirementCheck('OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', (exchange) => {
-    const product = productOf(exchange);
-    if (Object.keys(product).length === 0) return notApplicable('no anonymous answer was a product object');
-    const sent = loggedInDataIn(product);
-    if (sent.length === 0) return;
-    throw failure(
-      `Product ${String(product.id)}: logged-in fields with data, sent to an anonymous caller`,
-      'none of them, or null',
-      sent.join(', '),
-    );
+  anonymous: productCheck('OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS', {
+    applies: isProductObject,
+    none: 'no anonymous answer was a product object',
+    title: 'logged-in fields with data, sent to an anonymous caller',
+    expected: 'none of them, or null',
+    problem: (product) => listed(loggedInDataIn(product)),
   }),
-  descriptionType: requirementCheck('OP8-DESCRIPTION-MEDIA-TYPE', (exchange) => {
-    const product = productOf(exchange);
-    if (Object.keys(product).length === 0) return notApplicable('no answer was a product object');
-    const problem = descriptionTypeProblem(product);
-    if (problem === undefined) return;
-    throw failure(`Product ${String(product.id)}: a description type that is no media type`, 'text/plain', problem);
+  descriptionType: productCheck('OP8-DESCRIPTION-MEDIA-TYPE', {
+    applies: isProductObject,
+    none: 'no answer was a product object',
+    title: 'a description type that is no media type',
+    expected: 'text/plain',
+    problem: descriptionTypeProblem,
   }),
-  anonymousCart: requirementCheck('OP8-ANONYMOUS-NO-CART', (exchange) => {
-    const product = productOf(exchange);
-    if (Object.keys(product).length === 0) return notApplicable('no anonymous answer was a product object');
-    const problem = anonymousCartProblem(product);
-    if (problem === undefined) return;
-    throw failure(`Product ${String(product.id)}: a cart shown to an anonymous caller`, 'amountInCart 0', problem);
+  anonymousCart: productCheck('OP8-ANONYMOUS-NO-CART', {
+    applies: isProductObject,
+    none: 'no anonymous answer was a product object',
+    title: 'a cart shown to an anonymous caller',
+    expected: 'amountInCart 0',
+    problem: anonymousCartProblem,
   }),
 };
 
