@@ -420,7 +420,7 @@ export function ignoredAuthRejected(id: string, options: { errorShape?: string }
     'HTTP 401 for missing or refused credentials',
     (code) => code === 401,
   );
-  return refusal('ignored_auth', refusedWithoutTheData(id, options.errorShape), status, options.errorShape);
+  return refusal('ignored_auth', refusedWithAnError(id, options.errorShape), status, options.errorShape);
 }
 
 /** Data, not a message: a JSON object of two members or more, or a list that is not empty. */
@@ -435,7 +435,7 @@ const holdsData = (value: unknown): boolean =>
  * A 5xx carrying the JSON object that `errorShape` documents for credentials is that error, with a status §7.3 leaves
  * open; one carrying a plain string is not told from a crash's ("Internal Server Error", a stack trace), so it fails.
  */
-function refusedWithoutTheData(id: string, errorShape?: string): Check {
+function refusedWithAnError(id: string, errorShape?: string): Check {
   const shapes = errorShape !== undefined ? documentedSchemas(errorShape) : [];
   return requirementCheck(
     id,
