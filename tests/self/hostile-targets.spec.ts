@@ -3,7 +3,8 @@
 // gets its outcome (PASS, FAIL or ERROR and its exit code), with bounded output and no token in any output. Bounded
 // time is shown by what the suite controls, never by a clock: the requests the target received, the time-outs the
 // client waited one after another, the retries the report counts. The low-level client is tested in-process first;
-// the child runs use small parts of the suite where they can.
+// the child runs use small parts of the suite where they can. How an answer is judged, made up in-process without a
+// target, is in judging.spec.ts.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -15,33 +16,13 @@ import type { Config } from '../../src/config/config';
 import { loadConfig } from '../../src/config/config';
 import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
-import {
-  type Check,
-  acceptsValidInput,
-  ignoredAuthRejected,
-  jsonUtf8,
-  linkCheck,
-  notRejected,
-  rejectionProblem,
-  schemaProblem,
-  successProblem,
-} from '../../src/checks/checks';
-import { CheckFailure } from '../../src/checks/failure';
-import { neitherSuccessNorRefusal, outcomeOf, refusedBeforeTheData } from '../../src/checks/outcome';
-import { stockLabelProblem } from '../../src/checks/stock';
+import { type Check, linkCheck } from '../../src/checks/checks';
 import { Transport } from '../../src/http/transport';
-import {
-  answeredInFront,
-  bodyExcerpt,
-  breakerMessage,
-  refusedBeforeTheDataMessage,
-  webPageNote,
-  cacheNote,
-} from '../../src/http/presentation';
-import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
+import { breakerMessage } from '../../src/http/presentation';
+import type { Exchange } from '../../src/http/exchange';
 import { askedWaitMs, isGatewayError, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
-import { OPERATIONS, type Operation } from '../../src/model/operations';
+import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
 import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
@@ -52,12 +33,11 @@ import type { ApiClient } from '../../src/playwright/api-client';
 import type { Conformance, JudgeOptions } from '../../src/playwright/conformance';
 import { validBodies } from '../../src/model/bodies';
 import { replacingReporters } from '../../src/playwright/replaced-reporters';
-import { refusedAsWrongSettings } from '../../src/playwright/wrong-settings';
-import { WRONG_CHANNEL_TOKEN } from '../../src/model/body-rules';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, workersUsed } from './support/child-run';
+import { CAP, answered } from './support/judged';
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
@@ -85,38 +65,6 @@ import { preflightMessage } from './support/preflight-message';
 test.describe.configure({ mode: 'parallel' });
 
 const MiB = 1024 * 1024;
-const CAP = 4 * MiB; // RSF_MAX_RESPONSE_BYTES' default
-
-/** `operation`'s exchange answered `status` with the JSON `body`, as the judge sees it (no request is sent). */
-function answered(
-  operation: Operation,
-  status: number,
-  body: string | Buffer,
-  credentials: Credentials = 'valid',
-  contentType = 'application/json',
-  headers: Record<string, string> = {},
-): Exchange {
-  const request = { method: operation.method, url: `http://127.0.0.1/v1${operation.path}`, headers: {} };
-  const bytes = Buffer.from(body);
-  const response = {
-    status,
-    headers: { 'content-type': contentType, ...headers },
-    body: bytes,
-    sizeBytes: bytes.length,
-    truncated: false,
-    durationMs: 1,
-  };
-  return exchangeOf(operation, credentials, request, response, [], CAP);
-}
-
-/** What `check`'s first assertion makes of `exchange`: nothing (passed), not applicable, or what it threw. */
-async function judgement(check: Check, exchange: Exchange): Promise<unknown> {
-  try {
-    return await check.assertions[0]?.judge(exchange, { config: loadConfig() });
-  } catch (e) {
-    return e;
-  }
-}
 
 /** Bytes no terminal should receive from a target: C0 controls but tab and line feed, DEL, C1 controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
@@ -539,101 +487,6 @@ test("a firewall's page or JSON, a gateway's page, a proxy's 407, a sign-in redi
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 
-test('a success status with a whole HTML document is a page in front of the API; markup in a string is judged', () => {
-  const label = 'operation 5';
-  const page = (body: string, status = 200) =>
-    answeredInFront(label, answered(OPERATIONS.updateCartItems, status, body), undefined);
-  for (const document of [
-    '<!DOCTYPE html><html><body>Maintenance</body></html>',
-    '\n  <!doctype HTML>\n<title>Sign in</title>',
-    '<!-- gateway --><html lang="es"><body>Iniciar sesión</body></html>',
-    '<html>',
-  ])
-    expect(page(document), document).toMatch(/^operation 5 answered HTTP 200 with a web page/);
-  expect(page('<!DOCTYPE html><html></html>', 204)).toMatch(/answered HTTP 204 with a web page/);
-  // The API's own answers: a plain string (with markup in it, even), JSON, an error status (judged, or a firewall's).
-  for (const body of ['Items added to the cart', '<b>Items</b> added', '"<html>"', '{"html":"<html>"}', '<htmlx>'])
-    expect(page(body), body).toBeUndefined();
-  expect(page('<!DOCTYPE html><html></html>', 500)).toBeUndefined();
-});
-
-test('an error status with a whole web page: its failure notes that a server in front may have put it there', () => {
-  const nginx = '<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body><center>nginx</center></body></html>';
-  const note = (status: number, body: string) => webPageNote(answered(OPERATIONS.updateClient, status, body));
-  expect(note(400, nginx)).toBe(
-    'the answer is a web page (HTTP 400), where the API answers JSON or plain strings: a web server or proxy in ' +
-      "front of the API may put its own page in place of the API's error body (nginx's proxy_intercept_errors, IIS's " +
-      'custom errors). Send the request to the API itself to see its own answer.',
-  );
-  // The API's own answers: a plain string, JSON, a success (a page with a success status is not judged at all).
-  for (const [status, body] of [
-    [400, 'Bad request'],
-    [400, '{"status":"error","message":"bad"}'],
-    [200, nginx],
-  ] as const)
-    expect(note(status, body), `${status} ${body}`).toBeUndefined();
-});
-
-test("an answer a cache gave: its failure notes that it may be another request's, and which headers say so", () => {
-  const order = '{"branch":"1","albNumber":"123456"}';
-  const note = (headers: Record<string, string>) =>
-    cacheNote(answered(OPERATIONS.getOrder, 200, order, 'none', 'application/json', headers));
-  expect(note({ age: '12', 'cf-cache-status': 'HIT', 'x-cache': 'MISS' })).toBe(
-    'the answer came from a cache in front of the API (age: 12; cf-cache-status: HIT), not from the API for this ' +
-      'request: a cache that keys its answers by URL alone gives one caller what another was answered, and a read ' +
-      'what was true before a write. Key the cache by the Authorization header, or have the API mark such answers ' +
-      "'Cache-Control: private' or 'no-store'; send the request to the API itself to see its own answer.",
-  );
-  // RFC 9211's Cache-Status, CloudFront's X-Cache, nginx's convention; and Age alone (RFC 9111 §5.1).
-  expect(note({ 'cache-status': 'ExampleCache; hit; ttl=30' })).toContain('(cache-status: ExampleCache; hit; ttl=30)');
-  expect(note({ 'x-cache': 'Hit from cloudfront' })).toContain('(x-cache: Hit from cloudfront)');
-  expect(note({ 'x-cache-status': 'HIT' })).toContain('(x-cache-status: HIT)');
-  expect(note({ age: '0' })).toContain('(age: 0)');
-  // The API's own answer, passed through a cache that did not keep it.
-  const passedThrough: Record<string, string>[] = [
-    {},
-    { 'x-cache': 'MISS' },
-    { 'cf-cache-status': 'DYNAMIC' },
-    { 'cache-status': 'c; fwd=uri-miss' },
-  ];
-  for (const headers of passedThrough) expect(note(headers), JSON.stringify(headers)).toBeUndefined();
-});
-
-test('a refusal before the data: with the valid token, in no documented shape, where the spec shows the errors', () => {
-  const forbidden = '{"message":"Forbidden"}';
-  const before = (name: keyof typeof OPERATIONS, status: number, body: string, credentials: Credentials = 'valid') =>
-    refusedBeforeTheData(answered(OPERATIONS[name], status, body, credentials));
-  // A read whose errors §7.1 documents (operation 7: a plain string), a write: a firewall's or the rights' refusal.
-  expect(before('quoteShipping', 403, forbidden)).toBe(true);
-  expect(before('updateCategory', 401, forbidden)).toBe(true);
-  // The API's own refusals: in a documented shape, of a read whose errors are not shown (§7.4), or without the token.
-  expect(before('quoteShipping', 403, '"the shipping could not be calculated"')).toBe(false);
-  expect(before('getPaymentVoucher', 403, forbidden)).toBe(false);
-  expect(before('quoteShipping', 403, forbidden, 'none')).toBe(false);
-  expect(before('quoteShipping', 401, forbidden)).toBe(false);
-  // A write with a body, refused before it; a deletion (no body, errors not shown, §7.4) refused as the API's own.
-  expect(before('updateCategory', 403, forbidden)).toBe(true);
-  expect(before('deleteProduct', 403, '{"error":"not one of this account\'s products"}')).toBe(false);
-  expect(before('deleteProduct', 401, forbidden)).toBe(true);
-  // An operation that takes no credentials (§5.3): its errors documented (operation 6), or not shown (15, §7.4).
-  expect(before('createPaymentPreference', 403, forbidden, 'none')).toBe(true);
-  expect(before('createPaymentPreference', 403, '{"error_message":"not created"}', 'none')).toBe(false);
-  expect(before('sendChannelMessage', 403, forbidden, 'none')).toBe(false);
-  const message = refusedBeforeTheDataMessage(
-    'operation 6',
-    answered(OPERATIONS.createPaymentPreference, 403, forbidden, 'none'),
-  );
-  expect(message).toContain(
-    "to an operation that takes no credentials (§5.3): a refusal before the data, by a firewall's rule (against " +
-      "quotes or markup in the request, say), not the API's of the data. Not judged: let the suite's requests through",
-  );
-  // A token without the scope of an operation: OAuth says which, in its challenge (RFC 6750 §3.1).
-  const challenge = 'Bearer error="insufficient_scope", scope="postsale:write"';
-  const scoped = { ...answered(OPERATIONS.createPostSale, 401, '{"error":"insufficient_scope"}'), challenge };
-  expect(refusedBeforeTheData(scoped)).toBe(true);
-  expect(refusedBeforeTheDataMessage('operation 13', scoped)).toContain(`It says: WWW-Authenticate: ${challenge}.`);
-});
-
 test('an account that may not write, writes off: its refusals of invalid bodies are not judged, ERROR', async () => {
   test.setTimeout(90_000);
   // A server that checks the account's rights before the data answers the refused writes of read-only mode with a
@@ -700,48 +553,6 @@ test('a wrong channel token, refused as a made-up one is: operation 15 is not ju
   expect(reasons).toMatch(/RSF_CHANNEL_TOKEN \(secret\), RSF_CHANNEL_USER_ID=\S+ may be wrong/);
   expect(run.output, 'the configured token, shown nowhere').not.toContain(wrongToken);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
-});
-
-test('a refusal is put down to the settings only when the Bearer token and a made-up token get the same', async () => {
-  const answer = (status: number, body: string) => answered(OPERATIONS.sendChannelMessage, status, body, 'none');
-  const config = loadConfig();
-  const refusal = answer(403, '{"success":"error"}');
-  const suspect = (judged: Exchange, withBearer: Exchange, wrong: Exchange) =>
-    refusedAsWrongSettings(
-      judged,
-      {
-        wrong: { ...WRONG_CHANNEL_TOKEN, settings: ['channelToken'] },
-        sendWrong: async () => wrong,
-        sendWithBearer: async () => withBearer,
-      },
-      config,
-    );
-  expect(await suspect(refusal, refusal, refusal)).toMatch(
-    /^operation 15 .* RSF_CHANNEL_TOKEN \(secret\) may be wrong/,
-  );
-  // Judged as before: another refusal of the made-up token (the message, not the token, was refused), a refusal the
-  // Bearer token lifts (a target that demands it, OP15-NO-AUTH-HEADER), a server's error, a success.
-  expect(await suspect(refusal, refusal, answer(403, '{"success":"error","msg":"bad token"}'))).toBeUndefined();
-  expect(await suspect(refusal, answer(200, '{"success":"ok"}'), refusal)).toBeUndefined();
-  // RFC 9457 problem details: the trace id, and the path with the channel token each request sent, change every time.
-  const problem = (token: string, trace: string): Exchange => {
-    const path = `/v1/postventa/7001/messageChannel/${token}/u-42`;
-    const body = { title: 'Channel access denied', status: 403, instance: path, traceId: `00-${trace}-01` };
-    const x = answer(403, JSON.stringify(body));
-    return { ...x, request: { ...x.request, url: `http://127.0.0.1${path}` } };
-  };
-  const [configured, madeUp] = ['chn-configured-1', 'made-up-channel-token-99'];
-  expect(
-    await suspect(
-      problem(configured, '4bf92f3577b34da6a3ce929d0e0e4736'),
-      problem(configured, '0af7651916cd43dd8448eb211c80319c'),
-      problem(madeUp, 'b7ad6b7169203331b7ad6b7169203331'),
-    ),
-  ).toMatch(/RSF_CHANNEL_TOKEN \(secret\) may be wrong/);
-  const failing = answer(500, 'oops');
-  expect(await suspect(failing, failing, failing)).toBeUndefined();
-  const ok = answer(200, '{"success":"ok"}');
-  expect(await suspect(ok, ok, ok)).toBeUndefined();
 });
 
 test('a target that resets connections mid-run: ERROR, after a few requests', async () => {
@@ -1538,205 +1349,6 @@ test.describe('retries and the breaker', () => {
     for (let i = 0; i < BREAKER_THRESHOLD - 1; i++)
       expect(state.unanswered(3 + i, 'GET /v1/prices', 'throttled')).toBeUndefined();
     expect(state.unanswered(9, 'GET /v1/item/1001', 'throttled')).toMatchObject({ cause: 'throttled' });
-  });
-
-  test('an exchange larger than the cap reads as "response larger than N bytes"', () => {
-    const response = {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-      body: Buffer.from('{"a":"'),
-      sizeBytes: CAP + 1,
-      truncated: true,
-      durationMs: 1,
-    };
-    const request = { method: 'GET', url: 'http://127.0.0.1/v1/item/1', headers: {} };
-    const exchange = exchangeOf(OPERATIONS.getProduct, 'valid', request, response, [], CAP);
-    expect(exchange.body).toEqual({
-      kind: 'text',
-      value: expect.stringContaining(`response larger than ${CAP} bytes`),
-    });
-    expect(bodyExcerpt(exchange)).toBe(`{"a":"… (more than ${CAP} bytes; read no further)`);
-    // Neither a success nor a rejection: a check that wants either fails on the size, and says so.
-    const config = loadConfig();
-    expect(successProblem(exchange, config)?.message).toContain(`response larger than ${CAP} bytes`);
-    expect(rejectionProblem(exchange, config)?.message).toContain(`a response larger than ${CAP} bytes`);
-  });
-
-  test('a body labelled JSON that does not parse says why, in JSON.parse\'s words, not only "a text body"', () => {
-    const body = '{"\u0000title":"Cordless drill"}'; // a raw control character in a string: not JSON (RFC 8259 §7)
-    const exchange = answered(OPERATIONS.getProduct, 200, body);
-    expect(schemaProblem(exchange, ['product.response'])?.message).toMatch(
-      /received: a body that is not valid JSON \(Bad control character in string literal.*\), read as text/,
-    );
-    // So does a success that is not one, rather than only "(root) must be object".
-    expect(successProblem(exchange, loadConfig())?.message).toMatch(
-      /received: HTTP 200, but the body is not valid JSON \(Bad control .*\): read as text, it does not match product/,
-    );
-    const text = answered(OPERATIONS.getProduct, 200, 'not found', 'valid', 'text/plain');
-    expect(schemaProblem(text, ['product.response'])?.message).toContain('received: a text body with schema errors');
-  });
-
-  test('a valid update answered 200 without its message: neither a success nor a refusal, both shown', async () => {
-    const exchange = answered(OPERATIONS.updateClient, 200, '{"status":"ok","updatedAt":"2026-11-28T02:14:58Z"}');
-    const check = acceptsValidInput('OP1-SUCCESS-SHAPE', { reason: '§4.1', errorShape: 'OP1-ERROR-SHAPE' });
-    const thrown = await judgement(check, exchange);
-    // Not "does not match the error schema" alone, as if the target had meant a refusal.
-    expect(thrown).toBeInstanceOf(CheckFailure);
-    const { title, detail, schemaErrors } = (thrown as CheckFailure).data;
-    expect(title).toBe('Neither a success nor a documented refusal');
-    expect(detail).toContain('received: HTTP 200, but the body does not match client.response');
-    expect(schemaErrors).toEqual([
-      expect.stringMatching(/^as a success: .*required property 'message'/),
-      expect.stringMatching(/^as a refusal: .*required property 'message'/),
-    ]);
-  });
-
-  test('no error body documented: a 2xx JSON object for a text success fails; other 2xx refusals do not', async () => {
-    const refusal = { reason: '§4.5: the product does not exist or could not be updated' };
-    const cart = acceptsValidInput('OP5-SUCCESS-SHAPE', refusal);
-    // Operation 5's success is a plain string: {added: 2} to two items is a success off its shape.
-    expect(await judgement(cart, answered(OPERATIONS.updateCartItems, 200, '{"added":2}'))).toBeInstanceOf(
-      CheckFailure,
-    );
-    // A refusal it recognises, by its marker, stays allowed.
-    expect(await judgement(cart, answered(OPERATIONS.updateCartItems, 200, '{"error":"no stock"}'))).toEqual({
-      notApplicable: expect.stringContaining('refused for a reason the spec allows'),
-    });
-    // Where the success is JSON, a 2xx of another shape may be a refusal in words the suite does not know: allowed.
-    const channel = acceptsValidInput('OP14-SUCCESS-SHAPE', { reason: 'the id may name nothing on the target' });
-    for (const body of ['[]', 'null', '"canal não encontrado"'])
-      expect(await judgement(channel, answered(OPERATIONS.getMessageChannel, 200, body)), body).toEqual({
-        notApplicable: expect.stringContaining('refused for a reason the spec allows'),
-      });
-  });
-
-  test('credentials refused with a 5xx fail, unless in the JSON error object the spec documents for them', async () => {
-    // A handler that cannot split `Bearer` with nothing after it: the server failing, not a "not authenticated" error.
-    const crash = 'Internal Server Error: ValueError: not enough values to unpack';
-    const postSale = ignoredAuthRejected('OP13-AUTH-REQUIRED');
-    const thrown = await judgement(
-      postSale,
-      answered(OPERATIONS.createPostSale, 500, crash, 'empty-bearer', 'text/plain'),
-    );
-    expect(thrown).toBeInstanceOf(CheckFailure);
-    expect((thrown as CheckFailure).data.title).toBe('Credentials refused with a server error');
-    // Operation 9's documented error is a plain string (§7.1), as a crash's text is: a 500 with one still fails.
-    const prices = ignoredAuthRejected('OP9-AUTH-REQUIRED', { errorShape: 'OP9-AUTH-ERROR-BODY' });
-    const traceback = answered(
-      OPERATIONS.listPrices,
-      500,
-      '"Traceback (most recent call last): KeyError"',
-      'empty-bearer',
-    );
-    expect(await judgement(prices, traceback)).toBeInstanceOf(CheckFailure);
-    // Operation 3's is a JSON object (§7.1), its status not shown (§7.3): a 500 carrying it is that error, and only
-    // HTTP-AUTH-401 (SHOULD) says so.
-    const address = ignoredAuthRejected('OP3-AUTH-REQUIRED', { errorShape: 'OP3-AUTH-ERROR-BODY' });
-    const refusal = '{"success":"error","msg":"not authenticated"}';
-    expect(await judgement(address, answered(OPERATIONS.updateShippingAddress, 500, refusal, 'empty-bearer'))).toBe(
-      undefined,
-    );
-  });
-
-  test('valid input refused for its size (413, 414, 431) is a limit §8 leaves open: not failed', async () => {
-    const page = (status: number) => `<html><head><title>${status}</title></head><body>nginx</body></html>`;
-    const withRefusal = acceptsValidInput('OP1-SUCCESS-SHAPE', { reason: '§4.1', errorShape: 'OP1-ERROR-SHAPE' });
-    const without = acceptsValidInput('OP6-SUCCESS-SHAPE');
-    for (const status of [413, 414, 431]) {
-      for (const check of [withRefusal, without]) {
-        const exchange = answered(OPERATIONS.updateClient, status, page(status), 'valid', 'text/html');
-        expect(await judgement(check, exchange), `HTTP ${status}`).toEqual({
-          notApplicable: `refused for its size (HTTP ${status}), a limit §8 leaves open: no success to judge`,
-        });
-      }
-    }
-    // Any other refusal in no documented shape is judged, as before.
-    const badRequest = answered(OPERATIONS.updateClient, 400, page(400), 'valid', 'text/html');
-    expect(await judgement(withRefusal, badRequest)).toBeInstanceOf(CheckFailure);
-  });
-
-  test('utility 100 answered with a malformed success is not failed as refused: one fault, judged once', async () => {
-    const check = notRejected('OP4-UTILITY-MAX', 'OP4-ERROR-SHAPE');
-    const judge = async (status: number, body: string) => {
-      const outcome = await judgement(check, answered(OPERATIONS.updateCategory, status, body));
-      return outcome instanceof CheckFailure ? outcome.data.title : outcome;
-    };
-    // success "ok" where §4.4 shows true: OP4-SUCCESS-SHAPE's fault; not a refusal of utility 100.
-    expect(await judge(200, '{"success":"ok","msg":"Category updated"}')).toEqual({
-      notApplicable: expect.stringContaining('neither a documented success nor a refusal'),
-    });
-    expect(await judge(200, '{"success":true,"msg":"Category updated"}')).toBeUndefined();
-    const refused = 'The operation did not succeed';
-    expect(await judge(200, '{"success":false,"msg":"utility out of range"}')).toBe(refused);
-    expect(await judge(200, '{"error_message":"utility out of range"}')).toBe(refused);
-    expect(await judge(422, '{"success":"ok","msg":"Category updated"}')).toBe(refused);
-    expect(await judge(200, '"invalid utility"')).toBe(refused);
-  });
-
-  test('a JSON body in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; an ASCII body is no sample', async () => {
-    const quoted = (body: string | Buffer, contentType?: string) =>
-      judgement(jsonUtf8(), answered(OPERATIONS.quoteShipping, 200, body, 'valid', contentType));
-    const text = '{"codigoPostal":"Ñandú","costo":10}';
-    const thrown = await quoted(Buffer.from(text, 'latin1'), 'application/json; charset=iso-8859-1');
-    expect(thrown).toBeInstanceOf(CheckFailure);
-    const { title, detail } = (thrown as CheckFailure).data;
-    expect(title).toBe('A JSON body that is not UTF-8');
-    expect(detail).toContain(
-      'received: bytes that are not UTF-8, labelled charset=iso-8859-1: {"codigoPostal":"\\xd1and\\xfa"',
-    );
-    expect(await quoted(text)).toBeUndefined();
-    expect(await quoted('{"codigoPostal":"2000","costo":10}')).toEqual({
-      notApplicable: 'the body is ASCII: every encoding reads it alike',
-    });
-    // Valid input of any script is where a target echoes such bytes: its check asserts UTF-8 too.
-    expect(acceptsValidInput('OP7-SUCCESS-SHAPE').assertions.map((a) => a.id)).toEqual([
-      'OP7-SUCCESS-SHAPE',
-      'GEN-JSON-UTF8',
-    ]);
-  });
-
-  test('no stock reads as the no-stock label, as "0 units", or at a limit of 0 as "0 units or more"', () => {
-    const config = loadConfig();
-    const label = (availableStockLabel: string, availableStock: number, stockDisplayLimit: number) =>
-      stockLabelProblem({ availableStockLabel, availableStock, stockDisplayLimit }, config);
-    expect(label('no stock', 0, 20)).toBeUndefined();
-    expect(label('0 units', 0, 20)).toBeUndefined();
-    expect(label('0 units or more', 0, 0)).toBeUndefined();
-    expect(label('0 units or more', 0, 20)).toContain('no stock must read as');
-    expect(label('5 units', 0, 20)).toContain('no stock must read as');
-  });
-
-  test('a 2xx of another shape than success or refusal was taken: no setting is suspected of it', () => {
-    const taken = (status: number, body: string) =>
-      neitherSuccessNorRefusal(answered(OPERATIONS.getProduct, status, body), loadConfig());
-    // A product without its sku (§2.6): the target's fault, whatever RSF_PRODUCT_ID names.
-    expect(taken(200, '{"id":"1001","title":"Drill"}')).toBe(true);
-    // Refusals, in a 404 or in a 200: the product id may name nothing on the target.
-    expect(taken(404, '{"error_message":"not found"}')).toBe(false);
-    expect(taken(200, '{"error_message":"not found"}')).toBe(false);
-    expect(taken(200, '"Product not found"')).toBe(false);
-  });
-
-  test('an error member the request sent, echoed back in a success, is no error marker; an own one is', () => {
-    const postSale = (sent: object, answer: object) => {
-      const exchange = answered(OPERATIONS.createPostSale, 200, JSON.stringify(answer));
-      const withBody = { ...exchange, request: { ...exchange.request, body: JSON.stringify(sent) } };
-      return outcomeOf(withBody, loadConfig()).succeeded;
-    };
-    // A post-sale form with a field named error (the defect, in the customer's words), echoed (§4.13).
-    const form = { orderId: 1, error: 'llegó otro modelo' };
-    expect(postSale(form, { id: 7, ...form })).toBe(true);
-    expect(postSale(form, { id: 7, error: 'order 1 not found' })).toBe(false);
-    expect(postSale({ orderId: 1 }, { error: 'order 1 not found' })).toBe(false);
-  });
-
-  test('a body that starts with a byte order mark is read as fetch() and browsers read it: without the mark', () => {
-    const withBom = (body: string) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
-    const prices = answered(OPERATIONS.listPrices, 200, withBom('[]'));
-    expect(prices.body).toEqual({ kind: 'json', value: [] });
-    expect(bodyExcerpt(prices), 'the excerpt shows the bytes sent').toBe('\\u{feff}[]');
-    const text = answered(OPERATIONS.updateCartItems, 200, withBom('ok'), 'valid', 'text/plain');
-    expect(text.body).toEqual({ kind: 'text', value: 'ok' });
   });
 });
 
