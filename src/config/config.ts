@@ -60,7 +60,7 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
   problems.push(...misspelledSettings(env, SETTING_NAMES));
-  const proxy = proxySettings(env, problems);
+  const proxy = proxySettings(env, problems, typeof values.targetUrl === 'string' ? values.targetUrl : '');
   const certificate = problems.length === 0 ? clientCertificate(values as Config, problems) : undefined;
   if (problems.length > 0) throw new ConfigError(problems);
   const config = values as Config;

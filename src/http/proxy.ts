@@ -1,8 +1,9 @@
 // A target behind a forward proxy (a company's egress proxy in front of a staging server), set as curl reads it:
-// https_proxy or HTTPS_PROXY for https targets, http_proxy or HTTP_PROXY for http ones, no_proxy or NO_PROXY for the
-// hosts reached directly. A target on this machine (loopback) is always reached directly. An http target is asked of
-// the proxy in absolute form; an https one through a CONNECT tunnel, TLS end to end, so that the proxy sees only the
-// host and port. The proxy's credentials go in Proxy-Authorization, never in a request the evidence records.
+// https_proxy or HTTPS_PROXY for https targets, http_proxy or HTTP_PROXY for http ones, all_proxy or ALL_PROXY for
+// either without its own, no_proxy or NO_PROXY for the hosts reached directly. A target on this machine (loopback)
+// is always reached directly. An http target is asked of the proxy in absolute form; an https one through a CONNECT
+// tunnel, TLS end to end, so that the proxy sees only the host and port. The proxy's credentials go in
+// Proxy-Authorization, never in a request the evidence records.
 import { type ClientRequestArgs, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, type AgentOptions } from 'node:https';
 import { BlockList, isIP } from 'node:net';

@@ -13,6 +13,8 @@ import { SELF_TEST_RUN_ENV } from './support/self-test-run';
  */
 const RUN_ENV = SELF_TEST_RUN_ENV;
 const RESULTS = join(__dirname, '../../test-results/self');
+// The self-tests set the proxies they test (proxy.spec.ts); one of this machine's would carry their made-up hosts.
+for (const name of Object.keys(process.env)) if (/^(https?|all|no)_proxy$/i.test(name)) delete process.env[name];
 if (process.env[RUN_ENV] === undefined) {
   process.env[RUN_ENV] = `run-${process.pid}`;
   removeEndedRuns();

@@ -47,10 +47,48 @@ test('the variables are read as curl reads them; a bad one is named, its value n
   expect(proxySettings({ NO_PROXY: 'a.test' }, [])).toBeUndefined();
 
   const problems: string[] = [];
-  proxySettings({ HTTPS_PROXY: 'socks5://someone:hunter2@proxy.corp:1080' }, problems);
+  proxySettings({ HTTPS_PROXY: 'http://' }, problems);
   expect(problems).toEqual([
     'HTTPS_PROXY: expected a proxy as http://host:port (its value is not shown: it may hold credentials)',
   ]);
+});
+
+test('ALL_PROXY serves a scheme without its own; a SOCKS proxy there stops only a run it would carry', () => {
+  const socks = 'socks5h://someone:hunter2@proxy.corp:1080';
+  expect(settings({ all_proxy: 'http://a:1', ALL_PROXY: 'http://b:2' }).https?.variable).toBe('all_proxy');
+  expect(settings({ HTTPS_PROXY: 'http://a:1', ALL_PROXY: 'http://b:2' })).toMatchObject({
+    https: { variable: 'HTTPS_PROXY' },
+    http: { variable: 'ALL_PROXY' },
+  });
+  const problemsFor = (env: Record<string, string>, target: string) => {
+    const problems: string[] = [];
+    proxySettings(env, problems, target);
+    return problems;
+  };
+  const [stopped, ...others] = problemsFor({ ALL_PROXY: socks }, 'https://staging.example.test');
+  expect(others).toEqual([]);
+  expect(stopped).toBe(
+    'ALL_PROXY: a SOCKS proxy (socks5h://), which the suite does not speak: expected a proxy as http://host:port ' +
+      '(its value is not shown: it may hold credentials); curl would reach RSF_TARGET_URL through it. Set ' +
+      "HTTPS_PROXY to an HTTP proxy for the target, or add the target's host to NO_PROXY to reach it directly",
+  );
+  expect(problemsFor({ ALL_PROXY: socks, HTTPS_PROXY: 'http://q:1' }, 'http://staging.example.test')).toEqual([
+    expect.stringContaining('Set HTTP_PROXY to an HTTP proxy'),
+  ]);
+  // The embedded reference, a target on this machine, one NO_PROXY names, or one whose scheme has its own proxy.
+  for (const [env, target] of [
+    [{ ALL_PROXY: socks }, ''],
+    [{ ALL_PROXY: socks }, 'http://127.0.0.1:8080'],
+    [{ ALL_PROXY: socks, NO_PROXY: 'example.test' }, 'https://staging.example.test'],
+    [{ ALL_PROXY: socks, HTTPS_PROXY: 'http://q:1' }, 'https://staging.example.test'],
+  ] as const)
+    expect(problemsFor(env, target), `${JSON.stringify(env)} ${target}`).toEqual([]);
+  // HTTPS_PROXY itself is read whatever the target: a SOCKS proxy there is named as one.
+  expect(problemsFor({ HTTPS_PROXY: socks }, '')).toEqual([
+    'HTTPS_PROXY: a SOCKS proxy (socks5h://), which the suite does not speak: expected a proxy as http://host:port ' +
+      '(its value is not shown: it may hold credentials)',
+  ]);
+  for (const problem of problemsFor({ ALL_PROXY: socks }, 'https://x.test')) expect(problem).not.toContain('hunter2');
 });
 
 test('a loopback target, and a host NO_PROXY names, are reached directly; any other through the proxy', () => {

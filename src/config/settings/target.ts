@@ -231,7 +231,7 @@ export type TargetConfig = Omit<Parsed<typeof TARGET_SETTINGS>, 'maxRequestsPerS
   recording?: string;
   /** Writes run: always against the embedded reference, by opt-in elsewhere. */
   writesEnabled: boolean;
-  /** The environment's forward proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), when one is set. */
+  /** The environment's forward proxies (HTTPS_PROXY, HTTP_PROXY, ALL_PROXY, NO_PROXY), when one is set. */
   proxy?: ProxySettings;
   /** RSF_TLS_CLIENT_CERT and RSF_TLS_CLIENT_KEY, read, when set. */
   clientCertificate?: ClientCertificate;
