@@ -29,7 +29,7 @@ import { describeCheckout, type Checkout } from '../report/checkout';
 import { type FailOn, REPORTING_SETTINGS, exitPolicy } from '../config/settings/reporting';
 import { ConfigError } from '../config/settings/setting';
 import { printable } from '../model/printable';
-import { reportsDirProblem } from '../report/reports-dir';
+import { type ReportsLock, reportsDirProblem, takeReportsLock } from '../report/reports-dir';
 import { redact, redactValue } from '../http/redact';
 import { registerEnvSecrets } from './secrets';
 import { type Baseline, BaselineError, loadBaseline } from '../report/baseline';
@@ -238,13 +238,24 @@ export default class ConformanceReporter implements Reporter {
   private exitCode?: ExitCode;
   /** The suite that runs, as the run begins: a bundle made later, from a checkout moved on, still names it. */
   private checkout?: Checkout;
+  /** The reports folder's, held from the run's start until its reports are written. */
+  private lock?: ReportsLock;
+  /** Why the run writes no reports: another run holds the folder (its global setup stops the run too). */
+  private lockedOut?: string;
 
   constructor(private readonly options: ConformanceReporterOptions = {}) {
     if (options.merge) mergeWithoutConsole();
     // As the run starts, before its global setup: Playwright's reporter API has no earlier public hook.
     if (process.argv.includes('--list')) return;
+    const outputDir = this.outputDir(reporterSettings(process.env));
+    const lock = takeReportsLock(outputDir);
+    if ('problem' in lock) {
+      this.lockedOut = lock.problem;
+      return;
+    }
+    this.lock = lock;
     try {
-      removeEarlierReports(this.outputDir(reporterSettings(process.env)), process.env);
+      removeEarlierReports(outputDir, process.env);
     } catch {
       // a folder the run may not write to: onEnd says so, as the reports cannot be written either
     }
@@ -270,7 +281,7 @@ export default class ConformanceReporter implements Reporter {
     const settings = reporterSettings(process.env);
     const root = this.root();
     const outputDir = this.outputDir(settings);
-    const dirProblem = reportsDirProblem(outputDir);
+    const dirProblem = this.lockedOut ?? reportsDirProblem(outputDir);
     const catalogue = requirements();
     const loaded = loadWaivers(settings.waiversFile, new Set(catalogue.map((r) => r.id)));
     const { baseline, problem: baselineProblem } = baselineOf(settings.baselineFile);
@@ -329,6 +340,7 @@ export default class ConformanceReporter implements Reporter {
         where = 'reports incomplete';
       }
     }
+    this.lock?.release();
     // Whether the recording was written, could not be, or was never to be (no reports folder).
     removeExchanges();
     this.line = printable(redact(verdictLine(report.summary, where)), { maxChars: 4000 });

@@ -8,7 +8,7 @@ import { requirements } from '../model/catalogue';
 import { preflight } from '../checks/preflight';
 import { waitUntilUp } from '../checks/wait-for-target';
 import { BaselineError, loadBaseline } from '../report/baseline';
-import { reportsDirProblem } from '../report/reports-dir';
+import { reportsDirProblem, reportsLockProblem } from '../report/reports-dir';
 import { loadWaivers } from '../report/waivers';
 import { removeAbandonedRunFolders } from '../http/run-folders';
 import { RunState, createRunStateDir } from '../http/run-state';
@@ -57,7 +57,8 @@ const isConformanceReporter = (name: string): boolean => name.replace(/\.[cm]?[j
  */
 function reportFileProblems(config: ReportingConfig, configDir: string): string[] {
   const ids = new Set(requirements().map((r) => r.id));
-  const dirProblem = reportsDirProblem(resolve(configDir, config.reportsDir));
+  const reportsDir = resolve(configDir, config.reportsDir);
+  const dirProblem = reportsLockProblem(reportsDir) ?? reportsDirProblem(reportsDir);
   const problems = [...(dirProblem ? [dirProblem] : []), ...loadWaivers(resolve(config.waiversFile), ids).problems];
   if (config.baseline !== '') {
     try {

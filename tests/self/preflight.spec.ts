@@ -22,6 +22,7 @@ import {
 import { preflightMessage, preflightOutcome } from './support/preflight-message';
 import { expiredJwt } from './support/jwt';
 import { scratchDir } from './support/scratch';
+import { REPORTS_LOCK } from '../../src/report/reports-dir';
 import { EXPIRED_CERT, SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
 import { type Misbehaviour, answerFor, forward, startHostileTarget, writesRefusedFor } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
@@ -743,6 +744,7 @@ test('run from another folder, a relative RSF_REPORTS_DIR is checked where the r
   expect(run.code, run.stdout + run.stderr).toBe(0);
   expect(readdirSync(cwd), 'nothing made in the working directory').toEqual([]);
   expect(readReport(join(scratch, 'reports')).summary.verdict).toBe('PASS');
+  expect(readdirSync(join(scratch, 'reports')), 'its lock released (reports-lock.spec.ts)').not.toContain(REPORTS_LOCK);
 });
 
 test('a checkout it may not write to (an image run as another user): the run writes in RSF_REPORTS_DIR', async () => {

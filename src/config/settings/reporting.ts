@@ -33,7 +33,8 @@ export const REPORTING_SETTINGS = {
     'reports',
     text,
     'Where the conformance reports are written; a relative path is taken from the folder of playwright.config.ts. ' +
-      'A folder that cannot be made or written to stops the run at start (ERROR).',
+      'A folder that cannot be made or written to, or that another run is writing its reports to, stops the run at ' +
+      'start (ERROR).',
   ),
   strict: S('RSF_STRICT', 'false', flag, 'Fail the run on SHOULD warnings too: another way to set RSF_FAIL_ON=strict.'),
   waiversFile: S(
