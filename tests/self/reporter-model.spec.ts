@@ -21,6 +21,7 @@ import { evidenceText, verdictLine } from '../../src/report/format';
 import { buildReport } from '../../src/report/model';
 import type { ReportInput, RequirementRow, Status, TestRecord } from '../../src/report/model';
 import { renderHtml } from '../../src/report/render-html';
+import { REPORTS_LOCK } from '../../src/report/reports-dir';
 import { renderJunit } from '../../src/report/render-junit';
 import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/render-markdown';
 import { oneSentence } from '../../src/report/verdict';
@@ -625,8 +626,9 @@ test('a run starts by removing the reports of an earlier run, but for the files 
   const KEPT = ['.rsf-consumed.json', 'notes.txt', 'last-green.json'];
   seed([...REPORTS, ...KEPT]);
   // A run killed before its end (SIGKILL) writes no report: the earlier PASS must not read as its own.
+  // It takes the folder's lock as well, released once its reports are written (reports-lock.spec.ts).
   new ConformanceReporter({ outputDir: dir });
-  expect(readdirSync(dir).sort()).toEqual([...KEPT].sort());
+  expect(readdirSync(dir).sort()).toEqual([...KEPT, REPORTS_LOCK].sort());
 
   // Its baseline, its waivers and the recording it replays are read by the run: they stay, wherever they are.
   seed(REPORTS);
