@@ -125,7 +125,8 @@ const MIN_SECRET_LENGTH = 8;
 export const secretText = (raw: string): string => {
   if (raw !== '' && raw.length < MIN_SECRET_LENGTH)
     throw new ConfigProblem(
-      `must be at least ${MIN_SECRET_LENGTH} characters, so that it can be redacted from every output`,
+      `must be at least ${MIN_SECRET_LENGTH} characters, so that it can be redacted from every output (a shorter ` +
+        'one could not be told apart from ordinary text): give the run a longer one',
     );
   return raw;
 };
