@@ -103,15 +103,23 @@ function operationPathIn(targetUrl: string): string {
 /** The schema of one entry of the price list (§2.7). */
 const PRICE_ENTRY = 'resources.price-entry';
 
+const isPriceEntry = (value: unknown): boolean => schemas().validate(PRICE_ENTRY, value).valid;
+
 /** A non-empty list of §2.7's price entries, all of them valid. */
 export function isPriceList(value: unknown): boolean {
-  return Array.isArray(value) && value.length > 0 && value.every((e) => schemas().validate(PRICE_ENTRY, e).valid);
+  return Array.isArray(value) && value.length > 0 && value.every(isPriceEntry);
 }
 
-/** A JSON object with a member that is a list of §2.7's price entries, all of them valid. */
-function holdsPriceEntries(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  return Object.values(value).some(isPriceList);
+/**
+ * A JSON object with a member that is a list of §2.7's price entries, all of them valid ({"items": [...]}), or that
+ * is such an entry ({"1001": {...}}: the list keyed by id, as PHP's json_encode writes an array whose keys do not
+ * run 0, 1, 2…), or an object that holds one so ({"data": {"prices": [...]}}).
+ */
+function holdsPriceEntries(value: unknown, depth = 3): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || depth === 0) return false;
+  return Object.values(value).some(
+    (member) => isPriceList(member) || isPriceEntry(member) || holdsPriceEntries(member, depth - 1),
+  );
 }
 
 /**
@@ -254,8 +262,9 @@ export function readPriceListAnswer(
   // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
   const parsed = parseBody(exchange.text, exchange.contentType);
   if (!(parsed?.kind === 'json' && Array.isArray(parsed.value))) {
-    // Price entries under a member ({"items": [...]}) are the price list in another shape, which no refusal would
-    // hold: the token was accepted, and the price list's tests judge the shape (OP9-SUCCESS-SHAPE), FAIL not ERROR.
+    // Price entries under a member ({"items": [...]}, {"1001": {...}}) are the price list in another shape, which no
+    // refusal would hold: the token was accepted, and the price list's tests judge the shape (OP9-SUCCESS-SHAPE), FAIL
+    // not ERROR.
     if (status >= 200 && status <= 299 && parsed?.kind === 'json' && holdsPriceEntries(parsed.value)) return ACCEPTED;
     return stop(
       `HTTP ${status}, but not the price list of §4.9: ${body || '(empty body)'}\n` +

@@ -622,19 +622,27 @@ test('a price list inside an object: the token was accepted, and its test judges
   const entry = { id: 48213, sku: 'LMN-NB14', currencyQuote: 1, value: 1500.5, iva: 21, finalPrice: 1815.61 };
   const prices = /\/prices$/;
   const json = { 'content-type': 'application/json' };
-  const wrapped = JSON.stringify({ items: [entry, entry], count: 2 });
+  const other = { ...entry, id: 48214, sku: 'LMN-NB15' };
+  // Under a member; keyed by id, as PHP's json_encode writes an array whose keys are ids; or deeper in.
+  const shapes = [
+    { items: [entry, other], count: 2 },
+    { 48213: entry, 48214: other },
+    { data: { prices: [entry, other] }, meta: { page: 1 } },
+  ];
   // A list under a member that holds no price entries is no price list: as far as the preflight can tell, a refusal.
   const errors = JSON.stringify({ errors: [{ code: 'unauthorized', detail: 'token expired' }] });
   const answering = (body: string) =>
     startHostileTarget({ upstream: reference().url, misbehave: answerFor(prices, body, json) });
-  const [inAnObject, refusal] = await Promise.all([answering(wrapped), answering(errors)]);
+  const inObjects = await Promise.all(shapes.map((shape) => answering(JSON.stringify(shape))));
+  const refusal = await answering(errors);
   try {
-    expect((await preflightOutcome({ ...token, RSF_TARGET_URL: inAnObject.url })).failed).toBeUndefined();
+    for (const [i, inAnObject] of inObjects.entries())
+      expect((await preflightOutcome({ ...token, RSF_TARGET_URL: inAnObject.url })).failed, `${i}`).toBeUndefined();
     expect(await preflightMessage({ ...token, RSF_TARGET_URL: refusal.url })).toMatch(
       /HTTP 200, but not the price list of §4\.9: \{"errors"[\s\S]*Does the target accept RSF_BEARER_TOKEN/,
     );
   } finally {
-    await Promise.all([inAnObject.close(), refusal.close()]);
+    await Promise.all([...inObjects, refusal].map((target) => target.close()));
   }
 });
 
