@@ -263,6 +263,16 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'success-labelled-problem-json',
+    'GEN-JSON-CONTENT-TYPE',
+    'Success bodies that are JSON objects are labelled application/problem+json, as a shared response helper that ' +
+      "uses the errors' media type for every body does.",
+    {
+      contentType: (reply, type) =>
+        reply.outcome === 'success' && isObject(jsonValue(reply)) ? 'application/problem+json' : type,
+    },
+  ),
+  fault(
     'error-json-as-text-plain',
     'GEN-ERROR-CONTENT-TYPE',
     'Error bodies that are JSON objects are labelled text/plain.',

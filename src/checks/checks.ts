@@ -315,9 +315,25 @@ export function jsonUtf8(): Check {
   });
 }
 
-/** content_type_conformance for JSON success bodies (intro paragraph). */
+/** RFC 9457's media type of problem details: JSON, but declaring an error. */
+const PROBLEM_MEDIA_TYPE = /^application\/problem\+json\s*(;|$)/i;
+
+/**
+ * content_type_conformance for JSON success bodies (intro paragraph). A JSON-based type passes, as it passes for
+ * errors, but not problem details: read either way (the media type the intro names, or any JSON), a success so
+ * labelled breaks it, and a client that tells errors by their media type takes it for one.
+ */
 export function jsonContentType(): Check {
-  return requirementCheck('GEN-JSON-CONTENT-TYPE', (x) => throwIf(jsonContentTypeProblem(x)));
+  return requirementCheck('GEN-JSON-CONTENT-TYPE', (x) => {
+    throwIf(jsonContentTypeProblem(x));
+    if (PROBLEM_MEDIA_TYPE.test(x.contentType))
+      throw failure(
+        'A success labelled as problem details',
+        'Content-Type application/json',
+        `${x.contentType}: RFC 9457's type for problem details, an error, which a client that tells errors by ` +
+          'their media type takes this success for',
+      );
+  });
 }
 
 /** positive_data_acceptance and content_type_conformance, for operations whose success body is JSON. */

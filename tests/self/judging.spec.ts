@@ -5,6 +5,8 @@ import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exch
 import {
   acceptsValidInput,
   ignoredAuthRejected,
+  errorContentType,
+  jsonContentType,
   jsonUtf8,
   notRejected,
   rejectionProblem,
@@ -362,4 +364,19 @@ test('a body that starts with a byte order mark is read as fetch() and browsers 
   expect(bodyExcerpt(prices), 'the excerpt shows the bytes sent').toBe('\\u{feff}[]');
   const text = answered(OPERATIONS.updateCartItems, 200, withBom('ok'), 'valid', 'text/plain');
   expect(text.body).toEqual({ kind: 'text', value: 'ok' });
+});
+
+test('a JSON-based media type is JSON, but a success labelled as problem details (RFC 9457) is not one', async () => {
+  const voucher = { branch: '0002', order: '540017', total: 1815.61 };
+  const labelled = (type: string, status = 200, body: object = voucher) =>
+    answered(OPERATIONS.getPaymentVoucher, status, JSON.stringify(body), 'valid', type);
+  const success = jsonContentType();
+  for (const type of ['application/json', 'application/json; charset=utf-8', 'application/vnd.api+json'])
+    expect(await judgement(success, labelled(type)), type).toBeUndefined();
+  const thrown = await judgement(success, labelled('application/problem+json'));
+  expect(thrown).toBeInstanceOf(CheckFailure);
+  expect((thrown as CheckFailure).data.title).toBe('A success labelled as problem details');
+  // An error so labelled is problem details indeed: JSON, and no failure of GEN-ERROR-CONTENT-TYPE.
+  const problem = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no voucher 0002-540017' };
+  expect(await judgement(errorContentType(), labelled('application/problem+json', 404, problem))).toBeUndefined();
 });
