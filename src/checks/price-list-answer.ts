@@ -123,6 +123,16 @@ function holdsPriceEntries(value: unknown, depth = 3): boolean {
 }
 
 /**
+ * Whether a body names §2.7's fields as price data does: currencyQuote and finalPrice, which no other resource of the
+ * spec has, and two more of id, sku, value and iva. One entry a line (NDJSON), a CSV export, or columns and rows
+ * ({"columns": ["id", "sku", …], "data": [[…]]}, pandas' split form) are a price list in a form no refusal takes.
+ */
+function namesPriceFields(text: string): boolean {
+  const named = (field: string) => new RegExp(`\\b${field}\\b`).test(text);
+  return named('currencyQuote') && named('finalPrice') && ['id', 'sku', 'value', 'iva'].filter(named).length >= 2;
+}
+
+/**
  * What a 3xx to a preflight request says, or undefined for any other status; `otherwise` ends the message of a
  * redirect on the same host to another path. The suite follows no redirect: the spec gives each operation's path.
  */
@@ -262,10 +272,11 @@ export function readPriceListAnswer(
   // Errors may come with HTTP 200 (§7.3): a refused token then shows only in the body.
   const parsed = parseBody(exchange.text, exchange.contentType);
   if (!(parsed?.kind === 'json' && Array.isArray(parsed.value))) {
-    // Price entries under a member ({"items": [...]}, {"1001": {...}}) are the price list in another shape, which no
-    // refusal would hold: the token was accepted, and the price list's tests judge the shape (OP9-SUCCESS-SHAPE), FAIL
-    // not ERROR.
-    if (status >= 200 && status <= 299 && parsed?.kind === 'json' && holdsPriceEntries(parsed.value)) return ACCEPTED;
+    // Price entries under a member ({"items": [...]}, {"1001": {...}}), or in another format that names their fields,
+    // are the price list in another shape, which no refusal would hold: the token was accepted, and the price list's
+    // tests judge the shape (OP9-SUCCESS-SHAPE), FAIL not ERROR.
+    const holds = (parsed?.kind === 'json' && holdsPriceEntries(parsed.value)) || namesPriceFields(exchange.text);
+    if (status >= 200 && status <= 299 && holds) return ACCEPTED;
     return stop(
       `HTTP ${status}, but not the price list of §4.9: ${body || '(empty body)'}\n` +
         '  Does the target accept RSF_BEARER_TOKEN?',

@@ -618,26 +618,33 @@ test('a target that refuses the token with HTTP 200 and an error body', async ()
   );
 });
 
-test('a price list inside an object: the token was accepted, and its test judges the shape', async () => {
+test('a price list in an object, or in another format: the token is accepted, its test judges the shape', async () => {
   const entry = { id: 48213, sku: 'LMN-NB14', currencyQuote: 1, value: 1500.5, iva: 21, finalPrice: 1815.61 };
   const prices = /\/prices$/;
   const json = { 'content-type': 'application/json' };
   const other = { ...entry, id: 48214, sku: 'LMN-NB15' };
   // Under a member; keyed by id, as PHP's json_encode writes an array whose keys are ids; or deeper in.
+  const columns = Object.keys(entry);
   const shapes = [
     { items: [entry, other], count: 2 },
     { 48213: entry, 48214: other },
     { data: { prices: [entry, other] }, meta: { page: 1 } },
+    // Columns and rows (pandas' split form), one entry a line (NDJSON), a CSV export: they name §2.7's fields.
+    { columns, index: [0, 1], data: [entry, other].map((e) => Object.values(e)) },
+    `${JSON.stringify(entry)}\n${JSON.stringify(other)}\n`,
+    `${columns.join(',')}\n${Object.values(entry).join(',')}\n`,
   ];
   // A list under a member that holds no price entries is no price list: as far as the preflight can tell, a refusal.
   const errors = JSON.stringify({ errors: [{ code: 'unauthorized', detail: 'token expired' }] });
   const answering = (body: string) =>
     startHostileTarget({ upstream: reference().url, misbehave: answerFor(prices, body, json) });
-  const inObjects = await Promise.all(shapes.map((shape) => answering(JSON.stringify(shape))));
+  const inObjects = await Promise.all(
+    shapes.map((shape) => answering(typeof shape === 'string' ? shape : JSON.stringify(shape))),
+  );
   const refusal = await answering(errors);
   try {
-    for (const [i, inAnObject] of inObjects.entries())
-      expect((await preflightOutcome({ ...token, RSF_TARGET_URL: inAnObject.url })).failed, `${i}`).toBeUndefined();
+    const outcomes = await Promise.all(inObjects.map(({ url }) => preflightOutcome({ ...token, RSF_TARGET_URL: url })));
+    for (const [i, outcome] of outcomes.entries()) expect(outcome.failed, `${i}`).toBeUndefined();
     expect(await preflightMessage({ ...token, RSF_TARGET_URL: refusal.url })).toMatch(
       /HTTP 200, but not the price list of §4\.9: \{"errors"[\s\S]*Does the target accept RSF_BEARER_TOKEN/,
     );
