@@ -38,7 +38,8 @@ const channel = (howToCheck: string): SettingCheck => ({
   how: 'Not checked: only sending a message (operation 15) uses it',
   wrong:
     'ERROR: the tests that send a message are inconclusive, naming the setting and how to check it, when the ' +
-    'target refuses them as it refuses a made-up channel token (else the check that uses it fails, with that hint)',
+    'target refuses them with a 4xx as it refuses a made-up channel token, but for a 405, which no setting causes ' +
+    '(else the check that uses it fails, with that hint)',
   howToCheck,
 });
 

@@ -42,9 +42,12 @@ export function sameRefusalText(exchange: Exchange): string {
   return text.replace(PER_REQUEST, '#');
 }
 
-/** A refusal a wrong setting may explain: a 4xx, not a server's error. */
+/**
+ * A refusal a wrong setting may explain: a 4xx, not a server's error. Nor a 405 (RFC 9110 §15.5.6): the path names a
+ * resource that does not take the spec's method, which no value of a setting changes (a wrong id names none: 404).
+ */
 export const refusedWith4xx = (x: Exchange, config: Config): boolean =>
-  x.status >= 400 && x.status < 500 && !outcomeOf(x, config).succeeded;
+  x.status >= 400 && x.status < 500 && x.status !== 405 && !outcomeOf(x, config).succeeded;
 
 /**
  * Why `exchange`'s refusal may be its settings' fault, or undefined: the target refused it with a 4xx, and refused it

@@ -165,6 +165,9 @@ test('a refusal is put down to the settings only when the Bearer token and a mad
   ).toMatch(/RSF_CHANNEL_TOKEN \(secret\) may be wrong/);
   const failing = answer(500, 'oops');
   expect(await suspect(failing, failing, failing)).toBeUndefined();
+  // A route that does not take the spec's method (RFC 9110 §15.5.6): no value of a setting changes that.
+  const notAllowed = { ...answer(405, '<html><body>Method Not Allowed</body></html>'), contentType: 'text/html' };
+  expect(await suspect(notAllowed, notAllowed, notAllowed)).toBeUndefined();
   const ok = answer(200, '{"success":"ok"}');
   expect(await suspect(ok, ok, ok)).toBeUndefined();
 });
