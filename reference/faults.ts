@@ -1096,6 +1096,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A sent message is answered with the plain string "ok" instead of {success}.',
     () => plain('ok'),
   ),
+  fault(
+    'op15-route-method-not-allowed',
+    'OP15-SUCCESS-SHAPE',
+    "Operation 14's route, registered without an end anchor, takes operation 15's paths too, and answers every POST " +
+      'of them 405 Method Not Allowed (Allow: GET), whatever the channel token.',
+    {
+      reply: (reply, { op }) =>
+        op === 15
+          ? { status: 405, outcome: 'method', body: plain('Method Not Allowed'), headers: { allow: 'GET' } }
+          : reply,
+    },
+  ),
   authDemanded(15, 'OP15-NO-AUTH-HEADER'),
   fault('op15-channel-token-unchecked', 'OP15-CHANNEL-TOKEN', 'Any channel token in the path is accepted.', {
     ignoresRule: 'channel-token',
