@@ -330,8 +330,8 @@ export function jsonContentType(): Check {
       throw failure(
         'A success labelled as problem details',
         'Content-Type application/json',
-        `${x.contentType}: RFC 9457's type for problem details, an error, which a client that tells errors by ` +
-          'their media type takes this success for',
+        `${x.contentType}, RFC 9457's type for problem details (an error): a client that tells errors by their ` +
+          'media type takes this success for one',
       );
   });
 }
