@@ -102,7 +102,9 @@ function cacheHeaders(response: WireResponse): string | undefined {
  * one of its rules (against markup or quotes in a request, say) refuses a request. No answer of the API's to judge.
  */
 export function blockedInFront(exchange: Exchange): boolean {
-  return exchange.status === 403 && (/^\s*</.test(exchange.text) || /^text\/html\b/i.test(exchange.contentType));
+  if (exchange.status !== 403) return false;
+  // JSON labelled text/html is the API's body with a wrong label, which GEN-ERROR-CONTENT-TYPE judges: no page.
+  return /^\s*</.test(exchange.text) || (/^text\/html\b/i.test(exchange.contentType) && exchange.body.kind !== 'json');
 }
 
 /** A whole HTML document: a doctype or an html element first, after any comments. */
@@ -130,10 +132,21 @@ export function redirectedAway(exchange: Exchange): boolean {
   if (exchange.status < 300 || exchange.status >= 400 || exchange.location === undefined) return false;
   try {
     const from = new URL(exchange.request.url);
-    return new URL(exchange.location, from).host !== from.host;
+    return !sameHost(new URL(exchange.location, from), from);
   } catch {
     return false; // a Location that is no URL: the API's own answer, to judge
   }
+}
+
+/** This machine's names for itself: an app that builds its URLs from a configured name says localhost. */
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+const portOf = (url: URL): string => url.port || (url.protocol === 'https:' ? '443' : '80');
+
+/** One host and port, also when one URL names this machine as localhost and the other as 127.0.0.1 or [::1]. */
+function sameHost(a: URL, b: URL): boolean {
+  if (a.host === b.host) return true;
+  const loopback = (url: URL) => LOOPBACK_NAMES.has(url.hostname.toLowerCase());
+  return loopback(a) && loopback(b) && portOf(a) === portOf(b);
 }
 
 export function headerValue(response: WireResponse, name: string): string | undefined {

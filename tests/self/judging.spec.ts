@@ -1,7 +1,7 @@
 // How an answer is judged, on answers made up in-process (support/judged.ts): pages and caches in front of the API,
 // refusals before the data, wrong settings, bodies that are not what they say, and the refusals each check allows.
 // No request is sent; what the client does on the wire is in hostile-targets.spec.ts.
-import { type Credentials, type Exchange, exchangeOf } from '../../src/http/exchange';
+import { type Credentials, type Exchange, blockedInFront, exchangeOf, redirectedAway } from '../../src/http/exchange';
 import {
   acceptsValidInput,
   ignoredAuthRejected,
@@ -382,4 +382,22 @@ test('a JSON-based media type is JSON, but a success labelled as problem details
   // An error so labelled is problem details indeed: JSON, and no failure of GEN-ERROR-CONTENT-TYPE.
   const problem = { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no voucher 0002-540017' };
   expect(await judgement(errorContentType(), labelled('application/problem+json', 404, problem))).toBeUndefined();
+});
+
+test('a 403 page is a firewall; JSON labelled text/html, or a redirect to this machine by another name, is not', () => {
+  const refused = (body: string, type: string) => answered(OPERATIONS.updateCategory, 403, body, 'valid', type);
+  expect(blockedInFront(refused('<html><body>Request blocked</body></html>', 'text/html'))).toBe(true);
+  expect(blockedInFront(refused('', 'text/html'))).toBe(true);
+  // The API's documented refusal behind a wrong label: judged, and GEN-ERROR-CONTENT-TYPE fails the label.
+  expect(blockedInFront(refused('{"success":false,"msg":"category 99957 does not exist"}', 'text/html'))).toBe(false);
+  const redirect = (from: string, location: string): boolean => {
+    const x = answered(OPERATIONS.createShippingAddress, 307, '', 'valid', 'text/plain', { location });
+    return redirectedAway({ ...x, request: { ...x.request, url: from }, location });
+  };
+  const api = 'http://127.0.0.1:4970/v1/miCuenta/shippingAddress';
+  // An app that builds its URLs from a configured name (localhost) redirects within the target: judged.
+  expect(redirect(api, 'http://localhost:4970/v1/miCuenta/shippingAddress/')).toBe(false);
+  expect(redirect(api, '/v1/miCuenta/shippingAddress/')).toBe(false);
+  expect(redirect(api, 'http://localhost:8080/login')).toBe(true);
+  expect(redirect(api, 'https://sso.example.test/authorize')).toBe(true);
 });
