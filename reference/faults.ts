@@ -282,6 +282,16 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'forbidden-json-labelled-html',
+    'GEN-ERROR-CONTENT-TYPE',
+    "403 refusals (operation 15's channel token) whose body is a JSON object are labelled text/html, as a shared " +
+      "'forbidden' helper that sets the type of its HTML template does: the API's refusal, not a firewall's page.",
+    {
+      contentType: (reply, type) =>
+        reply.status === 403 && isObject(jsonValue(reply)) ? 'text/html; charset=utf-8' : type,
+    },
+  ),
+  fault(
     'plain-error-raw-labelled-json',
     'GEN-ERROR-CONTENT-TYPE',
     'Plain-string errors are sent as their raw text, not as JSON strings, and labelled application/json all the ' +
