@@ -106,6 +106,13 @@ export function schemaProblem(exchange: Exchange, names: readonly string[]): Che
 /** UTF-8 as RFC 3629 has it: a byte sequence that is not is an error, not a replacement character. */
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The charset a Content-Type names, if any. */
+const labelledCharset = (contentType: string): string | undefined =>
+  /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+
+/** Charsets in which ASCII bytes do not read as ASCII: two or four bytes a character. */
+const NOT_ASCII_COMPATIBLE = /^(utf-?(16|32)(be|le)?|ucs-?[24]|unicode(fffe|feff)?)$/i;
+
 /** A JSON body whose bytes are not UTF-8 (RFC 8259 §8.1), shown escaped (\xNN) with the charset it was labelled. */
 function jsonUtf8Problem(exchange: Exchange): CheckFailure | undefined {
   if (startsWithBom(exchange.rawBody)) {
@@ -118,7 +125,7 @@ function jsonUtf8Problem(exchange: Exchange): CheckFailure | undefined {
       received,
     );
   }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(exchange.contentType)?.[1];
+  const charset = labelledCharset(exchange.contentType);
   try {
     STRICT_UTF8.decode(exchange.rawBody);
   } catch {
@@ -302,14 +309,16 @@ function neitherSuccessNorRefusalProblem(
 
 /**
  * JSON practice (RFC 8259 §8.1): a JSON body is UTF-8, without a byte order mark. Only a body with a byte beyond ASCII
- * can show it, as an ASCII one reads alike in any encoding; answers to input of any script (§8) are where a target
- * echoes such bytes, and a byte order mark is beyond ASCII.
+ * can show it, as an ASCII one reads alike in any encoding that ASCII is part of (not UTF-16 or UTF-32, whose label
+ * garbles every character); answers to input of any script (§8) are where a target echoes such bytes, and a byte
+ * order mark is beyond ASCII.
  */
 export function jsonUtf8(): Check {
   return requirementCheck('GEN-JSON-UTF8', (x) => {
     if (x.truncated) return notApplicable('the body was not read whole (RSF_MAX_RESPONSE_BYTES)');
     if (x.body.kind !== 'json' && !JSON_MEDIA_TYPE.test(x.contentType)) return notApplicable('the body is not JSON');
-    if (x.rawBody.every((byte) => byte < 0x80))
+    const wide = NOT_ASCII_COMPATIBLE.test(labelledCharset(x.contentType) ?? '');
+    if (x.rawBody.every((byte) => byte < 0x80) && !wide)
       return notApplicable('the body is ASCII: every encoding reads it alike');
     throwIf(jsonUtf8Problem(x));
   });

@@ -303,7 +303,7 @@ test('utility 100 answered with a malformed success is not failed as refused: on
   expect(await judge(200, '"invalid utility"')).toBe(refused);
 });
 
-test('a JSON body in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; an ASCII body is no sample', async () => {
+test('JSON in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; ASCII is no sample, but under UTF-16', async () => {
   const quoted = (body: string | Buffer, contentType?: string) =>
     judgement(jsonUtf8(), answered(OPERATIONS.quoteShipping, 200, body, 'valid', contentType));
   const text = '{"codigoPostal":"Ñandú","costo":10}';
@@ -318,6 +318,10 @@ test('a JSON body in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; an ASCI
   expect(await quoted('{"codigoPostal":"2000","costo":10}')).toEqual({
     notApplicable: 'the body is ASCII: every encoding reads it alike',
   });
+  // But not UTF-16 or UTF-32, whose label makes two or four bytes of one character: ASCII under it is garbled.
+  const wide = await quoted('{"codigoPostal":"2000","costo":10}', 'application/json; charset=utf-16');
+  expect(wide).toBeInstanceOf(CheckFailure);
+  expect((wide as CheckFailure).data.title).toBe('A UTF-8 JSON body labelled with another charset');
   // Valid input of any script is where a target echoes such bytes: its check asserts UTF-8 too.
   expect(acceptsValidInput('OP7-SUCCESS-SHAPE').assertions.map((a) => a.id)).toEqual([
     'OP7-SUCCESS-SHAPE',
