@@ -316,6 +316,20 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'op4-success-labelled-utf16',
+    'GEN-JSON-UTF8',
+    "Operation 4's successes, whose text is ASCII, are labelled charset=utf-16, as a handler that sets the charset " +
+      'of a legacy template does: a client that decodes by the label reads two bytes as one character.',
+    {
+      // Operation 4's success alone is {success: true, msg} (§4.4); operations 2 and 3 answer success "ok".
+      contentType: (reply, type) => {
+        const value = jsonValue(reply);
+        const op4Success = reply.outcome === 'success' && isObject(value) && value.success === true;
+        return op4Success ? type.replace('charset=utf-8', 'charset=utf-16') : type;
+      },
+    },
+  ),
+  fault(
     'json-latin1',
     'GEN-JSON-UTF8',
     'JSON bodies are encoded in ISO-8859-1 and labelled charset=iso-8859-1, a character beyond it as "?", as a ' +
