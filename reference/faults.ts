@@ -586,6 +586,21 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
         ? json({ success: 'ok', addressId: (jsonValue(reply) as Obj).addressId })
         : undefined,
   ),
+  fault(
+    'op2-redirect-via-localhost',
+    'OP2-SUCCESS-SHAPE',
+    'An address creation answers 307 to the same path on "localhost", the name the app builds its URLs from, at the ' +
+      'port it was reached at: nothing is created, and the redirect stays on this machine.',
+    {
+      reply: (reply, { op, host }) => {
+        if (op !== 2 || reply.outcome !== 'success') return reply;
+        const port = host.slice(host.lastIndexOf(':') + 1);
+        const location = `http://localhost:${port}/v1/miCuenta/shippingAddress/`;
+        // A transport kind keeps its status in every mode (deployment's errors with 200 included).
+        return { status: 307, outcome: 'no-route', body: plain('Temporary Redirect'), headers: { location } };
+      },
+    },
+  ),
   schemaRuleIgnored(2, 'required', 'OP2-REQUIRED-FIELDS', STREET_FIELDS),
   schemaRuleIgnored(2, 'type', 'OP2-FIELD-TYPES'),
   requestErrorIgnored(

@@ -35,6 +35,8 @@ export interface ExchangeFacts {
   /** Parsed request body (after validation), or undefined. */
   body: unknown;
   loggedIn: boolean;
+  /** The request's Host header: the address the caller reached this server at. */
+  host: string;
 }
 
 export interface FaultHooks {

@@ -260,7 +260,7 @@ class ReferenceApp {
     const blipEvery = profile.mode.choices.gatewayBlipEvery;
     profile.routed++;
     if (blipEvery && profile.routed % blipEvery === 0) return gatewayBlip(res, method, profile.routed / blipEvery);
-    const facts: ExchangeFacts = { op: route.number, body: undefined, loggedIn: false };
+    const facts: ExchangeFacts = { op: route.number, body: undefined, loggedIn: false, host: req.headers.host ?? '' };
     let reply: Reply;
     try {
       reply = await this.run(req, route, target, query, facts);

@@ -265,12 +265,12 @@ test.describe('§4.5 · cart items · properties', () => {
 });
 
 const productOf = (exchange: Exchange) => asProduct(jsonBody(exchange));
-// Judged over every sampled answer: a failure is thrown as data, without the stack an expect() captures each time.
 type Product = ReturnType<typeof productOf>;
 
 /**
  * A check of each sampled product answer: not applicable where `applies` holds for none (`none` says why), failed
- * with `Product <id>: <title>` where `problem` names one.
+ * with `Product <id>: <title>` where `problem` names one. Judged over every sampled answer: a failure is thrown as
+ * data, without the stack an expect() captures each time.
  */
 function productCheck(
   id: string,
