@@ -1060,6 +1060,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   successBecomes(9, 'op9-sku-not-string', 'OP9-SUCCESS-SHAPE', 'Price entries carry sku as a number.', (reply) =>
     json((jsonValue(reply) as Obj[]).map((e) => ({ ...e, sku: Number(String(e.sku).replace(/\D/g, '')) }))),
   ),
+  successBecomes(
+    9,
+    'op9-prices-keyed-by-id',
+    'OP9-SUCCESS-SHAPE',
+    "The price list is an object keyed by id, as PHP's json_encode writes an array whose keys are ids: the " +
+      'preflight takes it for the price list, and the test fails its shape.',
+    (reply) => json(Object.fromEntries((jsonValue(reply) as Obj[]).map((e) => [String(e.id), e]))),
+  ),
   errorBecomes(
     9,
     CREDENTIAL_ERRORS,
