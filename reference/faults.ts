@@ -9,7 +9,7 @@ import type { FaultHooks } from './hooks';
 import { modeNamed } from './modes';
 import { cartUpdated, rejectionReply, ROUTES, routeOf } from './operations';
 import { loggedInFields } from './products';
-import { type Body, type ErrorKind, json, plain, Rejection, type Reply } from './reply';
+import { type Body, type ErrorKind, json, plain, Rejection, type Reply, raw } from './reply';
 import { ALLOWED_CART_TYPES, DEFAULT_CHANNEL_TOKEN, PRODUCTS, SEED_CHANNEL, VOUCHERS } from './seed';
 
 export interface Fault {
@@ -1067,6 +1067,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     "The price list is an object keyed by id, as PHP's json_encode writes an array whose keys are ids: the " +
       'preflight takes it for the price list, and the test fails its shape.',
     (reply) => json(Object.fromEntries((jsonValue(reply) as Obj[]).map((e) => [String(e.id), e]))),
+  ),
+  successBecomes(
+    9,
+    'op9-prices-as-ndjson',
+    'OP9-SUCCESS-SHAPE',
+    'The price list is sent as one entry a line (application/x-ndjson), as an export endpoint streams it: the ' +
+      'preflight takes it for the price list, since its lines name the fields of §2.7, and the test fails its shape.',
+    (reply) => raw(`${(jsonValue(reply) as Obj[]).map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson'),
   ),
   errorBecomes(
     9,

@@ -1,11 +1,19 @@
 // What a handler answers, before the mode and the fault decide how it goes on the wire.
 
-/** A JSON value, a plain string (§7.1: sent per mode as a JSON string or raw text), or nothing. */
-export type Body = { kind: 'json'; value: unknown } | { kind: 'plain'; text: string } | { kind: 'empty' };
+/**
+ * A JSON value, a plain string (§7.1: sent per mode as a JSON string or raw text), nothing, or (faults only) text sent
+ * as it is under a type of its own.
+ */
+export type Body =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'plain'; text: string }
+  | { kind: 'empty' }
+  | { kind: 'raw'; text: string; contentType: string };
 
 export const json = (value: unknown): Body => ({ kind: 'json', value });
 export const plain = (text: string): Body => ({ kind: 'plain', text });
 export const EMPTY: Body = { kind: 'empty' };
+export const raw = (text: string, contentType: string): Body => ({ kind: 'raw', text, contentType });
 
 /**
  * Why a request failed. The documented kinds get the op's error shape and, in the deployment

@@ -163,6 +163,9 @@ function send(res: ServerResponse, reply: Reply, profile: Profile | undefined): 
     const rawAnyway = profile?.hooks.rawPlainLabelledJson === (reply.outcome === 'success' ? 'successes' : 'errors');
     payload = raw || rawAnyway ? body.text : JSON.stringify(body.text);
     contentType = raw ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  } else if (body.kind === 'raw') {
+    payload = body.text;
+    contentType = body.contentType;
   }
   if (contentType && profile?.hooks.contentType) contentType = profile.hooks.contentType(reply, contentType);
   let bytes = Buffer.from(payload, 'utf8');
