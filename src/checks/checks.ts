@@ -9,6 +9,7 @@ import {
   type Credentials,
   type Exchange,
   JSON_MEDIA_TYPE,
+  mediaTypeParameter,
   notJsonBecause,
   plainString,
   schemaInput,
@@ -108,7 +109,21 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The charset a Content-Type names, if any. */
 const labelledCharset = (contentType: string): string | undefined =>
-  /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1];
+  mediaTypeParameter(contentType, 'charset') || undefined;
+
+/**
+ * The names of UTF-8: its labels in the WHATWG Encoding Standard, which browsers and Node's TextDecoder read as UTF-8,
+ * and csUTF8, its alias in IANA's charset registry. Compared in any case (RFC 9110 §8.3.2).
+ */
+const UTF8_LABELS = new Set([
+  'utf-8',
+  'utf8',
+  'unicode-1-1-utf-8',
+  'unicode11utf8',
+  'unicode20utf8',
+  'x-unicode20utf8',
+  'csutf8',
+]);
 
 /** Charsets in which ASCII bytes do not read as ASCII: two or four bytes a character. */
 const NOT_ASCII_COMPATIBLE = /^(utf-?(16|32)(be|le)?|ucs-?[24]|unicode(fffe|feff)?)$/i;
@@ -134,7 +149,7 @@ function jsonUtf8Problem(exchange: Exchange): CheckFailure | undefined {
     return failure('A JSON body that is not UTF-8', 'UTF-8, which RFC 8259 §8.1 requires of JSON', received);
   }
   // UTF-8 labelled as another charset: a client that decodes by the label garbles every letter beyond ASCII.
-  if (charset === undefined || /^utf-?8$/i.test(charset)) return undefined;
+  if (charset === undefined || UTF8_LABELS.has(charset.toLowerCase())) return undefined;
   const asLabelled = printable(Buffer.from(exchange.rawBody).toString('latin1'), { maxChars: 120 });
   return failure(
     'A UTF-8 JSON body labelled with another charset',

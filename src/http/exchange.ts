@@ -187,6 +187,18 @@ export function parseBody(text: string, contentType = ''): ParsedBody {
 export const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /**
+ * The value of parameter `name` of a media type, as RFC 9110 §5.6.6 writes parameters: a token, or a quoted string
+ * whose quoted pairs stand for the character after the backslash (`charset="utf\-8"` is utf-8). Names are matched in
+ * any case (§8.3.1); undefined when the parameter is absent.
+ */
+export function mediaTypeParameter(contentType: string, name: string): string | undefined {
+  const parameter = /;\s*([!#$%&'*+.^_`|~\w-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]*))/g;
+  for (const [, key, quoted, token] of contentType.matchAll(parameter))
+    if (key?.toLowerCase() === name.toLowerCase()) return quoted === undefined ? token : quoted.replace(/\\(.)/g, '$1');
+  return undefined;
+}
+
+/**
  * Why a text body that was meant as JSON (so labelled, or opening as an object or array) is not JSON, in JSON.parse's
  * words; undefined for any other body.
  */

@@ -329,6 +329,25 @@ test('JSON in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; ASCII is no sa
   ]);
 });
 
+test('UTF-8 under any of its names and any legal spelling of its parameter passes; another charset warns', async () => {
+  const quoted = (contentType: string) =>
+    judgement(
+      jsonUtf8(),
+      answered(OPERATIONS.quoteShipping, 200, '{"codigoPostal":"Ñandú","costo":10}', 'valid', contentType),
+    );
+  // RFC 9110 §5.6.6: a quoted string, its quoted pairs, any case of the name; csUTF8 is IANA's alias of UTF-8.
+  for (const type of [
+    'application/json;charset="utf\\-8"',
+    'Application/JSON; profile="x;charset=latin1"; Charset=UTF-8',
+    'application/json; charset=csUTF8',
+    'application/json; charset=unicode-1-1-utf-8',
+    'application/json; charset=',
+  ])
+    expect(await quoted(type), type).toBeUndefined();
+  const other = await quoted('application/json; charset="ISO-8859-1"');
+  expect((other as CheckFailure).data.detail).toContain('charset=ISO-8859-1, over UTF-8 bytes');
+});
+
 test('no stock reads as the no-stock label, as "0 units", or at a limit of 0 as "0 units or more"', () => {
   const config = loadConfig();
   const label = (availableStockLabel: string, availableStock: number, stockDisplayLimit: number) =>
