@@ -139,6 +139,7 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
   return new Promise<WireResponse>((resolve, reject) => {
     let settled = false;
     let answered = false;
+    let response: IncomingMessage | undefined;
     const streams: Readable[] = [];
     const progress: BodyProgress = { receivedBytes: 0 };
     let request: ClientRequest | undefined;
@@ -152,6 +153,9 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
       return true;
     };
     const fail = (error: unknown): void => {
+      // Bytes after a whole answer, in the same packet (a body sent with a 204, one longer than its Content-Length):
+      // the answer stands as its framing delimits it, and is judged; Node's parser has closed the connection.
+      if (response?.complete && codeOf(error).startsWith('HPE_')) return;
       const reset = ['ECONNRESET', 'EPIPE'].includes(codeOf(error));
       const stale = !answered && request !== undefined && request.reusedSocket && reset;
       // A reset once the answer began cut its body short: said with how much of it came.
@@ -169,10 +173,11 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
     forget = whenInterrupted(() => fail(new Interrupted()));
     if (settled) return; // the run was interrupted before it went out
     try {
-      const onResponse = (response: IncomingMessage) => {
+      const onResponse = (incoming: IncomingMessage) => {
         answered = true;
-        readBody(response, wire.maxBodyBytes, streams, progress).then((read) => {
-          const { statusCode = 0, headers: responseHeaders } = response;
+        response = incoming;
+        readBody(incoming, wire.maxBodyBytes, streams, progress).then((read) => {
+          const { statusCode = 0, headers: responseHeaders } = incoming;
           const answer = { status: statusCode, headers: responseHeaders, ...read, durationMs: Date.now() - started };
           settle(() => resolve(answer));
           // The rest of a larger body is not read: the connection cannot be reused.

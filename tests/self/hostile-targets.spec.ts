@@ -1015,6 +1015,24 @@ test.describe('the client', () => {
     }
   });
 
+  test('bytes after a whole answer, in the same packet, leave the answer as its framing delimits it', async () => {
+    // A body sent with a 204, and one longer than its Content-Length: Node's parser reads the answer, then fails on
+    // what follows. The answer is the target's, and is judged (a 204 where §4.5 shows a string, JSON cut short).
+    const noContent = 'HTTP/1.1 204 No Content\r\nContent-Type: application/json\r\n\r\n"Cart updated"';
+    const short = 'HTTP/1.1 400 Bad Request\r\nContent-Length: 10\r\n\r\n{"error_message":"x"}';
+    const targets = await Promise.all(
+      [noContent, short].map((raw) => startHostileTarget({ misbehave: rawAnswer(raw) })),
+    );
+    try {
+      const [withBody, longer] = await Promise.all(targets.map((t) => wire(`${t.url}/v1/carrito/item`)));
+      if (!(withBody && longer)) throw new Error('two answers expected');
+      expect([withBody.status, withBody.body.length]).toEqual([204, 0]);
+      expect([longer.status, longer.body.toString()]).toEqual([400, '{"error_me']);
+    } finally {
+      await Promise.all(targets.map((t) => t.close()));
+    }
+  });
+
   test('excerpts escape control bytes and invalid UTF-8, and give the total size when cut', () => {
     const shown = printable(GARBAGE, { maxChars: 120 });
     expect(shown).not.toMatch(CONTROL);
