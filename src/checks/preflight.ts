@@ -240,13 +240,14 @@ function answeredByGateway(delivery: Delivery): Exclude<Delivery, { kind: 'unava
 /**
  * Why the request to `url` had no answer to judge: throttled throughout, or none at all. Only a time-out names
  * RSF_REQUEST_TIMEOUT_MS: a refused connection or an unknown host is no matter of waiting longer. A proxy it went
- * through is named too.
+ * through is named too. `afterPriceList`: the target had answered the price list, so RSF_TARGET_URL is not in doubt.
  */
 function transportProblem(
   delivery: Unanswered,
   label: string,
   url: string,
   config: Pick<TargetConfig, 'requestTimeoutMs' | 'proxy'>,
+  afterPriceList = false,
 ): string {
   if (delivery.kind === 'throttled') return throttledMessage(label, delivery);
   const route = proxyRoute(new URL(url), config.proxy);
@@ -258,6 +259,11 @@ function transportProblem(
     return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
   // Not as far as HTTP: a name that does not resolve, TLS, a proxy.
   if (kind === 'other') return `The request got no answer: ${message}${check}`;
+  if (kind === 'not-http' && afterPriceList)
+    return (
+      `The target gave no complete HTTP answer: ${message}\n  It answered the price list in HTTP: this answer breaks ` +
+      `HTTP/1.1 on ${label} alone (the target's, or that of something in front of it).${through}`
+    );
   return `The target gave no complete HTTP answer: ${message}${check}`;
 }
 
@@ -332,7 +338,7 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       const sent = `${operation.method} ${url}`;
       const delivery = answeredByGateway(await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS));
       if (delivery.kind !== 'answer') {
-        const problem = transportProblem(delivery, operationLabel(operation), url, config);
+        const problem = transportProblem(delivery, operationLabel(operation), url, config, true);
         return { targetProblem: `${sent}\n  ${problem}` };
       }
       const exchange = answered(operation, request, delivery, config);

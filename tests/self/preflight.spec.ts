@@ -24,7 +24,14 @@ import { expiredJwt } from './support/jwt';
 import { scratchDir } from './support/scratch';
 import { REPORTS_LOCK } from '../../src/report/reports-dir';
 import { EXPIRED_CERT, SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
-import { type Misbehaviour, answerFor, forward, startHostileTarget, writesRefusedFor } from './support/hostile-server';
+import {
+  type Misbehaviour,
+  answerFor,
+  forward,
+  rawAnswer,
+  startHostileTarget,
+  writesRefusedFor,
+} from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
 import { mintTokenCommand } from './support/mint-token';
 
@@ -870,6 +877,22 @@ test("a 3xx or a 428 to a setting's read: what the target did is named, not the 
     } finally {
       await target.close();
     }
+  }
+});
+
+test("an answer to a setting's read that breaks HTTP: that read is named, not RSF_TARGET_URL", async () => {
+  // A space before the colon (RFC 9112 §5.1 forbids it), on the answer of one route only.
+  const broken = rawAnswer('HTTP/1.1 500 Internal Server Error\r\nContent-Type : text/plain\r\n\r\nno such product');
+  const misbehave: Misbehaviour = (req, res) => /\/item\//.test(req.url ?? '') && broken(req, res, 1);
+  const target = await startHostileTarget({ upstream: reference().url, misbehave });
+  try {
+    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
+    expect(message).toContain('the answer is not valid HTTP/1.1: Invalid header token (HPE_INVALID_HEADER_TOKEN)');
+    expect(message).toContain('It answered the price list in HTTP: this answer breaks HTTP/1.1 on operation 8');
+    // Before: "Check RSF_TARGET_URL, and that the server is up", of a target that had answered the price list.
+    expect(message).not.toContain('Check RSF_TARGET_URL');
+  } finally {
+    await target.close();
   }
 });
 
