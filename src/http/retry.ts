@@ -69,10 +69,11 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 /**
  * The wait a throttled answer asks for, in milliseconds: its Retry-After, else when its rate limit's window resets,
  * which gateways send instead (RateLimit-Reset, or RateLimit's t= or reset=, of the IETF's RateLimit header fields
- * drafts; X-RateLimit-Reset, in seconds or as a Unix time). Undefined when it says neither, or names a reset
- * already past.
+ * drafts; X-RateLimit-Reset, in seconds or as a Unix time), dates and times read by the answer's own clock
+ * (answerClock). Undefined when it says neither, or names a reset already past.
  */
-export function askedWaitMs(response: WireResponse, now = Date.now()): number | undefined {
+export function askedWaitMs(response: WireResponse, localNow = Date.now()): number | undefined {
+  const now = answerClock(response, localNow);
   const retryAfter = retryAfterMs(headerValue(response, 'retry-after'), now);
   if (retryAfter !== undefined) return retryAfter;
   const reset =
@@ -86,6 +87,21 @@ export function askedWaitMs(response: WireResponse, now = Date.now()): number | 
   const wait = value > UNIX_MS_FROM ? value - now : value > UNIX_TIME_FROM ? value * 1000 - now : value * 1000;
   return wait > 0 ? wait : undefined;
 }
+
+/**
+ * "Now" by the clock that wrote the answer's dates and Unix times: its Date header (RFC 9110 §6.6.1), when that is
+ * off this machine's by more than CLOCK_SKEW_MS. A staging server whose clock runs minutes fast would otherwise ask,
+ * by its HTTP-date one second ahead of it, for a wait of minutes (cut to RSF_RETRY_MAX_WAIT_MS at every retry), and
+ * one that runs slow for none. Within the tolerance this machine's clock, which has more than the Date's whole
+ * seconds.
+ */
+function answerClock(response: WireResponse, now: number): number {
+  const date = Date.parse(headerValue(response, 'date') ?? '');
+  return Number.isNaN(date) || Math.abs(date - now) <= CLOCK_SKEW_MS ? now : date;
+}
+
+/** More than the Date header's rounding to a whole second and an answer's time on the way. */
+const CLOCK_SKEW_MS = 5000;
 
 /** A reset above this is a Unix time in seconds (2001-09-09 on), and above UNIX_MS_FROM one in milliseconds. */
 const UNIX_TIME_FROM = 1e9;

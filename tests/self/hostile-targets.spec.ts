@@ -1270,6 +1270,21 @@ test.describe('retries and the breaker', () => {
     expect(delivery.attempts.map((a) => a.waitedMs)).toEqual([600]);
   });
 
+  test('a target whose clock is off: its HTTP-dates and Unix times are read against its own Date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    const asked = (headers: Record<string, string>) => askedWaitMs({ ...answerOf(429).response, headers }, now);
+    // 7 minutes fast: Retry-After one second ahead of its clock is one second, not 7 minutes (cut to the cap).
+    const fast = 'Thu, 01 Jan 2026 00:07:00 GMT';
+    expect(asked({ date: fast, 'retry-after': 'Thu, 01 Jan 2026 00:07:01 GMT' })).toBe(1000);
+    expect(asked({ date: fast, 'x-ratelimit-reset': String(now / 1000 + 7 * 60 + 3) })).toBe(3000);
+    // 7 minutes slow: a reset 2 s ahead of its clock is a wait, not a reset already past.
+    expect(asked({ date: 'Wed, 31 Dec 2025 23:53:00 GMT', 'x-ratelimit-reset': String(now / 1000 - 418) })).toBe(2000);
+    // Within a few seconds, this machine's clock: the Date's whole seconds would add up to one to every wait.
+    expect(asked({ date: 'Thu, 01 Jan 2026 00:00:01 GMT', 'retry-after': 'Thu, 01 Jan 2026 00:00:02 GMT' })).toBe(2000);
+    expect(asked({ date: 'not a date', 'retry-after': 'Thu, 01 Jan 2026 00:00:02 GMT' })).toBe(2000);
+    expect(asked({ date: fast, 'retry-after': '4' }), 'seconds need no clock').toBe(4000);
+  });
+
   test('a blip is sent again up to RSF_MAX_RETRIES, then not judged; a POST not resent after 502 or 504', async () => {
     // 503 on /v1/prices, Cloudflare's 521 on /v1/cf, 408 on /v1/timeout, 502 elsewhere, always: the target is
     // unavailable, and no answer of it is judged.
