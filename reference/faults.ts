@@ -347,7 +347,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'malformed-json-accepted',
     'GEN-MALFORMED-JSON-REJECTED',
     'A body that is not well-formed JSON is answered as if a valid body had been sent.',
-    { acceptsMalformedJson: true },
+    { acceptsMalformedJson: () => true },
   ),
   fault(
     'lax-type-coercion',
@@ -1128,6 +1128,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'Operation 13 accepts a body that is not a JSON object (an array, say): the ajv "type" error of ' +
       'post-sale.request is ignored.',
     (e) => e.keyword === 'type' && e.instancePath === '',
+  ),
+  fault(
+    'op13-malformed-json-accepted',
+    'OP13-FIELD-TYPES',
+    'Operation 13 answers a body that is not well-formed JSON as if its sample body had come, as a handler that ' +
+      'falls back to a default object when the parse fails does.',
+    { acceptsMalformedJson: (op) => op === 13 },
   ),
   successBecomes(
     14,

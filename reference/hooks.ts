@@ -58,8 +58,8 @@ export interface FaultHooks {
   ignoresRequestError?: (op: OperationNumber, error: ErrorObject, body: unknown) => boolean;
   /** A business rule that is not enforced. */
   ignoresRule?: BusinessRule;
-  /** A body that is not valid JSON is replaced by a valid one, so the request "succeeds". */
-  acceptsMalformedJson?: boolean;
+  /** The operations whose body, when it is not valid JSON, is replaced by a valid one, so the request "succeeds". */
+  acceptsMalformedJson?: (op: OperationNumber) => boolean;
   /** Changes the product detail (op 8) after it is built. */
   productView?: (view: ProductView, facts: ViewFacts) => ProductView;
   /** Changes a reply (status, body, outcome) before the mode renders it. */

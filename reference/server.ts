@@ -363,7 +363,7 @@ class ReferenceApp {
       return parseJsonBody(raw.bytes);
     } catch (e) {
       // Only a fault answers a malformed body as if a valid one had come; a copy, since handlers may keep it.
-      const standIn = hooks.acceptsMalformedJson && route.sampleBody !== undefined;
+      const standIn = hooks.acceptsMalformedJson?.(route.number) && route.sampleBody !== undefined;
       if (e instanceof Rejection && e.kind === 'invalid' && standIn) return structuredClone(route.sampleBody);
       throw e;
     }

@@ -461,15 +461,19 @@ export function memberCaseProbes(rule: BodyRule): TestDeclaration[] {
   ];
 }
 
-/** intro paragraph: a body that is not JSON cannot carry the required fields. */
+/**
+ * intro paragraph: a body that is not JSON cannot carry the required fields (GEN-MALFORMED-JSON-REJECTED); `id` names
+ * another requirement it breaks where an operation shows no required fields (OP13-FIELD-TYPES: not a JSON object).
+ */
 export function malformedJsonProbe(
   operation: OperationName,
   request: (ctx: RequestContext) => SendOptions = () => ({}),
   errorShape?: string,
+  id = 'GEN-MALFORMED-JSON-REJECTED',
 ): TestDeclaration {
   return probe('refuses a body that is not well-formed JSON', {
     operation,
     request: (ctx) => ({ ...request(ctx), raw: { text: '{"truncated": ', contentType: 'application/json' } }),
-    checks: [negativeDataRejection('GEN-MALFORMED-JSON-REJECTED', errorShapeOption(errorShape))],
+    checks: [negativeDataRejection(id, errorShapeOption(errorShape))],
   });
 }

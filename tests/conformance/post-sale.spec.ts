@@ -8,7 +8,7 @@ import {
 } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
 import { nearMissesToSend } from '../../src/http/near-miss-tokens';
-import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
+import { credentialProbes, malformedJsonProbe, probe, requestBodyProbes } from '../../src/playwright/probes';
 
 test.describe('POST /postventa · operation 13 · §4.13', () => {
   test(
@@ -27,6 +27,9 @@ test.describe('POST /postventa · operation 13 · §4.13', () => {
       checks: [negativeDataRejection('OP13-FIELD-TYPES')],
     }),
   );
+
+  // Not a JSON object either; §4.13 shows no required fields, so GEN-MALFORMED-JSON-REJECTED does not reach it.
+  test(...malformedJsonProbe('createPostSale', undefined, undefined, 'OP13-FIELD-TYPES'));
 
   const refusedCredentials = credentialProbes('createPostSale', {
     id: 'OP13-AUTH-REQUIRED',
