@@ -1002,6 +1002,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       credentials: (op, presented) => (op === 8 && presented === 'invalid' ? 'valid' : presented),
     },
   ),
+  fault(
+    'op8-any-scheme-logged-in',
+    'OP8-INVALID-TOKEN-NO-LOGGED-IN-FIELDS',
+    "Operation 8's optional sign-in reads the last word of the Authorization header, whatever its scheme: the " +
+      'token alone, or under another scheme than Bearer, counts as logged in.',
+    {
+      authorization: (op, header) => {
+        const last = header?.trim().split(/\s+/).at(-1);
+        return op === 8 && last ? `Bearer ${last}` : header;
+      },
+    },
+  ),
   viewFault(
     'op8-logged-in-fields-omitted',
     'OP8-LOGGED-IN-FIELDS',

@@ -254,9 +254,35 @@ export function credentialProbes(
   },
 ): TestDeclaration[] {
   const check = ignoredAuthRejected(options.id, { ...(options.errorShape && { errorShape: options.errorShape }) });
-  return REFUSED_CREDENTIALS.map(([credentials, how]): TestDeclaration => {
+  return credentialVariants(operation, REFUSED_CREDENTIALS, (how) => `refuses a request ${how}`, check, options);
+}
+
+/**
+ * §4.8, §5: operation 8 answers anyone, and the token only adds the logged-in data; each way of presenting what is not
+ * the token (all of credentialProbes' but none at all, which is the anonymous caller) is judged by `check`.
+ */
+export function unacceptedTokenProbes(
+  operation: OperationName,
+  check: Check,
+  request: (ctx: RequestContext) => SendOptions,
+): TestDeclaration[] {
+  const presented = REFUSED_CREDENTIALS.filter(([credentials]) => credentials !== 'none');
+  return credentialVariants(operation, presented, (how) => `gives no logged-in data to a caller ${how}`, check, {
+    request,
+  });
+}
+
+/** A test for each of `variants`, titled by how its credentials are sent, and judged by `check`. */
+function credentialVariants(
+  operation: OperationName,
+  variants: readonly [Credentials, string][],
+  titled: (how: string) => string,
+  check: Check,
+  options: { request: (ctx: RequestContext) => SendOptions; mayConsume?: SettingKey },
+): TestDeclaration[] {
+  return variants.map(([credentials, how]): TestDeclaration => {
     const also = SENT_ALSO[credentials];
-    const [title, details, body] = probe(`refuses a request ${how}`, {
+    const [title, details, body] = probe(titled(how), {
       operation,
       request: (ctx) => ({ ...options.request(ctx), credentials }),
       checks: [check],
