@@ -49,6 +49,22 @@ const DECOMPRESSORS: Record<string, () => Transform> = {
   br: createBrotliDecompress,
 };
 
+/**
+ * Codings of IANA's HTTP Content Coding registry that this suite does not ask for, and cannot undo. A body in one is
+ * unreadable; a Content-Encoding that names no coding (`utf-8`, `none`, `binary`: a charset or a word put there by
+ * mistake) leaves the body as it came, and it is read so.
+ */
+const UNREAD_CODINGS = new Set(['zstd', 'compress', 'x-compress', 'aes128gcm', 'exi', 'pack200-gzip', 'dcb', 'dcz']);
+
+/** The first coding of Content-Encoding `header` that is a real one this suite cannot undo, if any. */
+export function unreadCodingOf(header: string): string | undefined {
+  return header
+    .toLowerCase()
+    .split(',')
+    .map((coding) => coding.trim())
+    .find((coding) => UNREAD_CODINGS.has(coding));
+}
+
 /** The streams that decompress a body, the first to write to and the last to read from; errors end at the last. */
 export interface Decompression {
   first: Transform;

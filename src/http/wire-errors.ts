@@ -63,6 +63,19 @@ export class UndecodedBody extends Error {
   }
 }
 
+/**
+ * A body in a content coding of IANA's registry that the suite did not ask for and cannot read (zstd, compress):
+ * RFC 9110 §12.5.3 has a server answer with a coding the request accepts, or none.
+ */
+export class UnaskedCoding extends Error {
+  constructor(coding: string, acceptEncoding: string) {
+    super(
+      `the body is in the ${coding} content coding, which the suite did not ask for (Accept-Encoding: ` +
+        `${acceptEncoding}) and cannot read`,
+    );
+  }
+}
+
 /** A byte count in words: "1 byte", "10 bytes". */
 const bytes = (n: number): string => `${n} ${n === 1 ? 'byte' : 'bytes'}`;
 
@@ -85,6 +98,7 @@ export function describeError(
     return { kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` };
   if (error instanceof Interrupted)
     return { kind: 'interrupted', message: 'the run was interrupted (Ctrl-C, or a signal) before the answer came' };
+  if (error instanceof UnaskedCoding) return { kind: 'unreadable-body', message: error.message };
   if (error instanceof BodyCutShort) {
     const { receivedBytes: received, announcedBytes: announced } = error;
     const what =

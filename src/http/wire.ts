@@ -11,12 +11,13 @@ import {
   DeadlineExceeded,
   Interrupted,
   UndecodedBody,
+  UnaskedCoding,
   codeOf,
   describeError,
   isOwnError,
 } from './wire-errors';
 import { whenInterrupted } from './interrupt';
-import { decompressionOf } from './decompress';
+import { decompressionOf, unreadCodingOf } from './decompress';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
 import type { Send } from './delivery';
 import type { WireResponse } from './exchange';
@@ -286,6 +287,9 @@ function readBody(
     });
     source.on('end', () => {
       done = true;
+      // A body in a coding it did not ask for is no answer it can read (an empty one is empty whatever it says).
+      const unread = read > 0 ? unreadCodingOf(encoding) : undefined;
+      if (unread !== undefined) return reject(new UnaskedCoding(unread, ACCEPT_ENCODING));
       resolve({ body: Buffer.concat(chunks), sizeBytes: read, truncated: false });
     });
     const length = Number(response.headers['content-length']);

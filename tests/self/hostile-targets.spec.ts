@@ -1033,6 +1033,32 @@ test.describe('the client', () => {
     }
   });
 
+  test('a body in a coding it did not ask for is unreadable, said so; an Encoding naming none is not', async () => {
+    const answer = (encoding: string, body: string) =>
+      `HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Encoding: ${encoding}\r\n` +
+      `Content-Length: ${body.length}\r\n\r\n${body}`;
+    const raws = [answer('zstd', '(\xb5/\xfd garbage'), answer('utf-8', '{"msg":"x"}'), answer('x-compress', '')];
+    const targets = await Promise.all(raws.map((raw) => startHostileTarget({ misbehave: rawAnswer(raw) })));
+    try {
+      const url = (t: (typeof targets)[number]) => `${t.url}/v1/paymentVoucher/1-2`;
+      const [zstdTarget, mislabelTarget, emptyTarget] = targets;
+      if (!(zstdTarget && mislabelTarget && emptyTarget)) throw new Error('three targets expected');
+      const zstd = await wire(url(zstdTarget)).catch((e: unknown) => e);
+      const mislabel = wire(url(mislabelTarget));
+      const empty = wire(url(emptyTarget));
+      expect((zstd as NoAnswer).kind).toBe('unreadable-body');
+      expect((zstd as NoAnswer).message).toBe(
+        'the body is in the zstd content coding, which the suite did not ask for (Accept-Encoding: gzip, deflate, ' +
+          'br) and cannot read',
+      );
+      // Before: the zstd bytes were judged as the body, and failed GEN-ERROR-CONTENT-TYPE as "not JSON".
+      expect((await mislabel).body.toString()).toBe('{"msg":"x"}');
+      expect((await empty).body.length).toBe(0);
+    } finally {
+      await Promise.all(targets.map((t) => t.close()));
+    }
+  });
+
   test('excerpts escape control bytes and invalid UTF-8, and give the total size when cut', () => {
     const shown = printable(GARBAGE, { maxChars: 120 });
     expect(shown).not.toMatch(CONTROL);
