@@ -259,6 +259,8 @@ function transportProblem(
     return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
   // Not as far as HTTP: a name that does not resolve, TLS, a proxy.
   if (kind === 'other') return `The request got no answer: ${message}${check}`;
+  // An HTTP answer whose body its Content-Encoding does not decode: the server is up, and answered.
+  if (kind === 'unreadable-body') return `The target's answer could not be read: ${message}.${through}`;
   if (kind === 'not-http' && afterPriceList)
     return (
       `The target gave no complete HTTP answer: ${message}\n  It answered the price list in HTTP: this answer breaks ` +

@@ -896,6 +896,21 @@ test("an answer to a setting's read that breaks HTTP: that read is named, not RS
   }
 });
 
+test('a price list in a coding the suite did not ask for: the coding is named, not RSF_TARGET_URL', async () => {
+  const zstd = answerFor(/\/prices/, '(\xb5/\xfd not json', { 'content-encoding': 'zstd' });
+  const target = await startHostileTarget({ upstream: reference().url, misbehave: zstd });
+  try {
+    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
+    expect(message).toContain(
+      "The target's answer could not be read: the body is in the zstd content coding, which the suite did not ask " +
+        'for (Accept-Encoding: gzip, deflate, br) and cannot read.',
+    );
+    expect(message).not.toContain('Check RSF_TARGET_URL');
+  } finally {
+    await target.close();
+  }
+});
+
 test('writes refused with 403, as to an account that reads only: the message says to leave writes off', async () => {
   const readOnly = await startHostileTarget({ upstream: reference().url, misbehave: writesRefusedFor(secrets.bearer) });
   try {
