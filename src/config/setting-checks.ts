@@ -31,15 +31,15 @@ const hint = (how: string, howToCheck: string): SettingCheck => ({
 });
 
 /**
- * Operation 15's channel: its refusal, when a made-up token and the Bearer token get the same one, is not judged
- * (src/playwright/wrong-settings.ts).
+ * Operation 15's channel: its refusal, when the Bearer token and a made-up token or a made-up user get the same one,
+ * is not judged (src/playwright/wrong-settings.ts).
  */
 const channel = (howToCheck: string): SettingCheck => ({
   how: 'Not checked: only sending a message (operation 15) uses it',
   wrong:
     'ERROR: the tests that send a message are inconclusive, naming the setting and how to check it, when the ' +
-    'target refuses them with a 4xx as it refuses a made-up channel token, but for a 405, which no setting causes ' +
-    '(else the check that uses it fails, with that hint)',
+    'target refuses them with a 4xx as it refuses a made-up channel token, or the configured token with a made-up ' +
+    'user, but for a 405, which no setting causes (else the check that uses it fails, with that hint)',
   howToCheck,
 });
 

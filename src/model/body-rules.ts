@@ -45,29 +45,52 @@ const schemaOf = (operation: OperationName): string => {
 
 const rule = (r: Omit<BodyRule, 'schema'>): BodyRule => ({ ...r, schema: schemaOf(r.operation) });
 
+/** A request of an operation with one of its settings made wrong on purpose, and what it is in words. */
+export interface WrongRequest {
+  what: string;
+  request: (ctx: RequestContext) => SendOptions;
+}
+
 /**
- * A request of an operation with one of its settings made wrong on purpose: a target that refuses a request as it
- * refuses this one may be refusing the settings, not failing the spec (src/playwright/wrong-settings.ts).
+ * Requests of an operation each with one of its settings made wrong on purpose: a target that refuses a request as it
+ * refuses one of them may be refusing that setting, not failing the spec (src/playwright/wrong-settings.ts).
  */
 export interface WrongSettings<Setting extends string = string> {
-  what: string;
   /** The settings the operation's requests depend on, named when they are suspect (by their keys in SETTINGS). */
   settings: readonly Setting[];
-  request: (ctx: RequestContext) => SendOptions;
+  variants: readonly WrongRequest[];
 }
 
 /**
  * Operation 15's message, sent as the channel's own is, with a channel token that no target issued (made from the
  * channel's user).
  */
-export const WRONG_CHANNEL_TOKEN: WrongSettings<keyof ChannelSettings> = {
+export const MADE_UP_CHANNEL_TOKEN: WrongRequest = {
   what: 'a made-up channel token',
-  settings: ['postSaleId', 'channelToken', 'channelUserId'],
   request: (ctx) => ({
     params: channelParams(ctx, `wrong-${ctx.config.channelUserId}-token`),
     json: ctx.bodies.channelMessage(),
     credentials: 'none',
   }),
+};
+
+/**
+ * Operation 15's settings made wrong: the channel token, and the user with the configured token. A target that tells a
+ * wrong user from a wrong token refuses a wrong RSF_CHANNEL_USER_ID as it refuses the made-up user (indep82).
+ */
+export const WRONG_CHANNEL_SETTINGS: WrongSettings<keyof ChannelSettings> = {
+  settings: ['postSaleId', 'channelToken', 'channelUserId'],
+  variants: [
+    MADE_UP_CHANNEL_TOKEN,
+    {
+      what: 'a made-up user',
+      request: (ctx) => ({
+        params: { ...channelParams(ctx), userId: `made-up-user-of-${ctx.config.postSaleId}` },
+        json: ctx.bodies.channelMessage(),
+        credentials: 'none',
+      }),
+    },
+  ],
 };
 
 /** The parameters of operation 15's path: the configured channel, token and user. */

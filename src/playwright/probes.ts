@@ -7,7 +7,7 @@ import type { ValidBodies } from '../model/bodies';
 import { SCALAR_TYPES, listOf, requiredFields, typedFields, without, wrongTypeValue } from '../model/bodies';
 import { everyRequiredFieldNull } from '../arbitraries';
 import { isArraySchema } from '../model/schema-registry';
-import { type BodyRule, type WrongSettings, bodyRequest } from '../model/body-rules';
+import { type BodyRule, type WrongRequest, type WrongSettings, bodyRequest } from '../model/body-rules';
 import { type Check, ignoredAuthRejected, negativeDataRejection, notApplicable, tagsOf } from '../checks/checks';
 import type { Config } from '../config/config';
 import { authorizationHeader } from '../http/request';
@@ -89,7 +89,7 @@ export async function runProbe(
   };
   const wrong = spec.wrongSettings;
   if (wrong) {
-    const sendWrong = () => api.call(spec.operation, wrong.request(ctx));
+    const sendWrong = (variant: WrongRequest) => api.call(spec.operation, variant.request(ctx));
     const control = { wrong, sendWrong, sendWithBearer: () => resend('valid') };
     const reason = await refusedAsWrongSettings(exchange, control, config);
     if (reason !== undefined) stopAsInconclusive(reason);

@@ -241,7 +241,7 @@ function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Co
           exchange,
           {
             wrong,
-            sendWrong: () => api.call(spec.operation, wrong.request(ctx)),
+            sendWrong: (variant) => api.call(spec.operation, variant.request(ctx)),
             sendWithBearer: () => api.call(spec.operation, { ...request, credentials: 'valid' }),
           },
           ctx.config,

@@ -1,19 +1,19 @@
-// A refusal that settings the preflight cannot check may explain (operation 15's channel token): the request is sent
-// once more with the Bearer token, and once with a setting made wrong on purpose. Refused alike each time (the same
-// status and body, but for what changes with each request), the test is inconclusive, naming the settings, and the
-// run ERROR: a wrong setting is no failure of the target.
+// A refusal that settings the preflight cannot check may explain (operation 15's channel token and user): the request
+// is sent once more with the Bearer token, and with each setting made wrong on purpose in turn. Refused alike with the
+// Bearer token and with one of them (the same status and body, but for what changes with each request), the test is
+// inconclusive, naming the settings, and the run ERROR: a wrong setting is no failure of the target.
 import { outcomeOf } from '../checks/outcome';
 import type { Config } from '../config/config';
 import type { Exchange } from '../http/exchange';
-import type { WrongSettings } from '../model/body-rules';
+import type { WrongRequest, WrongSettings } from '../model/body-rules';
 import { operationLabel } from '../model/operations';
 import { type SettingKey, settingHint, settingValues } from './conformance';
 
 export interface SettingsControl {
-  /** The request made wrong on purpose, and the settings named in the reason. */
+  /** The requests made wrong on purpose, and the settings named in the reason. */
   wrong: WrongSettings<SettingKey>;
-  /** Sends the wrong settings' request. */
-  sendWrong: () => Promise<Exchange>;
+  /** Sends a wrong settings' request (one of wrong.variants). */
+  sendWrong: (variant: WrongRequest) => Promise<Exchange>;
   /** Sends the judged request again with the Bearer token. */
   sendWithBearer: () => Promise<Exchange>;
 }
@@ -51,9 +51,9 @@ export const refusedWith4xx = (x: Exchange, config: Config): boolean =>
 
 /**
  * Why `exchange`'s refusal may be its settings' fault, or undefined: the target refused it with a 4xx, and refused it
- * alike (the same status and body) with the Bearer token and with the wrong settings. A success, a server error, or a
- * refusal that the Bearer token or the wrong setting changes (a message refused as too long, not for its token) is
- * judged as it is.
+ * alike (the same status and body) with the Bearer token and with one of the wrong settings' requests, sent in turn.
+ * A success, a server error, or a refusal that the Bearer token or every wrong setting changes (a message refused as
+ * too long, not for its token or its user) is judged as it is.
  */
 export async function refusedAsWrongSettings(
   exchange: Exchange,
@@ -63,8 +63,15 @@ export async function refusedAsWrongSettings(
   if (!refusedWith4xx(exchange, config)) return undefined;
   const alike = (x: Exchange) =>
     refusedWith4xx(x, config) && x.status === exchange.status && sameRefusalText(x) === sameRefusalText(exchange);
-  if (!alike(await control.sendWithBearer()) || !alike(await control.sendWrong())) return undefined;
-  const { what, settings } = control.wrong;
+  if (!alike(await control.sendWithBearer())) return undefined;
+  let what: string | undefined;
+  for (const variant of control.wrong.variants) {
+    if (!alike(await control.sendWrong(variant))) continue;
+    what = variant.what;
+    break;
+  }
+  if (what === undefined) return undefined;
+  const { settings } = control.wrong;
   // The settings first: the verdict line keeps a reason's first 300 characters.
   return (
     `${operationLabel(exchange.operation)} refused it with HTTP ${exchange.status}, as it refuses ` +

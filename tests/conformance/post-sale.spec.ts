@@ -1,4 +1,10 @@
-import { BODY_RULES, VALID_WRITES, WRONG_CHANNEL_TOKEN, channelParams } from '../../src/model/body-rules';
+import {
+  BODY_RULES,
+  MADE_UP_CHANNEL_TOKEN,
+  VALID_WRITES,
+  WRONG_CHANNEL_SETTINGS,
+  channelParams,
+} from '../../src/model/body-rules';
 import {
   errorContentType,
   negativeDataRejection,
@@ -71,8 +77,8 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
       operation: 'sendChannelMessage',
       request: (ctx) => ({ params: channelParams(ctx), json: ctx.bodies.channelMessage(), credentials: 'none' }),
       checks: [worksWithoutCredentials('OP15-NO-AUTH-HEADER'), succeedsWithJson('OP15-SUCCESS-SHAPE')],
-      settings: WRONG_CHANNEL_TOKEN.settings,
-      wrongSettings: WRONG_CHANNEL_TOKEN,
+      settings: WRONG_CHANNEL_SETTINGS.settings,
+      wrongSettings: WRONG_CHANNEL_SETTINGS,
     }),
   );
 
@@ -82,14 +88,14 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
         "or the account's access token",
       {
         operation: 'sendChannelMessage',
-        request: WRONG_CHANNEL_TOKEN.request,
+        request: MADE_UP_CHANNEL_TOKEN.request,
         // What a comparison of a prefix, of too few characters, or without case lets in (near-miss-tokens.ts); and
         // the Bearer token, a token the target issued for another use, unless it is the channel token itself.
         alsoSending: (ctx) =>
           [
             ...nearMissesToSend(ctx.config.channelToken),
             ...(ctx.config.bearerToken === ctx.config.channelToken ? [] : [ctx.config.bearerToken]),
-          ].map((token) => ({ ...WRONG_CHANNEL_TOKEN.request(ctx), params: channelParams(ctx, token) })),
+          ].map((token) => ({ ...MADE_UP_CHANNEL_TOKEN.request(ctx), params: channelParams(ctx, token) })),
         checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
       },
     ),

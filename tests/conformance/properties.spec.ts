@@ -24,7 +24,7 @@ import {
   validPathExamples,
   validPathParams,
 } from '../../src/arbitraries';
-import { BODY_RULES, WRONG_CHANNEL_TOKEN, bodyRequest } from '../../src/model/body-rules';
+import { BODY_RULES, WRONG_CHANNEL_SETTINGS, bodyRequest } from '../../src/model/body-rules';
 import {
   type AllowedRefusal,
   type Check,
@@ -523,7 +523,7 @@ test.describe('§8 · valid input of any length and characters · properties', (
       inputs: bodyInputs('sendChannelMessage'),
       request: (json, ctx) => bodyRequest(BODY_RULES.sendChannelMessage, json, ctx),
       // Every message goes to the configured channel: refused as a wrong token is, the settings are suspect.
-      wrongSettings: WRONG_CHANNEL_TOKEN,
+      wrongSettings: WRONG_CHANNEL_SETTINGS,
     }),
   );
   test(

@@ -24,7 +24,7 @@ import {
   refusedBeforeTheDataMessage,
   webPageNote,
 } from '../../src/http/presentation';
-import { WRONG_CHANNEL_TOKEN } from '../../src/model/body-rules';
+import { WRONG_CHANNEL_SETTINGS } from '../../src/model/body-rules';
 import { OPERATIONS } from '../../src/model/operations';
 import { expect, test } from '../../src/playwright/fixtures';
 import { refusedAsWrongSettings } from '../../src/playwright/wrong-settings';
@@ -135,7 +135,11 @@ test('a refusal is put down to the settings only when the Bearer token and a mad
     refusedAsWrongSettings(
       judged,
       {
-        wrong: { ...WRONG_CHANNEL_TOKEN, settings: ['channelToken'] },
+        wrong: {
+          ...WRONG_CHANNEL_SETTINGS,
+          settings: ['channelToken'],
+          variants: WRONG_CHANNEL_SETTINGS.variants.slice(0, 1),
+        },
         sendWrong: async () => wrong,
         sendWithBearer: async () => withBearer,
       },
@@ -170,6 +174,36 @@ test('a refusal is put down to the settings only when the Bearer token and a mad
   expect(await suspect(notAllowed, notAllowed, notAllowed)).toBeUndefined();
   const ok = answer(200, '{"success":"ok"}');
   expect(await suspect(ok, ok, ok)).toBeUndefined();
+});
+
+test('a refusal alike a made-up user, where a made-up token gets another: the settings are suspect', async () => {
+  // A target that tells a wrong user from a wrong token (indep82): a wrong RSF_CHANNEL_USER_ID is refused as the
+  // made-up user is, and the made-up token otherwise. Before, only the made-up token was sent: FAIL, for a setting.
+  const answer = (body: string) => answered(OPERATIONS.sendChannelMessage, 403, body, 'none');
+  const [wrongUser, wrongToken, other] = [
+    answer('{"error":"user is not a member of this channel"}'),
+    answer('{"error":"invalid channel token"}'),
+    answer('{"error":"channel is closed"}'),
+  ];
+  const config = loadConfig();
+  const sent: string[] = [];
+  const suspect = (judged: Exchange) =>
+    refusedAsWrongSettings(
+      judged,
+      {
+        wrong: WRONG_CHANNEL_SETTINGS,
+        sendWrong: async ({ what }) => {
+          sent.push(what);
+          return what === 'a made-up user' ? wrongUser : wrongToken;
+        },
+        sendWithBearer: async () => judged,
+      },
+      config,
+    );
+  expect(await suspect(wrongUser)).toMatch(/as it refuses a made-up user, .*RSF_CHANNEL_USER_ID=\S+ may be wrong/);
+  expect(sent).toEqual(['a made-up channel token', 'a made-up user']);
+  // Refused unlike either made-up setting: the target's own refusal, judged.
+  expect(await suspect(other)).toBeUndefined();
 });
 
 test('an exchange larger than the cap reads as "response larger than N bytes"', () => {
