@@ -45,7 +45,16 @@ export interface WireOptions {
   proxy?: ProxySettings;
   /** Presented to an https target that asks for one. */
   clientCertificate?: ClientCertificate;
+  /**
+   * A refused connection sent again, after REFUSED_WAITS_MS, within the deadline: a target that restarts (a rolling
+   * deploy) refuses for a moment, and a refused request never reached it, whatever its method. Off for the preflight,
+   * whose first refusal says at once that the target is not there (or waits, RSF_WAIT_FOR_TARGET_MS).
+   */
+  resendRefused?: boolean;
 }
+
+/** The waits before a refused connection is tried again (resendRefused): 3.75 s in all, at most. */
+const REFUSED_WAITS_MS: readonly number[] = [250, 500, 1000, 2000];
 
 export type { WireResponse };
 
@@ -101,12 +110,18 @@ class StaleConnection extends Error {
  */
 export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
   const started = Date.now();
+  let refusals = 0;
   for (let attempt = 0; ; attempt++) {
     try {
       return await exchange(wire, started);
     } catch (e) {
       if (isOwnError(e)) throw e;
       if (e instanceof StaleConnection && attempt === 0) continue; // once more, on a fresh connection
+      const wait = wire.resendRefused && codeOf(e) === 'ECONNREFUSED' ? REFUSED_WAITS_MS[refusals++] : undefined;
+      if (wait !== undefined && Date.now() + wait < started + wire.timeoutMs) {
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        continue;
+      }
       const cause = e instanceof StaleConnection ? e.original : e;
       const { kind, message } = describeError(cause, { timeoutMs: wire.timeoutMs, maxHeaderBytes: MAX_HEADER_BYTES });
       throw new NoAnswer(kind, message, Date.now() - started);

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -961,6 +962,29 @@ test.describe('the client', () => {
       expect((error as NoAnswer).kind).toBe('unreadable-body');
     } finally {
       await target.close();
+    }
+  });
+
+  test('a refused connection is sent again within its deadline when asked (a restart), or said at once', async () => {
+    // A port that refuses for 600 ms, then answers: a target a rolling deploy restarts.
+    const late = createTcpServer((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]'));
+    const port = await new Promise<number>((resolve) => {
+      const probe = createTcpServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const url = `http://127.0.0.1:${port}/v1/prices`;
+    const send = (resendRefused: boolean) =>
+      sendOnce({ method: 'GET', url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP, resendRefused });
+    try {
+      const refused = (await send(false).catch((e: unknown) => e)) as NoAnswer;
+      expect(refused.kind).toBe('refused');
+      setTimeout(() => late.listen(port, '127.0.0.1'), 600);
+      const answer = await send(true);
+      expect(answer.status).toBe(200);
+    } finally {
+      late.close();
     }
   });
 
