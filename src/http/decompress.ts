@@ -58,11 +58,16 @@ const UNREAD_CODINGS = new Set(['zstd', 'compress', 'x-compress', 'aes128gcm', '
 
 /** The first coding of Content-Encoding `header` that is a real one this suite cannot undo, if any. */
 export function unreadCodingOf(header: string): string | undefined {
+  return codingsOf(header).find((coding) => UNREAD_CODINGS.has(coding));
+}
+
+/** The codings Content-Encoding `header` lists, in the order applied; `identity` and empty items left out. */
+function codingsOf(header: string): string[] {
   return header
     .toLowerCase()
     .split(',')
     .map((coding) => coding.trim())
-    .find((coding) => UNREAD_CODINGS.has(coding));
+    .filter((coding) => coding !== '' && coding !== 'identity');
 }
 
 /** The streams that decompress a body, the first to write to and the last to read from; errors end at the last. */
@@ -78,11 +83,7 @@ export interface Decompression {
  * sent as it is, and for a coding this suite does not ask for, whose body is read as it is, as before.
  */
 export function decompressionOf(header: string): Decompression | undefined {
-  const codings = header
-    .toLowerCase()
-    .split(',')
-    .map((coding) => coding.trim())
-    .filter((coding) => coding !== '' && coding !== 'identity');
+  const codings = codingsOf(header);
   if (codings.length === 0 || !codings.every((coding) => coding in DECOMPRESSORS)) return undefined;
   const all = codings.reverse().map((coding) => (DECOMPRESSORS[coding] as () => Transform)());
   const last = all[all.length - 1] as Transform;

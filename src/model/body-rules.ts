@@ -67,11 +67,7 @@ export interface WrongSettings<Setting extends string = string> {
  */
 export const MADE_UP_CHANNEL_TOKEN: WrongRequest = {
   what: 'a made-up channel token',
-  request: (ctx) => ({
-    params: channelParams(ctx, `wrong-${ctx.config.channelUserId}-token`),
-    json: ctx.bodies.channelMessage(),
-    credentials: 'none',
-  }),
+  request: (ctx) => channelMessageRequest(ctx, { token: `wrong-${ctx.config.channelUserId}-token` }),
 };
 
 /**
@@ -84,11 +80,7 @@ export const WRONG_CHANNEL_SETTINGS: WrongSettings<keyof ChannelSettings> = {
     MADE_UP_CHANNEL_TOKEN,
     {
       what: 'a made-up user',
-      request: (ctx) => ({
-        params: { ...channelParams(ctx), userId: `made-up-user-of-${ctx.config.postSaleId}` },
-        json: ctx.bodies.channelMessage(),
-        credentials: 'none',
-      }),
+      request: (ctx) => channelMessageRequest(ctx, { userId: `made-up-user-of-${ctx.config.postSaleId}` }),
     },
   ],
 };
@@ -98,6 +90,19 @@ export const channelParams = ({ config }: RequestContext, token = config.channel
   postsaleInboundId: config.postSaleId,
   token,
   userId: config.channelUserId,
+});
+
+/**
+ * Operation 15's configured message, with no Authorization header (§5.3), to the configured channel, token and user
+ * but for what `changed` gives another value.
+ */
+export const channelMessageRequest = (
+  ctx: RequestContext,
+  changed: Partial<ReturnType<typeof channelParams>> = {},
+): SendOptions => ({
+  params: { ...channelParams(ctx), ...changed },
+  json: ctx.bodies.channelMessage(),
+  credentials: 'none',
 });
 
 const PROVINCE_FIELDS = new Set(['provinceId', 'placeString']);

@@ -3,7 +3,7 @@ import {
   MADE_UP_CHANNEL_TOKEN,
   VALID_WRITES,
   WRONG_CHANNEL_SETTINGS,
-  channelParams,
+  channelMessageRequest,
 } from '../../src/model/body-rules';
 import {
   errorContentType,
@@ -75,7 +75,7 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
   test(
     ...probe('sends a message with the channel token and no Authorization header', {
       operation: 'sendChannelMessage',
-      request: (ctx) => ({ params: channelParams(ctx), json: ctx.bodies.channelMessage(), credentials: 'none' }),
+      request: (ctx) => channelMessageRequest(ctx),
       checks: [worksWithoutCredentials('OP15-NO-AUTH-HEADER'), succeedsWithJson('OP15-SUCCESS-SHAPE')],
       settings: WRONG_CHANNEL_SETTINGS.settings,
       wrongSettings: WRONG_CHANNEL_SETTINGS,
@@ -95,7 +95,7 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
           [
             ...nearMissesToSend(ctx.config.channelToken),
             ...(ctx.config.bearerToken === ctx.config.channelToken ? [] : [ctx.config.bearerToken]),
-          ].map((token) => ({ ...MADE_UP_CHANNEL_TOKEN.request(ctx), params: channelParams(ctx, token) })),
+          ].map((token) => channelMessageRequest(ctx, { token })),
         checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
       },
     ),
