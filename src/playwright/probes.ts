@@ -409,7 +409,7 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
     ...coercibleValueProbes(rule),
     ...memberCaseProbes(rule),
     // In the documented error shape of a body of the wrong types: a body that is no JSON at all is the extreme of it.
-    malformedJsonProbe(rule.operation, otherParts, rule.types?.errorShape),
+    malformedJsonProbe(rule.operation, { request: otherParts, errorShape: rule.types?.errorShape }),
   ];
 }
 
@@ -488,14 +488,22 @@ export function memberCaseProbes(rule: BodyRule): TestDeclaration[] {
 }
 
 /**
- * intro paragraph: a body that is not JSON cannot carry the required fields (GEN-MALFORMED-JSON-REJECTED); `id` names
- * another requirement it breaks where an operation shows no required fields (OP13-FIELD-TYPES: not a JSON object).
+ * The spec's intro paragraph: a body that is not well-formed JSON cannot carry the required fields
+ * (GEN-MALFORMED-JSON-REJECTED); `id` names another requirement it breaks where an operation shows no required
+ * fields (OP13-FIELD-TYPES: not a JSON object).
  */
 export function malformedJsonProbe(
   operation: OperationName,
-  request: (ctx: RequestContext) => SendOptions = () => ({}),
-  errorShape?: string,
-  id = 'GEN-MALFORMED-JSON-REJECTED',
+  {
+    request = () => ({}),
+    errorShape,
+    id = 'GEN-MALFORMED-JSON-REJECTED',
+  }: {
+    /** The request's other parts (its path parameters, say): the body is replaced. */
+    request?: (ctx: RequestContext) => SendOptions;
+    errorShape?: string | undefined;
+    id?: string;
+  } = {},
 ): TestDeclaration {
   return probe('refuses a body that is not well-formed JSON', {
     operation,

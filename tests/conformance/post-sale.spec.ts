@@ -35,7 +35,7 @@ test.describe('POST /postventa · operation 13 · §4.13', () => {
   );
 
   // Not a JSON object either; §4.13 shows no required fields, so GEN-MALFORMED-JSON-REJECTED does not reach it.
-  test(...malformedJsonProbe('createPostSale', undefined, undefined, 'OP13-FIELD-TYPES'));
+  test(...malformedJsonProbe('createPostSale', { id: 'OP13-FIELD-TYPES' }));
 
   const refusedCredentials = credentialProbes('createPostSale', {
     id: 'OP13-AUTH-REQUIRED',

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer as createTcpServer } from 'node:net';
+import { createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -39,6 +39,7 @@ import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, workersUsed } from './support/child-run';
 import { CAP, answered } from './support/judged';
+import { closedLoopbackPort } from './support/listening';
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
@@ -968,12 +969,7 @@ test.describe('the client', () => {
   test('a refused connection is sent again within its deadline when asked (a restart), or said at once', async () => {
     // A port that refuses for 600 ms, then answers: a target a rolling deploy restarts.
     const late = createTcpServer((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]'));
-    const port = await new Promise<number>((resolve) => {
-      const probe = createTcpServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    const port = await closedLoopbackPort();
     const url = `http://127.0.0.1:${port}/v1/prices`;
     const send = (resendRefused: boolean) =>
       sendOnce({ method: 'GET', url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP, resendRefused });

@@ -1,7 +1,7 @@
 // Ctrl-C, or SIGTERM from a cancelled CI job: the run stops as Playwright stops it (exit 130), every report says
 // ERROR (interrupted) instead of the verdict of what had run so far, and nothing is left in the temporary folder.
 import { writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { markInterrupted } from '../../src/http/interrupt';
@@ -18,6 +18,7 @@ import {
 } from './support/child-run';
 import { slowFor, startHostileTarget } from './support/hostile-server';
 import { scratchDir } from './support/scratch';
+import { loopbackUrl } from './support/listening';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -38,8 +39,7 @@ function once(condition: () => boolean): Promise<void> {
 async function silentTarget(): Promise<{ url: string; connections: () => number; close: () => void }> {
   let connections = 0;
   const server = createServer(() => connections++);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await loopbackUrl(server);
   return { url, connections: () => connections, close: () => server.close() };
 }
 

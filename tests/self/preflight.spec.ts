@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from '
 import { createServer as createHttpServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
+import { createServer as createTcpServer } from 'node:net';
 import { join, relative } from 'node:path';
 import { startReferenceServer } from '../../reference/server';
 import { describeError } from '../../src/http/wire-errors';
@@ -34,11 +34,7 @@ import {
 } from './support/hostile-server';
 import { referenceForThisFile } from './support/file-reference';
 import { mintTokenCommand } from './support/mint-token';
-
-async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+import { listenOnLoopback, loopbackUrl, closedLoopbackPort } from './support/listening';
 
 /**
  * A run of the suite, or of `specs`, against the target `env` names: a target that hangs costs 800 ms a request. A
@@ -73,9 +69,7 @@ const { secrets, server: reference } = referenceForThisFile();
 const token = { RSF_BEARER_TOKEN: secrets.bearer, RSF_CHANNEL_TOKEN: secrets.channel };
 
 test('an unreachable target', async () => {
-  const closed = createTcpServer();
-  const url = await listening(closed);
-  await new Promise((resolve) => closed.close(resolve));
+  const url = `http://127.0.0.1:${await closedLoopbackPort()}`;
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   expect(message).toMatch(
     /gave no complete HTTP answer: connection refused \(ECONNREFUSED\)[\s\S]*Check RSF_TARGET_URL/,
@@ -99,11 +93,10 @@ function gateway(upstream: string | undefined, notUpFor: number) {
 test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, said once, no breaker', async () => {
   const starting = await gateway(reference().url, 2);
   // A server that starts listening after the run started: its port refuses connections until then.
-  const port = createTcpServer();
-  const lateUrl = await listening(port);
-  await new Promise((resolve) => port.close(resolve));
+  const latePort = await closedLoopbackPort();
+  const lateUrl = `http://127.0.0.1:${latePort}`;
   const late = createHttpServer((req, res) => forward(reference().url, req, res));
-  const starts = setTimeout(() => late.listen(Number(new URL(lateUrl).port), '127.0.0.1'), 1200);
+  const starts = setTimeout(() => late.listen(latePort, '127.0.0.1'), 1200);
   try {
     const [behindGateway, startedLate] = await Promise.all([
       // Both must pass once the target is up: the default time-out, not 800 ms, on a loaded machine.
@@ -183,7 +176,7 @@ test('a target that accepts connections and never answers: one clear error, afte
     if (closed > 0) openedAfterATimeOut++;
     socket.on('close', () => closed++);
   });
-  const url = await listening(silent);
+  const url = await loopbackUrl(silent);
   const run = await suiteAgainst({ RSF_TARGET_URL: url });
   silent.close();
   expectOneClearError(run, /did not answer within RSF_REQUEST_TIMEOUT_MS=800/);
@@ -195,7 +188,7 @@ test('a target that accepts connections and never answers: one clear error, afte
 
 test('a target that sends garbage instead of HTTP', async () => {
   const garbage = createTcpServer((socket) => socket.end('\u0000\u00ff not http at all\r\n\r\n'));
-  const url = await listening(garbage);
+  const url = await loopbackUrl(garbage);
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   garbage.close();
   expect(message).toMatch(/gave no complete HTTP answer: the answer is not HTTP \(HPE_/);
@@ -256,7 +249,7 @@ test('an address this machine has no route to: named, with where it may be reach
 
 test('an https URL to a port that answers in plain HTTP: named as such, not as an OpenSSL record error', async () => {
   const plain = createHttpServer((_, res) => res.end('[]'));
-  const url = (await listening(plain)).replace('http:', 'https:');
+  const url = (await loopbackUrl(plain)).replace('http:', 'https:');
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   plain.close();
   expect(message).toContain('the target does not speak TLS at this port (wrong version number): RSF_TARGET_URL says');
@@ -277,8 +270,7 @@ test('an http URL to a port that expects TLS: named as such by the page nginx gi
 
 test('a target whose TLS certificate this machine does not trust: the message names NODE_EXTRA_CA_CERTS', async () => {
   const staging = selfSignedServer((_, res) => res.end('[]'));
-  await new Promise<void>((resolve) => staging.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(staging.address() as AddressInfo).port}`;
+  const url = `https://127.0.0.1:${await listenOnLoopback(staging)}`;
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   staging.close();
   expect(message).toMatch(/got no answer: the TLS certificate is not trusted on this machine/);
@@ -288,7 +280,7 @@ test('a target whose TLS certificate this machine does not trust: the message na
 test('a trusted certificate that has expired, or is for other names: named, with whose it is to fix', async () => {
   const expired = selfSignedServer((_, res) => res.end('[]'), { expired: true });
   const current = selfSignedServer((_, res) => res.end('[]'));
-  const [expiredPort, currentPort] = [await listening(expired), await listening(current)].map((u) => new URL(u).port);
+  const [expiredPort, currentPort] = [await listenOnLoopback(expired), await listenOnLoopback(current)];
   // Node reads NODE_EXTRA_CA_CERTS as it starts: a process of its own trusts both certificates.
   const trusted = join(scratchDir('tls'), 'trusted.pem');
   writeFileSync(trusted, Buffer.concat([readFileSync(EXPIRED_CERT), readFileSync(SELF_SIGNED_CERT)]));
@@ -328,8 +320,7 @@ test('a target that speaks only HTTP/2: the handshake says so, and the token is 
     stream.respond({ ':status': 200 });
     stream.end('[]');
   });
-  await new Promise<void>((resolve) => h2Only.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(h2Only.address() as AddressInfo).port}`;
+  const url = `https://127.0.0.1:${await listenOnLoopback(h2Only)}`;
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   h2Only.close();
   // Without HTTP/1.1 named in the handshake, Node's HTTP/2 server answered 403, read as a refused token.
@@ -349,8 +340,7 @@ test('a target that offers only TLS 1.0 or 1.1: named, with how to test it as it
     },
     (_, res) => res.end('[]'),
   );
-  await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', resolve));
-  const url = `https://127.0.0.1:${(legacy.address() as AddressInfo).port}`;
+  const url = `https://127.0.0.1:${await listenOnLoopback(legacy)}`;
   const message = await preflightMessage({ RSF_TARGET_URL: url });
   legacy.close();
   expect(message).toContain(
@@ -363,8 +353,7 @@ test('a target that offers only TLS 1.0 or 1.1: named, with how to test it as it
 
 test('a target that asks for a client certificate: named at the preflight; with one, the run passes', async () => {
   const mutual = selfSignedServer((req, res) => forward(reference().url, req, res), { requireClientCertificate: true });
-  await new Promise<void>((resolve) => mutual.listen(0, '127.0.0.1', resolve));
-  const target = { RSF_TARGET_URL: `https://127.0.0.1:${(mutual.address() as AddressInfo).port}` };
+  const target = { RSF_TARGET_URL: `https://127.0.0.1:${await listenOnLoopback(mutual)}` };
   const trusted = { ...target, ...token, NODE_EXTRA_CA_CERTS: SELF_SIGNED_CERT };
   const certificate = { RSF_TLS_CLIENT_CERT: SELF_SIGNED_CERT, RSF_TLS_CLIENT_KEY: SELF_SIGNED_KEY };
   try {
@@ -396,7 +385,7 @@ async function preflightAgainstAnswer(
     res.writeHead(status, { 'content-type': contentType, ...headers });
     res.end(body);
   });
-  const url = await listening(server);
+  const url = await loopbackUrl(server);
   try {
     return await preflightMessage({ ...env, RSF_TARGET_URL: url });
   } finally {
@@ -406,7 +395,7 @@ async function preflightAgainstAnswer(
 
 test('a redirect to the path with a trailing slash: no base URL helps, and the message says so', async () => {
   const server = createHttpServer((req, res) => res.writeHead(308, { location: `${req.url}/` }).end());
-  const url = await listening(server);
+  const url = await loopbackUrl(server);
   try {
     const message = await preflightMessage({ RSF_TARGET_URL: url });
     expect(message).toMatch(/HTTP 308 redirects to \/v1\/prices\/: the same path with a trailing slash/);
@@ -602,7 +591,7 @@ test('a target that refuses the token is asked once: the reads of the settings w
     res.writeHead(401, { 'content-type': 'application/json' });
     res.end('{"error_message":"invalid token"}');
   });
-  const url = await listening(refusing);
+  const url = await loopbackUrl(refusing);
   // Under a rate cap, as against any external target unless told otherwise.
   const message = await preflightMessage({ RSF_TARGET_URL: url, RSF_MAX_REQUESTS_PER_SECOND: '10' });
   refusing.close();

@@ -2,7 +2,6 @@
 // reads them. The target's host name resolves nowhere, so only a request through the proxy can reach it; the proxy
 // sends every request to 127.0.0.1, where the target listens.
 import { type IncomingHttpHeaders, createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, type Server, createServer as createTcpServer } from 'node:net';
 import { proxySettings } from '../../src/config/proxy-env';
 import { type ProxySettings, proxyRoute } from '../../src/http/proxy';
 import { NoAnswer, sendOnce } from '../../src/http/wire';
@@ -13,6 +12,7 @@ import { referenceForThisFile } from './support/file-reference';
 import { PROXY_CHALLENGE, PROXY_CREDENTIALS, startForwardProxy } from './support/forward-proxy';
 import { preflightMessage } from './support/preflight-message';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY, selfSignedServer } from './support/self-signed';
+import { listenOnLoopback, closedLoopbackPort } from './support/listening';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -21,11 +21,6 @@ const { user, password } = PROXY_CREDENTIALS;
 const PROXY_BASIC = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 const { secrets, server: reference } = referenceForThisFile();
-
-async function listening(server: Server | ReturnType<typeof createHttpServer>): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
 
 const settings = (env: Record<string, string>): ProxySettings => {
   const problems: string[] = [];
@@ -124,7 +119,7 @@ test('an http target is asked of the proxy in absolute form, with the proxy cred
     seen = req.headers;
     res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
   });
-  const port = await listening(target);
+  const port = await listenOnLoopback(target);
   const proxy = await startForwardProxy();
   try {
     const url = `http://${TARGET_HOST}:${port}/v1/prices?x=1`;
@@ -144,7 +139,7 @@ test('an https target through a CONNECT tunnel: TLS end to end, its certificate 
     (_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('["through the tunnel"]'),
     { requireClientCertificate: true },
   );
-  const port = await listening(target);
+  const port = await listenOnLoopback(target);
   const proxy = await startForwardProxy();
   const url = `https://${TARGET_HOST}:${port}/v1/prices`;
   try {
@@ -182,9 +177,7 @@ test('an https target through a CONNECT tunnel: TLS end to end, its certificate 
 
 test('a proxy that refuses the tunnel, or cannot be reached: the failure names its variable, not its URL', async () => {
   const refusing = await startForwardProxy({ refuse: 407 });
-  const closed = createTcpServer();
-  const closedPort = await listening(closed);
-  await new Promise((resolve) => closed.close(resolve));
+  const closedPort = await closedLoopbackPort();
   try {
     const url = `https://${TARGET_HOST}:8443/v1/prices`;
     const failures = await Promise.all(

@@ -3,11 +3,11 @@
 // request.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '../../src/playwright/fixtures';
 import { MARKDOWN_LIMIT } from '../../src/report/render-markdown';
 import { type ChildRun, lastLine, readReport, runPlaywright } from './support/child-run';
+import { loopbackUrl } from './support/listening';
 
 test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 
@@ -93,7 +93,7 @@ async function refusingTarget(lifeMs: number): Promise<{ url: string; close: () 
     res.writeHead(403, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error_message: 'refused' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = await loopbackUrl(server);
   const stopper = setTimeout(() => server.close(), lifeMs);
   const close = () =>
     new Promise<void>((resolve) => {
@@ -101,7 +101,7 @@ async function refusingTarget(lifeMs: number): Promise<{ url: string; close: () 
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close };
+  return { url, close };
 }
 
 test('a target refusing every request: ERROR, exit 2, a short summary, in the job summary', async ({}, testInfo) => {

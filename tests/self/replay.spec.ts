@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { startReferenceServer } from '../../reference/server';
@@ -18,6 +17,7 @@ import { secretForms } from './support/artifacts';
 import { REPO_ROOT, fakeSecrets, readReport, runInGroup, runPlaywright } from './support/child-run';
 import { hang, startHostileTarget } from './support/hostile-server';
 import { scratchDir } from './support/scratch';
+import { listenOnLoopback } from './support/listening';
 
 const RUN_TIMEOUT_MS = 150_000;
 const FAULT = 'op4-utility-unbounded';
@@ -118,8 +118,7 @@ async function echoingTarget(upstream: string) {
     outgoing.on('error', () => res.destroy());
     req.pipe(outgoing);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 

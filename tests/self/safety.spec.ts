@@ -1,13 +1,13 @@
 // Safe against real systems: against an external target the suite carries out no write unless told to, and it
 // keeps to the configured request rate. The "external target" here is the reference behind a recording proxy.
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../../reference/server';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readReport, runPlaywright, workersUsed } from './support/child-run';
 import { scratchDir } from './support/scratch';
 import { escapeRegex } from '../../src/model/text';
+import { listenOnLoopback } from './support/listening';
 
 interface Seen {
   method: string;
@@ -26,8 +26,7 @@ async function recordingProxy(target: string): Promise<{ url: string; seen: Seen
     });
     req.pipe(upstream);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     seen,

@@ -3,7 +3,8 @@
 // what it was asked. `refuse` makes it answer every request and tunnel with that status instead (a 407 asks for
 // credentials, PROXY_CHALLENGE).
 import { type IncomingMessage, type Server, createServer, request } from 'node:http';
-import { type AddressInfo, type Socket, connect } from 'node:net';
+import { type Socket, connect } from 'node:net';
+import { listenOnLoopback } from './listening';
 
 export interface ForwardProxy {
   /** http://user:secret@127.0.0.1:port, as HTTP_PROXY or HTTPS_PROXY holds it. */
@@ -66,8 +67,7 @@ export async function startForwardProxy(options: { refuse?: number } = {}): Prom
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   const { user, password } = PROXY_CREDENTIALS;
   return {
     url: `http://${user}:${password}@127.0.0.1:${port}`,

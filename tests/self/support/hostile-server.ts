@@ -2,7 +2,8 @@
 // forwarding to the embedded reference) until its misbehaviour starts, then dies, resets, drips, throttles, or sends
 // what no API should. Every timer is unref'd and close() ends every connection, so a test never waits on one.
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { listenOnLoopback } from './listening';
 
 export interface HostileTarget {
   /** Root URL, no trailing slash (RSF_TARGET_URL). */
@@ -101,8 +102,7 @@ export async function startHostileTarget(options: HostileOptions): Promise<Hosti
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     get requests() {
