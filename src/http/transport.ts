@@ -28,17 +28,17 @@ export interface TransportOptions extends RetryOptions {
   proxy?: ProxySettings;
   /** For an https target that asks for one (RSF_TLS_CLIENT_CERT). */
   clientCertificate?: ClientCertificate;
-  /** A refused connection is sent again within its deadline (wire.ts): the workers', once the preflight found it up. */
-  resendRefused?: boolean;
+  /** Rides out a restart of the target within the deadline (wire.ts): the workers', once the preflight found it up. */
+  resendAfterRestart?: boolean;
 }
 
 /** The wire's part of the transport's options: the deadline, the body cap, the proxies, the client certificate. */
 export function wireOptions(options: TransportOptions): WireOptions {
-  const { requestTimeoutMs, maxResponseBytes, proxy, clientCertificate, resendRefused } = options;
+  const { requestTimeoutMs, maxResponseBytes, proxy, clientCertificate, resendAfterRestart } = options;
   return {
     timeoutMs: requestTimeoutMs,
     maxBodyBytes: maxResponseBytes,
-    ...(resendRefused && { resendRefused }),
+    ...(resendAfterRestart && { resendAfterRestart }),
     ...(proxy && { proxy }),
     ...(clientCertificate && { clientCertificate }),
   };

@@ -46,15 +46,22 @@ export interface WireOptions {
   /** Presented to an https target that asks for one. */
   clientCertificate?: ClientCertificate;
   /**
-   * A refused connection sent again, after REFUSED_WAITS_MS, within the deadline: a target that restarts (a rolling
-   * deploy) refuses for a moment, and a refused request never reached it, whatever its method. Off for the preflight,
-   * whose first refusal says at once that the target is not there (or waits, RSF_WAIT_FOR_TARGET_MS).
+   * Rides out a restart of the target (a rolling deploy), within the deadline. A refused connection is sent again
+   * after REFUSED_WAITS_MS: it never reached the target, whatever its method. A connection reset before any answer is
+   * sent again once, after the first of those waits, for a method whose answer a second sending leaves the same
+   * (RESENT_AFTER_RESET). Off for the preflight, whose first refusal says at once that the target is not there (or
+   * waits, RSF_WAIT_FOR_TARGET_MS).
    */
-  resendRefused?: boolean;
+  resendAfterRestart?: boolean;
 }
 
-/** The waits before a refused connection is tried again (resendRefused): 3.75 s in all, at most. */
+/** The waits before a refused connection is tried again (resendAfterRestart): 3.75 s in all, at most. */
 const REFUSED_WAITS_MS: readonly number[] = [250, 500, 1000, 2000];
+/**
+ * Methods sent again after a reset with no answer (resendAfterRestart): safe, or idempotent with the same answer the
+ * second time (RFC 9110 §9.2.1, §9.2.2). Not DELETE: carried out before the reset, it would be refused as not found.
+ */
+const RESENT_AFTER_RESET = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT']);
 
 export type { WireResponse };
 
@@ -111,13 +118,16 @@ class StaleConnection extends Error {
 export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
   const started = Date.now();
   let refusals = 0;
+  let resetResent = false;
   for (let attempt = 0; ; attempt++) {
     try {
       return await exchange(wire, started);
     } catch (e) {
       if (isOwnError(e)) throw e;
       if (e instanceof StaleConnection && attempt === 0) continue; // once more, on a fresh connection
-      const wait = wire.resendRefused && codeOf(e) === 'ECONNREFUSED' ? REFUSED_WAITS_MS[refusals++] : undefined;
+      const wait = wire.resendAfterRestart ? restartWait(e, wire.method, refusals, resetResent) : undefined;
+      if (codeOf(e) === 'ECONNREFUSED') refusals++;
+      else if (wait !== undefined) resetResent = true;
       if (wait !== undefined && Date.now() + wait < started + wire.timeoutMs) {
         await new Promise((resolve) => setTimeout(resolve, wait));
         continue;
@@ -127,6 +137,18 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
       throw new NoAnswer(kind, message, Date.now() - started);
     }
   }
+}
+
+/**
+ * The wait before sending again what a restart of the target may have cut off (resendAfterRestart), or undefined:
+ * a refusal, after each of REFUSED_WAITS_MS in turn; a reset before any answer (not of a reused connection: that is
+ * a StaleConnection), once, for a method in RESENT_AFTER_RESET.
+ */
+function restartWait(error: unknown, method: string, refusals: number, resetResent: boolean): number | undefined {
+  const code = codeOf(error);
+  if (code === 'ECONNREFUSED') return REFUSED_WAITS_MS[refusals];
+  const reset = (code === 'ECONNRESET' || code === 'EPIPE') && !(error instanceof BodyCutShort);
+  return reset && !resetResent && RESENT_AFTER_RESET.has(method.toUpperCase()) ? REFUSED_WAITS_MS[0] : undefined;
 }
 
 /** The wire as the pipeline's innermost layer: one attempt, with the deadline and the body cap. */

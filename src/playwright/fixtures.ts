@@ -93,7 +93,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       // Ctrl-C or SIGTERM cuts this worker's requests short (interrupt.ts): a test Playwright's stop missed ends too.
       interruptOnSignals(process.env[RUN_STATE_ENV]);
       // The preflight found the target up: a connection refused now is a restart's moment, sent again (wire.ts).
-      await use(new Transport({ ...options, resendRefused: true }, base, workerInfo.config.workers));
+      await use(new Transport({ ...options, resendAfterRestart: true }, base, workerInfo.config.workers));
     },
     { scope: 'worker', box: 'self' },
   ],

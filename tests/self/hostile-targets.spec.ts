@@ -39,7 +39,7 @@ import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, workersUsed } from './support/child-run';
 import { CAP, answered } from './support/judged';
-import { closedLoopbackPort } from './support/listening';
+import { closedLoopbackPort, listenOnLoopback } from './support/listening';
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
@@ -566,10 +566,10 @@ test('a target that resets connections mid-run: ERROR, after a few requests', as
     80_000,
   );
   expect(run.output).toMatch(/stopped answering at/);
-  // A reset costs no wait: what bounds the run is that it stops sending. A request is sent at most 4 times: ahead,
-  // then by its test, each once more on a new connection when a reused one was reset.
+  // What bounds the run is that it stops sending. A request is sent at most 5 times: ahead, once more on a new
+  // connection when a reused one was reset, then by its test likewise, and once more after a reset (a restart).
   expect(target.requestsSinceTurn, 'requests sent once the target reset them').toBeLessThanOrEqual(
-    breakerBound(run, 4),
+    breakerBound(run, 5),
   );
   expect(target.abandoned, 'no time-out waited').toBe(0);
   // A reset is no matter of waiting longer: the reason does not send the user to RSF_REQUEST_TIMEOUT_MS.
@@ -971,8 +971,8 @@ test.describe('the client', () => {
     const late = createTcpServer((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]'));
     const port = await closedLoopbackPort();
     const url = `http://127.0.0.1:${port}/v1/prices`;
-    const send = (resendRefused: boolean) =>
-      sendOnce({ method: 'GET', url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP, resendRefused });
+    const send = (resendAfterRestart: boolean) =>
+      sendOnce({ method: 'GET', url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP, resendAfterRestart });
     try {
       const refused = (await send(false).catch((e: unknown) => e)) as NoAnswer;
       expect(refused.kind).toBe('refused');
@@ -981,6 +981,37 @@ test.describe('the client', () => {
       expect(answer.status).toBe(200);
     } finally {
       late.close();
+    }
+  });
+
+  test('a reset before any answer is sent again once when asked, for a method whose answer is the same', async () => {
+    // A target whose process a rolling deploy stops: it resets the connections in flight, and its next one answers.
+    let connections = 0;
+    let resets = 1;
+    const restarting = createTcpServer((socket) => {
+      connections++;
+      socket.once('data', () => {
+        if (resets-- > 0) socket.resetAndDestroy();
+        else socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
+      });
+    });
+    const url = `http://127.0.0.1:${await listenOnLoopback(restarting)}/v1/prices`;
+    const send = (method: string, resendAfterRestart = true, once = 1) => {
+      [connections, resets] = [0, once];
+      return sendOnce({ method, url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP, resendAfterRestart }).then(
+        (answer) => ({ status: answer.status, connections }),
+        (e: unknown) => ({ status: (e as NoAnswer).kind, connections }),
+      );
+    };
+    try {
+      for (const method of ['GET', 'PUT']) expect(await send(method), method).toEqual({ status: 200, connections: 2 });
+      // A POST or PATCH may have been carried out; a DELETE carried out would be refused as not found.
+      for (const method of ['POST', 'PATCH', 'DELETE'])
+        expect(await send(method), method).toEqual({ status: 'reset', connections: 1 });
+      expect(await send('GET', false), 'not asked (the preflight)').toEqual({ status: 'reset', connections: 1 });
+      expect(await send('GET', true, 9), 'once, not for ever').toEqual({ status: 'reset', connections: 2 });
+    } finally {
+      restarting.close();
     }
   });
 
