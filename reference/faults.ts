@@ -988,6 +988,17 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   authDemanded(8, 'OP8-TOKEN-OPTIONAL'),
   viewFault(
+    'op8-anonymous-without-amount-in-cart',
+    'OP8-SUCCESS-SHAPE',
+    'For a caller without a token, the product detail lacks amountInCart (a guest view built without a cart): ' +
+      'served, in a shape §2.6 does not allow, and no refusal of the anonymous caller (§5.2).',
+    (view, { presented }) => {
+      if (presented !== 'absent') return view;
+      const { amountInCart: _, ...guestView } = view;
+      return guestView;
+    },
+  ),
+  viewFault(
     'op8-logged-in-fields-leaked',
     'OP8-ANONYMOUS-NO-LOGGED-IN-FIELDS',
     'Callers without an Authorization header get the logged-in stock fields too.',

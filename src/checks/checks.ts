@@ -211,6 +211,11 @@ function documentedSchemas(id: string): readonly string[] {
   return shapes;
 }
 
+/** Why a check of a refusal is untested on a 2xx that is neither a documented success nor a refusal. */
+const servedUnlikeSuccess = (x: Exchange): string =>
+  `HTTP ${x.status} with a body that is neither a documented success nor a refusal: no refusal to judge, ` +
+  'and its shape is for the success requirement to judge';
+
 /**
  * The half of a rule whose valid values are "not rejected for it" (OP4-UTILITY-MAX): a refusal fails it (a non-2xx
  * status, a success value that says it failed, an error marker of §7.1, the operation's documented error shape
@@ -225,10 +230,7 @@ export function notRejected(id: string, errorShape: string): Check {
       const problem = successProblem(x, config);
       if (!problem) return;
       if (saysRefused(x, config, shapes)) throw problem;
-      return notApplicable(
-        `HTTP ${x.status} with a body that is neither a documented success nor a refusal: no refusal to judge, ` +
-          'and its shape is for the success requirement to judge',
-      );
+      return notApplicable(servedUnlikeSuccess(x));
     },
     'success',
   );
@@ -516,6 +518,8 @@ export function worksWithoutCredentials(id: string): Check {
     id,
     async (exchange, { config, resend }) => {
       if (outcomeOf(exchange, config).succeeded) return;
+      // Served, but not in the success shape: no refusal, and that shape is the success requirement's to judge.
+      if (neitherSuccessNorRefusal(exchange, config)) return notApplicable(servedUnlikeSuccess(exchange));
       if (!resend) throw new Error(`${id}: worksWithoutCredentials needs the request to send it again with the token`);
       const withToken = await resend('valid');
       if (!outcomeOf(withToken, config).succeeded) {

@@ -1,6 +1,8 @@
 // How an answer is judged, on answers made up in-process (support/judged.ts): pages and caches in front of the API,
 // refusals before the data, wrong settings, bodies that are not what they say, and the refusals each check allows.
 // No request is sent; what the client does on the wire is in hostile-targets.spec.ts.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Credentials, type Exchange, blockedInFront, exchangeOf, redirectedAway } from '../../src/http/exchange';
 import {
   acceptsValidInput,
@@ -12,6 +14,7 @@ import {
   rejectionProblem,
   schemaProblem,
   successProblem,
+  worksWithoutCredentials,
 } from '../../src/checks/checks';
 import { CheckFailure } from '../../src/checks/failure';
 import { neitherSuccessNorRefusal, outcomeOf, refusedBeforeTheData } from '../../src/checks/outcome';
@@ -335,6 +338,31 @@ test('utility 100 answered with a malformed success is not failed as refused: on
   expect(await judge(200, '{"error_message":"utility out of range"}')).toBe(refused);
   expect(await judge(422, '{"success":"ok","msg":"Category updated"}')).toBe(refused);
   expect(await judge(200, '"invalid utility"')).toBe(refused);
+});
+
+test('product detail served anonymously with a field missing is no refusal of the caller: judged once', async () => {
+  const cases = JSON.parse(readFileSync(join(__dirname, 'schema-cases/product.response.json'), 'utf8'));
+  const product = (cases[0].tests as { data: Record<string, unknown> }[])[0]?.data ?? {};
+  const check = worksWithoutCredentials('OP8-TOKEN-OPTIONAL');
+  const withToken = answered(OPERATIONS.getProduct, 200, JSON.stringify(product));
+  const judge = async (status: number, body: string) => {
+    const anonymous = answered(OPERATIONS.getProduct, status, body, 'none');
+    try {
+      return await check.assertions[0]?.judge(anonymous, { config: loadConfig(), resend: async () => withToken });
+    } catch (e) {
+      return e instanceof CheckFailure ? e.data.title : e;
+    }
+  };
+  const { amountInCart: _, ...withoutCart } = product;
+  // Served without amountInCart: OP8-SUCCESS-SHAPE's fault, not a refusal of the anonymous caller.
+  expect(await judge(200, JSON.stringify(withoutCart))).toEqual({
+    notApplicable: expect.stringContaining('neither a documented success nor a refusal'),
+  });
+  expect(await judge(200, JSON.stringify(product))).toBeUndefined();
+  const refused = 'Credentials required where the spec takes none';
+  expect(await judge(401, '"Unauthorized"')).toBe(refused);
+  expect(await judge(200, '"Debe iniciar sesión"'), "refused in §4.8's plain string, HTTP 200").toBe(refused);
+  expect(await judge(200, '{"error_message":"login required"}')).toBe(refused);
 });
 
 test('JSON in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; ASCII is no sample, but under UTF-16', async () => {
