@@ -119,12 +119,16 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
   const started = Date.now();
   let refusals = 0;
   let resetResent = false;
+  let stale = false;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await exchange(wire, started);
+      // Once more, after a reused connection turned out closed: on a new one, not another of the pool, which a server
+      // closing its idle connections may have closed at the same moment.
+      return await exchange(wire, started, stale);
     } catch (e) {
       if (isOwnError(e)) throw e;
-      if (e instanceof StaleConnection && attempt === 0) continue; // once more, on a fresh connection
+      stale = e instanceof StaleConnection && attempt === 0;
+      if (stale) continue;
       const wait = wire.resendAfterRestart ? restartWait(e, wire.method, refusals, resetResent) : undefined;
       if (codeOf(e) === 'ECONNREFUSED') refusals++;
       else if (wait !== undefined) resetResent = true;
@@ -164,7 +168,7 @@ export function wire(options: WireOptions): Send {
   };
 }
 
-function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
+function exchange(wire: WireRequest, started: number, newConnection: boolean): Promise<WireResponse> {
   const url = new URL(wire.url);
   const body = wire.body === undefined ? undefined : Buffer.from(wire.body, 'utf8');
   const headers: Record<string, string> = {
@@ -222,7 +226,7 @@ function exchange(wire: WireRequest, started: number): Promise<WireResponse> {
           if (read.truncated) request?.destroy();
         }, fail);
       };
-      request = openRequest(url, wire, headers, route, onResponse);
+      request = openRequest(url, wire, headers, route, onResponse, newConnection);
     } catch (e) {
       settle(() => reject(e));
       return;
@@ -239,16 +243,19 @@ function openRequest(
   headers: Record<string, string>,
   route: ProxyRoute | undefined,
   onResponse: (response: IncomingMessage) => void,
+  newConnection: boolean,
 ): ClientRequest {
   const secure = url.protocol === 'https:';
+  // A connection of its own, closed after the answer, instead of one of the pool's.
+  const pooled = <A>(agent: A): A | false => (newConnection ? false : agent);
   const maxHeaderSize = MAX_HEADER_BYTES;
   // Per request, not per agent: an agent keeps apart the connections of different certificates (its getName). HTTP/1.1
   // offered by name in the handshake, as curl and browsers offer it: a server that speaks only HTTP/2 then says so
   // with a TLS alert (wire-errors.ts), where Node's own answers a client that names none with an HTTP 403.
   const tls = { ALPNProtocols: ALPN_PROTOCOLS, ...clientCertificate };
   if (!route && secure)
-    return httpsRequest(url, { method, headers, maxHeaderSize, agent: httpsAgent, ...tls }, onResponse);
-  if (!route) return httpRequest(url, { method, headers, maxHeaderSize, agent: httpAgent }, onResponse);
+    return httpsRequest(url, { method, headers, maxHeaderSize, agent: pooled(httpsAgent), ...tls }, onResponse);
+  if (!route) return httpRequest(url, { method, headers, maxHeaderSize, agent: pooled(httpAgent) }, onResponse);
   if (secure) {
     const agent = tunnelAgent(route, timeoutMs, agentOptions);
     return httpsRequest(url, { method, headers, maxHeaderSize, agent, ...tls }, onResponse);
@@ -261,7 +268,7 @@ function openRequest(
   };
   const { host, port } = route;
   return httpRequest(
-    { host, port, path: url.href, method, headers: proxied, maxHeaderSize, agent: httpAgent },
+    { host, port, path: url.href, method, headers: proxied, maxHeaderSize, agent: pooled(httpAgent) },
     onResponse,
   );
 }

@@ -984,6 +984,27 @@ test.describe('the client', () => {
     }
   });
 
+  test('a reused connection found closed is sent again on a new one, not on another of the pool', async () => {
+    // A server that closes its idle connections in a batch (the JDK's at each clock tick): each of them resets the
+    // next request it gets, before the client has read that it closed.
+    const answering = createTcpServer((socket) => {
+      let requests = 0;
+      socket.on('data', () => {
+        if (requests++ > 0) socket.resetAndDestroy();
+        else socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n[]');
+      });
+    });
+    const url = `http://127.0.0.1:${await listenOnLoopback(answering)}/v1/postventa`;
+    const send = (method: string) => sendOnce({ method, url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP });
+    try {
+      // Two connections in the pool, each answered once; then a POST, which is never sent again after a reset.
+      await Promise.all([send('GET'), send('GET')]);
+      expect((await send('POST')).status).toBe(200);
+    } finally {
+      answering.close();
+    }
+  });
+
   test('a reset before any answer is sent again once when asked, for a method whose answer is the same', async () => {
     // A target whose process a rolling deploy stops: it resets the connections in flight, and its next one answers.
     let connections = 0;
