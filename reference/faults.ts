@@ -875,6 +875,21 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'op5-amount-beyond-int32-crashes',
+    'OP5-SUCCESS-SHAPE',
+    'A cart item of a known product and an allowed type whose amount does not fit in 32 bits (2^32, say) answers ' +
+      'HTTP 500, as a Java int column overflows: §8 shows no limit on it, and §4.5 lists no such refusal.',
+    {
+      reply: (reply, { op, body }) =>
+        op === 5 &&
+        reply.outcome === 'success' &&
+        Array.isArray(body) &&
+        body.some((item) => isObject(item) && typeof item.amount === 'number' && item.amount > 2 ** 31 - 1)
+          ? { status: 500, body: plain('java.lang.ArithmeticException: integer overflow'), outcome: 'internal' }
+          : reply,
+    },
+  ),
+  fault(
     'op5-several-items-answered-as-object',
     'OP5-SUCCESS-SHAPE',
     'A cart update of several items is answered with a JSON object counting them, instead of a plain string.',

@@ -245,10 +245,13 @@ export function validCartInputs(bodies: ValidBodies): { arbitrary: fc.Arbitrary<
   const items = validBodyExamples('cart-items.request', configured, CART_ITEM_OPTIONS).filter(
     (item) => item.productId !== configured.productId || item.type === configured.type,
   );
+  // The amount at its positive edges, on the one item no other refusal reason reaches (a known product, an allowed
+  // type): edges elsewhere are refused as an unknown product or a type not allowed, before the amount is read.
+  const amounts = INTEGER_EDGES.filter((n) => n > 0).map((amount) => [{ ...configured, amount }]);
   // And two items at once, the configured one twice: a success answer to several items is judged too.
   return {
     arbitrary: validCartItems(configured),
-    examples: [...items.map((item) => [item]), [configured, configured]],
+    examples: [...items.map((item) => [item]), ...amounts, [configured, configured]],
   };
 }
 
