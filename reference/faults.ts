@@ -350,6 +350,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     { acceptsMalformedJson: () => true },
   ),
   fault(
+    'lenient-json-parser',
+    'GEN-STRICT-JSON',
+    'Request bodies are read by a lenient parser, as Jackson reads the first value and ignores what follows, and ' +
+      "Python's json.loads takes NaN: a body followed by other text, after a comment, with a comma after its last " +
+      'member, or with NaN for a number is carried out as the valid body it holds.',
+    { readsLenientJson: true },
+  ),
+  fault(
     'lax-type-coercion',
     'GEN-NO-TYPE-COERCION',
     'Request bodies are read as Jackson reads them by default: a fraction or a numeric string passes for an ' +

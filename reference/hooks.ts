@@ -60,6 +60,8 @@ export interface FaultHooks {
   ignoresRule?: BusinessRule;
   /** The operations whose body, when it is not valid JSON, is replaced by a valid one, so the request "succeeds". */
   acceptsMalformedJson?: (op: OperationNumber) => boolean;
+  /** Request bodies read as lenient parsers read them (parseLenientJson), where the server's parser is strict. */
+  readsLenientJson?: boolean;
   /** Changes the product detail (op 8) after it is built. */
   productView?: (view: ProductView, facts: ViewFacts) => ProductView;
   /** Changes a reply (status, body, outcome) before the mode renders it. */

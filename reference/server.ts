@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AuthRule } from '../src/model/operations';
-import { isJsonContentType, parseJsonBody, readBody } from './body';
+import { isJsonContentType, parseJsonBody, parseLenientJson, readBody } from './body';
 import { faultNamed } from './faults';
 import type { Credentials, ExchangeFacts, FaultHooks } from './hooks';
 import { type Mode, modeNamed, REFERENCE_MODE } from './modes';
@@ -360,7 +360,7 @@ class ReferenceApp {
     const raw = await readBody(req);
     if (!raw.ok) throw raw.rejection;
     try {
-      return parseJsonBody(raw.bytes);
+      return hooks.readsLenientJson ? parseLenientJson(raw.bytes.toString('utf8')) : parseJsonBody(raw.bytes);
     } catch (e) {
       // Only a fault answers a malformed body as if a valid one had come; a copy, since handlers may keep it.
       const standIn = hooks.acceptsMalformedJson?.(route.number) && route.sampleBody !== undefined;

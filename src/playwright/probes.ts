@@ -408,6 +408,7 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
     ...arrayBodyProbes(rule),
     ...coercibleValueProbes(rule),
     ...memberCaseProbes(rule),
+    ...lenientJsonProbes(rule),
     // In the documented error shape of a body of the wrong types: a body that is no JSON at all is the extreme of it.
     malformedJsonProbe(rule.operation, { request: otherParts, errorShape: rule.types?.errorShape }),
   ];
@@ -483,6 +484,61 @@ export function memberCaseProbes(rule: BodyRule): TestDeclaration[] {
         return bodyRequest(rule, body, ctx);
       },
       checks: [negativeDataRejection('GEN-NO-MEMBER-CASE-FOLDING')],
+    }),
+  ];
+}
+
+/** The valid body's JSON text with its first number (depth first) written NaN, or undefined when it holds none. */
+function withNaN(json: unknown): string | undefined {
+  const marker = '@@rsf-not-a-number@@';
+  let replaced = false;
+  const walk = (value: unknown): unknown => {
+    if (replaced) return value;
+    if (typeof value === 'number') {
+      replaced = true;
+      return marker;
+    }
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object')
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+    return value;
+  };
+  const text = JSON.stringify(walk(json));
+  return replaced ? text.replace(JSON.stringify(marker), 'NaN') : undefined;
+}
+
+/**
+ * What lenient parsers read that is not JSON (RFC 8259), made from the valid body's text: the body followed by other
+ * text (Jackson by default reads the first value and ignores the rest; Python's raw_decode), a comment before it
+ * (JSON5, Jackson's ALLOW_COMMENTS), a comma after its last member or element, and NaN for its first number (Python's
+ * json.loads by default). Each carries every required field, where a strict parser refuses it whole.
+ */
+const LENIENT_JSON: readonly { how: string; text: (valid: string, json: unknown) => string | undefined }[] = [
+  { how: 'followed by other text', text: (valid) => `${valid} trailing text` },
+  { how: 'after a comment', text: (valid) => `/* comment */ ${valid}` },
+  { how: 'with a comma after its last member', text: (valid) => `${valid.slice(0, -1)},${valid.slice(-1)}` },
+  { how: 'with NaN for a number', text: (_valid, json) => withNaN(json) },
+];
+
+/**
+ * GEN-STRICT-JSON (SHOULD): the valid body in each form of LENIENT_JSON, one test per operation. A server whose parser
+ * is lenient takes it, and carries out the request; a strict one refuses it as not JSON.
+ */
+export function lenientJsonProbes(rule: BodyRule): TestDeclaration[] {
+  const forms = (ctx: RequestContext): SendOptions[] => {
+    const { json, ...otherParts } = bodyRequest(rule, rule.valid(ctx), ctx);
+    const valid = JSON.stringify(json);
+    return LENIENT_JSON.flatMap(({ text }) => {
+      const lenient = text(valid, json);
+      return lenient === undefined ? [] : [{ ...otherParts, raw: { text: lenient, contentType: 'application/json' } }];
+    });
+  };
+  return [
+    probe('refuses the valid body in forms only lenient parsers read: followed by text, commented, NaN', {
+      operation: rule.operation,
+      request: (ctx) => forms(ctx)[0] as SendOptions,
+      alsoSending: (ctx) => forms(ctx).slice(1),
+      checks: [negativeDataRejection('GEN-STRICT-JSON')],
     }),
   ];
 }

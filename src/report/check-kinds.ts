@@ -156,7 +156,13 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
   },
   {
     kind: 'field-types',
-    ids: [/-FIELD-TYPES$/, /^OP1-WEBSITE-URI$/, /^GEN-MALFORMED-JSON-REJECTED$/, /^GEN-NO-TYPE-COERCION$/],
+    ids: [
+      /-FIELD-TYPES$/,
+      /^OP1-WEBSITE-URI$/,
+      /^GEN-MALFORMED-JSON-REJECTED$/,
+      /^GEN-STRICT-JSON$/,
+      /^GEN-NO-TYPE-COERCION$/,
+    ],
   },
   {
     kind: 'rules',
