@@ -79,6 +79,8 @@ export function recordsOf(request: OutgoingRequest, delivery: Delivery, context:
       : {
           ...common,
           status: delivery.response.status,
+          ...(delivery.response.statusText !== undefined && { statusText: delivery.response.statusText }),
+          ...(delivery.response.httpVersion !== undefined && { httpVersion: `HTTP/${delivery.response.httpVersion}` }),
           responseHeaders: delivery.response.headers as ExchangeRecord['responseHeaders'],
           responseBody: delivery.response.body,
           ...(delivery.response.truncated && {

@@ -26,7 +26,9 @@ export interface ExchangeRecord {
   requestBody?: string;
   /** HTTP status; 0 when no answer came (then `error` says why). */
   status: number;
+  /** The status line's reason phrase and version (HTTP/1.0), as the target sent them; none without an answer. */
   statusText?: string;
+  httpVersion?: string;
   responseHeaders: HeaderMap;
   /** The body's bytes as read, decompressed. */
   responseBody: Uint8Array;
@@ -257,8 +259,9 @@ export function toHarEntry(r: ExchangeRecord, options: HarOptions): Entry {
     },
     response: {
       status: r.status,
-      statusText: r.statusText ?? '',
-      httpVersion: 'HTTP/1.1',
+      statusText: redact(r.statusText ?? ''),
+      // The suite speaks HTTP/1.1; a target may answer in HTTP/1.0.
+      httpVersion: r.httpVersion ?? 'HTTP/1.1',
       cookies: [],
       headers: responseHeaders,
       content,
@@ -372,6 +375,9 @@ function recordOf(value: unknown, i: number): ExchangeRecord {
     ...(postData && { requestBody: str(postData.text ?? '', `${where}: request.postData.text`) }),
     status,
     statusText: str(response.statusText ?? '', `${where}: response.statusText`),
+    ...(response.httpVersion !== undefined && {
+      httpVersion: str(response.httpVersion, `${where}: response.httpVersion`),
+    }),
     responseHeaders: headersOf(response.headers, `${where}: response.headers`),
     responseBody: bodyOf(content, `${where}: response.content`),
     ...(cut && {

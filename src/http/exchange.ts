@@ -41,6 +41,9 @@ export interface WireResponse {
   /** The size of a truncated body, when the target announced it (Content-Length, uncompressed). */
   announcedBytes?: number;
   durationMs: number;
+  /** The status line's version and reason phrase, as the target sent them ("1.0", "OK"): for the recording. */
+  httpVersion?: string;
+  statusText?: string;
 }
 
 export interface Exchange {

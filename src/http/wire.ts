@@ -219,8 +219,15 @@ function exchange(wire: WireRequest, started: number, newConnection: boolean): P
         answered = true;
         response = incoming;
         readBody(incoming, wire.maxBodyBytes, streams, progress).then((read) => {
-          const { statusCode = 0, headers: responseHeaders } = incoming;
-          const answer = { status: statusCode, headers: responseHeaders, ...read, durationMs: Date.now() - started };
+          const { statusCode = 0, headers: responseHeaders, httpVersion, statusMessage = '' } = incoming;
+          const answer = {
+            status: statusCode,
+            headers: responseHeaders,
+            ...read,
+            durationMs: Date.now() - started,
+            httpVersion,
+            statusText: statusMessage,
+          };
           settle(() => resolve(answer));
           // The rest of a larger body is not read: the connection cannot be reused.
           if (read.truncated) request?.destroy();

@@ -4,6 +4,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createServer as createTcpServer } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
 import type { FullConfig } from '@playwright/test';
 import { expect, test } from '../../src/playwright/fixtures';
@@ -24,6 +25,8 @@ import { MANIFEST_FILE, buildManifest, manifestBytes } from '../../src/evidence/
 import { describeCheckout } from '../../src/report/checkout';
 import { REPLAY_API_BASE } from '../../src/config/target';
 import { outgoingRequest } from '../../src/http/request';
+import { sendOnce } from '../../src/http/wire';
+import { recordsOf } from '../../src/evidence/exchange-log';
 import { OPERATIONS } from '../../src/model/operations';
 import { CREDENTIALS } from '../../src/model/send-options';
 import { Replay, replayEnvironment } from '../../src/playwright/replay';
@@ -32,6 +35,7 @@ import { type Regrade, verifyBundle } from '../../src/evidence/verify';
 import { recordedTestList } from '../../src/evidence/cli-verify';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { anotherUser } from './support/child-run';
+import { loopbackUrl } from './support/listening';
 import { scratchDir } from './support/scratch';
 
 const ROOT = resolve(__dirname, '../..');
@@ -307,6 +311,33 @@ test.describe('HAR', () => {
     ]);
     for (const form of secretForms(BEARER, ['Bearer '])) expect(JSON.stringify(har)).not.toContain(form);
     expect(parseHar(JSON.stringify(har)).records[0]?.responseHeaders['content-type']).toBe(type);
+  });
+
+  test('keeps the status line as the target sent it: its HTTP version and reason phrase, redacted', async () => {
+    // A legacy server answering in HTTP/1.0, with a reason phrase of its own that echoes the token.
+    const legacy = createTcpServer((socket) =>
+      socket.once('data', () => socket.end(`HTTP/1.0 200 Fine ${BEARER}\r\nContent-Length: 2\r\n\r\n[]`)),
+    );
+    const url = `${await loopbackUrl(legacy)}/v1/prices`;
+    try {
+      const request = { method: 'GET', url, headers: {} };
+      const response = await sendOnce({ ...request, timeoutMs: 5000, maxBodyBytes: 1024 });
+      const records = recordsOf(
+        request,
+        { kind: 'answer', response, attempts: [] },
+        {
+          requirements: [],
+          credentials: 'valid',
+        },
+      );
+      expect(records.map((r) => [r.httpVersion, r.statusText])).toEqual([['HTTP/1.0', `Fine ${BEARER}`]]);
+      const [entry] = buildHar(records, harOptions).log.entries;
+      expect([entry?.response.httpVersion, entry?.response.statusText]).toEqual(['HTTP/1.0', 'Fine [REDACTED]']);
+      // Read back, as a replay and npm run verify read it.
+      expect(parseHar(JSON.stringify(buildHar(records, harOptions))).records[0]?.httpVersion).toBe('HTTP/1.0');
+    } finally {
+      legacy.close();
+    }
   });
 
   test('reads back into the records, redacted, with the cut body saying so', () => {
