@@ -10,7 +10,7 @@ import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
 import { neitherSuccessNorRefusal } from '../checks/outcome';
 import type { Exchange } from '../http/exchange';
-import { cacheNote, describeExchange, recordOf, webPageNote } from '../http/presentation';
+import { cacheNote, notUtf8Note, describeExchange, recordOf, webPageNote } from '../http/presentation';
 import { operationLabel } from '../model/operations';
 import { redact } from '../http/redact';
 import './secrets';
@@ -145,6 +145,7 @@ export class Conformance {
     const hint = options.settings && !taken ? settingHint(this.config, options.settings) : undefined;
     const page = judgedLast && webPageNote(judgedLast);
     const cached = exchanges.map(cacheNote).find((note) => note !== undefined);
+    const garbled = id === 'GEN-JSON-UTF8' ? undefined : exchanges.map(notUtf8Note).find((n) => n !== undefined);
     const what = failure ? failure.message : stripAnsi(error instanceof Error ? error.message : String(error));
     const message = redact(
       [
@@ -155,6 +156,7 @@ export class Conformance {
         ...(options.note ? [`note: ${options.note}`] : []),
         ...(page ? [`note: ${page}`] : []),
         ...(cached ? [`note: ${cached}`] : []),
+        ...(garbled ? [`note: ${garbled}`] : []),
         ...exchanges.map((x) => `exchange:\n${describeExchange(x, secretSettings(this.config))}`),
       ].join('\n'),
     );

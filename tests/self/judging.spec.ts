@@ -24,6 +24,7 @@ import {
   answeredInFront,
   bodyExcerpt,
   cacheNote,
+  notUtf8Note,
   refusedBeforeTheDataMessage,
   webPageNote,
 } from '../../src/http/presentation';
@@ -363,6 +364,18 @@ test('product detail served anonymously with a field missing is no refusal of th
   expect(await judge(401, '"Unauthorized"')).toBe(refused);
   expect(await judge(200, '"Debe iniciar sesión"'), "refused in §4.8's plain string, HTTP 200").toBe(refused);
   expect(await judge(200, '{"error_message":"login required"}')).toBe(refused);
+});
+
+test('a failure judged on a body that is not UTF-8 notes that its bytes were read as U+FFFD, and where', () => {
+  const detail = (body: Buffer, contentType: string) =>
+    notUtf8Note(answered(OPERATIONS.getProduct, 200, body, 'valid', contentType));
+  // ISO-8859-1 under a UTF-8 label: "100 unidades o más" reads "100 unidades o m�s", which fails the stock label.
+  const latin1 = Buffer.from('{"availableStockLabel":"100 unidades o más"}', 'latin1');
+  expect(detail(latin1, 'application/json;charset=UTF-8')).toMatch(
+    /^the body is not UTF-8 \(labelled charset=UTF-8\), .* read as U\+FFFD .* GEN-JSON-UTF8 judges the encoding\.$/,
+  );
+  expect(detail(latin1, 'application/json')).toMatch(/^the body is not UTF-8, which RFC 8259/);
+  expect(detail(Buffer.from('{"availableStockLabel":"100 unidades o más"}'), 'application/json')).toBeUndefined();
 });
 
 test('JSON in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; ASCII is no sample, but under UTF-16', async () => {
