@@ -2,7 +2,7 @@
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
 import type { RecognitionConfig } from '../config/settings/recognition';
 import { type Exchange, notJsonBecause, plainString, schemaInput, tooLargeMessage } from '../http/exchange';
-import { type Operation, isObject } from '../model/operations';
+import { type Operation, type SuccessSignal, isObject } from '../model/operations';
 import { schemas } from '../model/schema-registry';
 
 export interface Outcome {
@@ -160,6 +160,9 @@ export function outcomeOf(exchange: Exchange, config: RecognitionConfig): Outcom
   };
 }
 
+/** The success signals read from a shape that the operation's failures share (§4.1, §4.2 to §4.4, §7.1). */
+const SHARED_SHAPES: ReadonlySet<SuccessSignal> = new Set(['client-status', 'success-ok', 'success-true']);
+
 /**
  * Whether an answer says the request was refused: a non-2xx status, a body not read whole, a success body whose
  * success value says it failed, an error marker of §7.1, a body of one of `errorSchemas`, or a plain string matching
@@ -172,11 +175,11 @@ export function saysRefused(exchange: Exchange, config: RecognitionConfig, error
   // The success shape, with a success value that says it failed: the only 2xx outcome without schema errors.
   if (outcome.schemaErrors.length === 0) return true;
   const body = schemaInput(exchange.body);
-  if (
-    errorMarker(body, sentJson(exchange)) !== undefined ||
-    errorSchemas.some((name) => schemas().validate(name, body).valid)
-  )
-    return true;
+  if (errorMarker(body, sentJson(exchange)) !== undefined) return true;
+  // §4.1's {status, message} and §7.1's {success, msg} are success shapes too: a body whose success value says it
+  // succeeded is a malformed success (an addressId "712"), not a refusal for matching one of them.
+  const saysSucceeded = SHARED_SHAPES.has(exchange.operation.successSignal) && !successValue(exchange, config);
+  if (!saysSucceeded && errorSchemas.some((name) => schemas().validate(name, body).valid)) return true;
   const text = plainString(exchange.body);
   return text !== undefined && config.rejectionText.test(text);
 }

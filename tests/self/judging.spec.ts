@@ -443,6 +443,17 @@ test('a 2xx of another shape than success or refusal was taken: no setting is su
   expect(taken(404, '{"error_message":"not found"}')).toBe(false);
   expect(taken(200, '{"error_message":"not found"}')).toBe(false);
   expect(taken(200, '"Product not found"')).toBe(false);
+  // §7.1's {success, msg} is operation 2's success shape too: "ok" with a malformed addressId is a success gone
+  // wrong, taken; "error" is a refusal, in which the settings may be to blame.
+  const created = (body: string) =>
+    neitherSuccessNorRefusal(answered(OPERATIONS.createShippingAddress, 201, body), loadConfig());
+  expect(created('{"success":"ok","msg":"Address created","addressId":"712"}')).toBe(true);
+  expect(created('{"success":"error","msg":"placeId is mandatory"}')).toBe(false);
+  // And §4.1's {status, message}: a status that says success, with a message that is no string.
+  const updated = (body: string) =>
+    neitherSuccessNorRefusal(answered(OPERATIONS.updateClient, 200, body), loadConfig());
+  expect(updated('{"status":"OK","message":7}')).toBe(true);
+  expect(updated('{"status":"ERROR","message":"fiscalNumber is invalid"}')).toBe(false);
 });
 
 test('an error member the request sent, echoed back in a success, is no error marker; an own one is', () => {
