@@ -488,19 +488,25 @@ export function memberCaseProbes(rule: BodyRule): TestDeclaration[] {
   ];
 }
 
-/** The valid body's JSON text with its first number (depth first) written NaN, or undefined when it holds none. */
+/** A member that names something on the target (categoryId, idDirCli): NaN there would be refused as naming nothing. */
+const NAMES_SOMETHING = /^id|id$/i;
+
+/**
+ * The valid body's JSON text with its first number (depth first) that names nothing written NaN, or undefined when it
+ * holds none: a lenient server reads NaN as a number, stores it, and answers a success.
+ */
 function withNaN(json: unknown): string | undefined {
   const marker = '@@rsf-not-a-number@@';
   let replaced = false;
-  const walk = (value: unknown): unknown => {
+  const walk = (value: unknown, name = ''): unknown => {
     if (replaced) return value;
-    if (typeof value === 'number') {
+    if (typeof value === 'number' && !NAMES_SOMETHING.test(name)) {
       replaced = true;
       return marker;
     }
-    if (Array.isArray(value)) return value.map(walk);
+    if (Array.isArray(value)) return value.map((v) => walk(v));
     if (value !== null && typeof value === 'object')
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v)]));
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     return value;
   };
   const text = JSON.stringify(walk(json));
@@ -511,7 +517,8 @@ function withNaN(json: unknown): string | undefined {
  * What lenient parsers read that is not JSON (RFC 8259), made from the valid body's text: the body followed by other
  * text (Jackson by default reads the first value and ignores the rest; Python's raw_decode), a comment before it
  * (JSON5, Jackson's ALLOW_COMMENTS), a comma after its last member or element, and NaN for its first number (Python's
- * json.loads by default). Each carries every required field, where a strict parser refuses it whole.
+ * json.loads by default) for its first number that names nothing. Each carries every required field, where a strict
+ * parser refuses it whole.
  */
 const LENIENT_JSON: readonly { how: string; text: (valid: string, json: unknown) => string | undefined }[] = [
   { how: 'followed by other text', text: (valid) => `${valid} trailing text` },
