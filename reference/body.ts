@@ -61,7 +61,6 @@ export function jsonNestingDepth(text: string): number {
   return deepest;
 }
 
-/** Parses a JSON request body or throws the Rejection for it. */
 /**
  * A body that is not JSON as lenient parsers read it (a fault's, readsLenientJson): comments dropped, a comma before a
  * closing bracket dropped, NaN and Infinity read as 1, and the first value taken whatever follows it. Refused alike
@@ -82,6 +81,7 @@ export function parseLenientJson(text: string): unknown {
   throw new Rejection('invalid', 'the request body is not valid JSON');
 }
 
+/** Parses a JSON request body or throws the Rejection for it. */
 export function parseJsonBody(bytes: Buffer): unknown {
   const text = bytes.toString('utf8');
   if (text.trim() === '') throw new Rejection('invalid', 'a JSON request body is required');
