@@ -421,7 +421,12 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
 const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) => unknown)[] }> = {
   integer: {
     how: 'a fraction or a numeric string',
-    forms: [(valid) => (typeof valid === 'number' ? valid + 0.5 : 1.5), String],
+    // None from 2^52 on, where a double holds no fraction: valid + 0.5 is another integer, a valid value (another
+    // product, say), which would be sent, and carried out, as if it were a fraction.
+    forms: [
+      (valid) => (typeof valid !== 'number' ? 1.5 : Number.isInteger(valid + 0.5) ? undefined : valid + 0.5),
+      String,
+    ],
   },
   number: { how: 'a numeric string', forms: [String] },
   // 0 and 1 too: what `value in (True, False)` takes in Python, and C-like validators.
@@ -436,20 +441,24 @@ const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) =
  */
 export function coercibleValueProbes(rule: BodyRule): TestDeclaration[] {
   const fields = typedFields(rule.schema).filter((f) => (f.type ?? '') in COERCED);
-  const [first, ...others] = fields.flatMap((field) =>
-    (COERCED[field.type ?? '']?.forms ?? []).map((form) => (ctx: RequestContext) => {
-      const base = baseFor(rule, field.name, ctx);
-      return bodyRequest(rule, { ...base, [field.name]: form(base[field.name]) }, ctx);
-    }),
-  );
-  if (!first) return [];
+  // A form that has no value for the configured one (undefined) is not sent.
+  const requests = (ctx: RequestContext): SendOptions[] =>
+    fields.flatMap((field) =>
+      (COERCED[field.type ?? '']?.forms ?? []).flatMap((form) => {
+        const base = baseFor(rule, field.name, ctx);
+        const coerced = form(base[field.name]);
+        return coerced === undefined ? [] : [bodyRequest(rule, { ...base, [field.name]: coerced }, ctx)];
+      }),
+    );
+  if (fields.length === 0) return [];
   const types = Object.keys(COERCED).filter((type) => fields.some((f) => f.type === type));
   const what = types.map((type) => `each ${type} field as ${COERCED[type]?.how}`).join(' and ');
   return [
     probe(`refuses ${what}, forms lax parsers take for ${types.length > 1 ? 'their types' : 'its type'}`, {
       operation: rule.operation,
-      request: first,
-      alsoSending: (ctx) => others.map((request) => request(ctx)),
+      // Each coercible field has a numeric string or a string form, whatever its value: never none.
+      request: (ctx) => requests(ctx)[0] as SendOptions,
+      alsoSending: (ctx) => requests(ctx).slice(1),
       checks: [negativeDataRejection('GEN-NO-TYPE-COERCION')],
     }),
   ];

@@ -37,6 +37,11 @@ import {
 import { OPERATIONS } from '../../src/model/operations';
 import { requirement } from '../../src/model/catalogue';
 import { expect, test } from '../../src/playwright/fixtures';
+import { coercibleValueProbes } from '../../src/playwright/probes';
+import { DECLARED_ANNOTATION, declarationOf } from '../../src/playwright/declarations';
+import { BODY_RULES } from '../../src/model/body-rules';
+import { validBodies } from '../../src/model/bodies';
+import { loadConfig } from '../../src/config/config';
 import { FINAL_PRICE_TOLERANCE, finalPriceProblem } from '../../src/checks/prices';
 import { fieldsOf, schemas } from '../../src/model/schema-registry';
 import { SCALAR_TYPES, listOf, typedFields, without } from '../../src/model/bodies';
@@ -540,4 +545,23 @@ test.describe('§2.7 finalPrice tolerance', () => {
     // a type error is OP9-SUCCESS-SHAPE's
     expect(finalPriceProblem({ value: '100', iva: 21, finalPrice: 100 })).toBeUndefined();
   });
+});
+
+test('a coercion probe sends no fraction where the configured integer has none: never another valid id', () => {
+  // Declared once: a key declared twice names neither declaration.
+  const details = coercibleValueProbes(BODY_RULES.updateCartItems)[0]?.[1];
+  const key = [details?.annotation ?? []].flat().find((a) => a.type === DECLARED_ANNOTATION)?.description;
+  const cartBodies = (env: Record<string, string>) => {
+    const config = loadConfig(env);
+    const requests = declarationOf(key)?.requests({ bodies: validBodies(config), config }) ?? [];
+    return requests.map(({ options }) => JSON.stringify(options.json));
+  };
+  const productIds = (bodies: string[]) => bodies.flatMap((body) => /"productId":([^,]*)/.exec(body)?.[1] ?? []);
+  // Each read back as the configured product by a lax parser: the fraction truncated, the string parsed.
+  expect(new Set(productIds(cartBodies({ RSF_CART_PRODUCT_ID: '1001' })))).toEqual(
+    new Set(['1001', '1001.5', '"1001"']),
+  );
+  // From 2^52 on a double holds no fraction: 9007199254740989 + 0.5 is 9007199254740990, another product.
+  const huge = productIds(cartBodies({ RSF_CART_PRODUCT_ID: '9007199254740989' }));
+  expect(new Set(huge)).toEqual(new Set(['9007199254740989', '"9007199254740989"']));
 });
