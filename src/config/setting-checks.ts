@@ -131,7 +131,9 @@ export const SETTING_CHECKS: Partial<Record<Key, SettingCheck>> = {
     'send it with POST /v1/postventa by hand (§4.13 does not show the fields)',
   ),
   channelToken: channel(
-    'ask the target for the channel token of post-sale RSF_POSTSALE_ID (§4.15 does not say how one is issued)',
+    'ask the target for the channel token of post-sale RSF_POSTSALE_ID (§4.15 does not say how one is issued). ' +
+      'A token with characters a path encodes (a space, /, +, %, ?, #, letters beyond ASCII) is sent ' +
+      'percent-encoded, as RFC 3986 asks: a target that compares the path segment without decoding it refuses it',
   ),
   channelUserId: channel('use the userId the channel of RSF_POSTSALE_ID lets write (§4.15)'),
   channelMessage: hint('Not checked', 'any short text the channel accepts'),
