@@ -807,6 +807,25 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     () => plain('Unauthorized'),
   ),
 
+  fault(
+    'op11-path-decoded-twice',
+    'OP11-SUCCESS-SHAPE',
+    'The order route decodes its path parameters a second time, as a router and a framework in front of it each ' +
+      'do: a branch or albNumber with a percent sign not followed by two hex digits ("50% +") answers HTTP 500 ' +
+      '(URIError: URI malformed), where §4.11 shows no limit on the text.',
+    {
+      reply: (reply, { op, params = {} }) => {
+        if (op !== 11) return reply;
+        try {
+          for (const value of Object.values(params)) decodeURIComponent(value);
+          return reply;
+        } catch {
+          return { status: 500, body: plain('URIError: URI malformed'), outcome: 'internal' };
+        }
+      },
+    },
+  ),
+
   // Operation 5, POST /carrito/item.
   successBecomes(
     5,

@@ -37,6 +37,8 @@ export interface ExchangeFacts {
   loggedIn: boolean;
   /** The request's Host header: the address the caller reached this server at. */
   host: string;
+  /** The path parameters, decoded once as the route read them; none before the route is found. */
+  params?: Readonly<Record<string, string>>;
 }
 
 export interface FaultHooks {

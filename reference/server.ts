@@ -316,6 +316,7 @@ class ReferenceApp {
     const { profile } = target;
     const hooks = profile.hooks;
     const params = decodeParams(target.params);
+    facts.params = params;
     const auth: AuthRule = hooks.authRule?.(route.number, route.auth) ?? route.auth;
     // A fault may compare tokens sloppily (tokenMatches): a near miss of the token then passes as it.
     const valid = [this.bearerToken, ...this.minted];

@@ -47,6 +47,7 @@ export { storefrontText } from './text';
 export {
   INTEGER_EDGES,
   MAX_TEXT_LENGTH,
+  PATH_TEXT_EXAMPLE,
   TEXT_EXAMPLES,
   customerText,
   integerAtEdges,

@@ -73,6 +73,13 @@ export const TEXT_EXAMPLES: readonly string[] = [
   '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀 🛒📦 𠀋𡈽 🇦🇷 𝄞 👍🏽',
 ];
 
+/**
+ * A path value with the characters a router must decode once and only once (RFC 3986 §2.4): a percent sign, a plus,
+ * and delimiters of a query and a fragment, besides letters beyond ASCII. A router that decodes twice reads "50% +"
+ * as a broken escape; one that reads + as a space, or stops at ?, gets another value.
+ */
+export const PATH_TEXT_EXAMPLE = 'Rebaja 50% + 3=4 ¿año? #1 &c.';
+
 /** Text written on several lines, as a message is: line breaks of both kinds, and a blank line between paragraphs. */
 export const MULTILINE_TEXT = 'Hola,\nel pedido llegó con la caja rota.\r\n\r\nGracias, Ana';
 
@@ -284,8 +291,9 @@ export function validPathParams(configured: Params, kinds: Record<string, PathVa
 }
 
 /**
- * The examples of validPathParams: the text parameters set to each text of TEXT_EXAMPLES, then the integers at their
- * largest and smallest edges; the other parameters keep their configured value (or take the first example text).
+ * The examples of validPathParams: the text parameters set to each text of TEXT_EXAMPLES and PATH_TEXT_EXAMPLE, then
+ * the integers at their largest and smallest edges; the other parameters keep their configured value (or take the
+ * first example text).
  */
 export function validPathExamples(configured: Params, kinds: Record<string, PathValue>): Params[] {
   const names = Object.keys(kinds);
@@ -299,7 +307,7 @@ export function validPathExamples(configured: Params, kinds: Record<string, Path
       }),
     );
   // Every example text has characters outside ASCII, so each fits a 'non-ascii-text' parameter too.
-  const texts = names.some((name) => !isInteger(name)) ? TEXT_EXAMPLES : [];
+  const texts = names.some((name) => !isInteger(name)) ? [...TEXT_EXAMPLES, PATH_TEXT_EXAMPLE] : [];
   const integers = names.some(isInteger) ? [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER] : [];
   return [
     ...texts.map((text) => ({ ...configured, ...example(text, undefined) })),

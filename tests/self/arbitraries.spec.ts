@@ -24,6 +24,7 @@ import {
   valueNotOfType,
   type BodyOperation,
   MAX_TEXT_LENGTH,
+  PATH_TEXT_EXAMPLE,
   TEXT_EXAMPLES,
   VALID_BODY_INPUTS,
   customerText,
@@ -459,7 +460,9 @@ test.describe('valid input of any length and characters (§8)', () => {
     const kinds = { text: 'text', id: 'non-ascii-text', n: 'integer' } as const;
     const configured = { text: 'Cordoba 1234', n: 7001 };
     const examples = validPathExamples(configured, kinds);
-    expect(examples).toHaveLength(TEXT_EXAMPLES.length + 2);
+    // Each example text, the path example with the characters a router decodes, and the two integer edges.
+    expect(examples).toHaveLength(TEXT_EXAMPLES.length + 1 + 2);
+    expect(examples.map((e) => e.text)).toContain(PATH_TEXT_EXAMPLE);
     fc.assert(
       fc.property(validPathParams(configured, kinds), (params) => {
         for (const value of [params.text, params.id].map(String)) {
