@@ -185,6 +185,16 @@ export function saysRefused(exchange: Exchange, config: RecognitionConfig, error
 }
 
 /**
+ * Whether the settings that named what a request sent may be to blame for its answer: not once the target took the
+ * request (a 2xx that is no refusal: a wrong shape of its answer is the target's alone), nor once it sent the request
+ * elsewhere (a 3xx, a trailing slash added, say: its Location says where).
+ */
+export function settingsMayBeToBlame(exchange: Exchange, config: RecognitionConfig): boolean {
+  if (exchange.status >= 300 && exchange.status < 400) return false;
+  return !neitherSuccessNorRefusal(exchange, config);
+}
+
+/**
  * A 2xx answer that is neither a documented success nor a refusal in any shape the spec documents: the target took
  * the request, whatever it answered, so the settings that named what it sent are not to blame for the answer.
  */

@@ -8,7 +8,7 @@ import { type Assertion, type Check, type CheckContext, isNotApplicable } from '
 import { type Config, SETTINGS, secretSettings } from '../config/config';
 import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
-import { neitherSuccessNorRefusal } from '../checks/outcome';
+import { settingsMayBeToBlame } from '../checks/outcome';
 import type { Exchange } from '../http/exchange';
 import { cacheNote, notUtf8Note, describeExchange, recordOf, webPageNote } from '../http/presentation';
 import { operationLabel } from '../model/operations';
@@ -138,11 +138,9 @@ export class Conformance {
     const data = failure?.data;
     const exchanges = data?.exchanges ?? options.evidence ?? judged;
     const operation = exchanges[0] ? operationLabel(exchanges[0].operation) : `operations ${req.operations.join(', ')}`;
-    // A setting that named what the request sent is no suspect once the target took the request (a 2xx that is no
-    // refusal): a wrong shape of its answer is the target's alone.
     const judgedLast = judged.at(-1);
-    const taken = judgedLast !== undefined && neitherSuccessNorRefusal(judgedLast, this.config);
-    const hint = options.settings && !taken ? settingHint(this.config, options.settings) : undefined;
+    const suspects = judgedLast !== undefined && settingsMayBeToBlame(judgedLast, this.config);
+    const hint = options.settings && suspects ? settingHint(this.config, options.settings) : undefined;
     const page = judgedLast && webPageNote(judgedLast);
     const cached = exchanges.map(cacheNote).find((note) => note !== undefined);
     const garbled = id === 'GEN-JSON-UTF8' ? undefined : exchanges.map(notUtf8Note).find((n) => n !== undefined);

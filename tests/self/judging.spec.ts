@@ -17,7 +17,12 @@ import {
   worksWithoutCredentials,
 } from '../../src/checks/checks';
 import { CheckFailure } from '../../src/checks/failure';
-import { neitherSuccessNorRefusal, outcomeOf, refusedBeforeTheData } from '../../src/checks/outcome';
+import {
+  neitherSuccessNorRefusal,
+  outcomeOf,
+  refusedBeforeTheData,
+  settingsMayBeToBlame,
+} from '../../src/checks/outcome';
 import { stockLabelProblem } from '../../src/checks/stock';
 import { loadConfig } from '../../src/config/config';
 import {
@@ -454,6 +459,16 @@ test('a 2xx of another shape than success or refusal was taken: no setting is su
     neitherSuccessNorRefusal(answered(OPERATIONS.updateClient, 200, body), loadConfig());
   expect(updated('{"status":"OK","message":7}')).toBe(true);
   expect(updated('{"status":"ERROR","message":"fiscalNumber is invalid"}')).toBe(false);
+});
+
+test('the settings are suspects of a refusal, not of an answer the target took or sent elsewhere', () => {
+  const suspects = (status: number, body: string) =>
+    settingsMayBeToBlame(answered(OPERATIONS.createPostSale, status, body), loadConfig());
+  expect(suspects(404, '"Not found"'), 'refused: RSF_POSTSALE_BODY may name nothing').toBe(true);
+  expect(suspects(200, '{"error_message":"no such order"}')).toBe(true);
+  // A trailing slash added (308 to /v1/postventa/): the target's routing, whatever the body sent.
+  expect(suspects(308, '')).toBe(false);
+  expect(suspects(301, '<a href="/v1/postventa/">Moved</a>')).toBe(false);
 });
 
 test('an error member the request sent, echoed back in a success, is no error marker; an own one is', () => {
