@@ -1251,6 +1251,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     "The account's access token (RSF_BEARER_TOKEN, or a token minted) is taken in place of the channel token.",
     { channelTokenMatches: (presented, token, isAccessToken) => presented === token || isAccessToken(presented) },
   ),
+  fault(
+    'op15-bearer-overrides-channel-token',
+    'OP15-CHANNEL-TOKEN',
+    'A valid Bearer header, which operation 15 does not carry (§5.3), lets any channel token through: a logged-in ' +
+      'account posts to any channel as any of its users.',
+    { channelTokenMatches: (presented, token, _isAccessToken, bearer) => presented === token || bearer === 'valid' },
+  ),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
   requestErrorIgnored(
     15,

@@ -55,7 +55,13 @@ export interface FaultHooks {
   /** Compares a presented Bearer token with the valid one instead of exact equality. */
   tokenMatches?: (op: OperationNumber, presented: string, token: string) => boolean;
   /** Compares a channel token in the path (op 15) with the channel's instead of exact equality. */
-  channelTokenMatches?: (presented: string, token: string, isAccessToken: (token: string) => boolean) => boolean;
+  channelTokenMatches?: (
+    presented: string,
+    token: string,
+    isAccessToken: (token: string) => boolean,
+    /** The Authorization header as presented, which operation 15 does not carry (§5.3). */
+    bearer: Credentials,
+  ) => boolean;
   /** Ajv errors of the request schema that do not count; `body` is the request's, as parsed. */
   ignoresRequestError?: (op: OperationNumber, error: ErrorObject, body: unknown) => boolean;
   /** A business rule that is not enforced. */

@@ -324,7 +324,8 @@ export const ROUTES: readonly Route[] = [
       const channel = findChannel(ctx);
       const presented = ctx.params.token ?? '';
       const matches =
-        ctx.hooks.channelTokenMatches?.(presented, channel.token, ctx.isAccessToken) ?? presented === channel.token;
+        ctx.hooks.channelTokenMatches?.(presented, channel.token, ctx.isAccessToken, ctx.presented) ??
+        presented === channel.token;
       if (!ctx.holds('channel-token', matches)) throw new Rejection('forbidden', 'channel token not accepted');
       if (ctx.params.userId !== channel.userId) throw new Rejection('forbidden', 'user not allowed on this channel');
     },

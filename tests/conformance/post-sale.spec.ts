@@ -84,18 +84,22 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
 
   test(
     ...probe(
-      'refuses a message with a wrong channel token: made up, one character off at its end, in the other case, ' +
-        "or the account's access token",
+      'refuses a message with a wrong channel token: made up (alone, or beside a valid Bearer header), one ' +
+        "character off at its end, in the other case, or the account's access token",
       {
         operation: 'sendChannelMessage',
         request: MADE_UP_CHANNEL_TOKEN.request,
         // What a comparison of a prefix, of too few characters, or without case lets in (near-miss-tokens.ts); and
-        // the Bearer token, a token the target issued for another use, unless it is the channel token itself.
-        alsoSending: (ctx) =>
-          [
+        // the Bearer token, a token the target issued for another use, unless it is the channel token itself. Last,
+        // the made-up token with a valid Authorization header, which operation 15 does not carry (§5.3): a server
+        // that lets a logged-in account through would let it post to any channel.
+        alsoSending: (ctx) => [
+          ...[
             ...nearMissesToSend(ctx.config.channelToken),
             ...(ctx.config.bearerToken === ctx.config.channelToken ? [] : [ctx.config.bearerToken]),
           ].map((token) => channelMessageRequest(ctx, { token })),
+          { ...MADE_UP_CHANNEL_TOKEN.request(ctx), credentials: 'valid' },
+        ],
         checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
       },
     ),
