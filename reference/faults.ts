@@ -641,6 +641,22 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'missing-data',
     (reply) => ({ ...reply, body: json({ success: 'error', msg: reply.message }) }),
   ),
+  replyChanged(
+    2,
+    'op2-missing-data-as-web-page',
+    'OP2-MISSING-DATA-PLAIN-STRING',
+    "Missing address data is answered with nginx's own page for a 400 (proxy_intercept_errors in front of the API), " +
+      'a whole HTML document, instead of the plain string naming the missing item.',
+    'missing-data',
+    (reply) => ({
+      ...reply,
+      body: raw(
+        '<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1>' +
+          '</center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n',
+        'text/html',
+      ),
+    }),
+  ),
   fault(
     'op2-missing-placeid-unnamed',
     'OP2-MISSING-PLACEID-NAMED',

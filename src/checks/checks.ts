@@ -9,6 +9,7 @@ import {
   type Credentials,
   type Exchange,
   JSON_MEDIA_TYPE,
+  isHtmlDocument,
   mediaTypeParameter,
   notJsonBecause,
   plainString,
@@ -92,7 +93,7 @@ export function rejectionProblem(exchange: Exchange, config: RecognitionConfig):
 export function schemaProblem(exchange: Exchange, names: readonly string[]): CheckFailure | undefined {
   const data = schemaInput(exchange.body);
   const verdicts = names.map((name) => ({ name, ...schemas().validate(name, data) }));
-  if (verdicts.some((v) => v.valid)) return undefined;
+  if (verdicts.some((v) => v.valid)) return typeof data === 'string' ? webPageProblem(exchange, names) : undefined;
   const errors = verdicts.flatMap((v) => (names.length > 1 ? v.errors.map((e) => `${v.name}: ${e}`) : v.errors));
   const expected = `a body matching ${names.map((n) => `schemas/${n}.schema.json`).join(' or ')}`;
   const syntaxError = notJsonBecause(exchange);
@@ -102,6 +103,20 @@ export function schemaProblem(exchange: Exchange, names: readonly string[]): Che
       ? `a body that is not valid JSON (${syntaxError}), read as text`
       : `a ${exchange.body.kind} body with schema errors`;
   return failure('Response does not match the schema', expected, received, errors);
+}
+
+/**
+ * A whole HTML document where the spec shows a plain string (§7.1): the page of a web server or proxy in front of the
+ * API, or of a framework's error handler (Tomcat's 404), not the API's message; markup inside a message is judged as
+ * the text it is. A page with a 2xx status, or a firewall's 403, is not judged at all (blockedInFront, pageInFront).
+ */
+function webPageProblem(exchange: Exchange, names: readonly string[]): CheckFailure | undefined {
+  if (!isHtmlDocument(exchange)) return undefined;
+  return failure(
+    'A web page where the API answers a plain string',
+    `a plain string, as ${names.map((n) => `schemas/${n}.schema.json`).join(' or ')} shows it (§7.1)`,
+    `a whole HTML document (HTTP ${exchange.status}): ${printable(exchange.text, { maxChars: 160 })}`,
+  );
 }
 
 /** UTF-8 as RFC 3629 has it: a byte sequence that is not is an error, not a replacement character. */

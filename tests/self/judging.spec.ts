@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { type Credentials, type Exchange, blockedInFront, exchangeOf, redirectedAway } from '../../src/http/exchange';
 import {
   acceptsValidInput,
+  documentedErrorShape,
   ignoredAuthRejected,
   errorContentType,
   jsonContentType,
@@ -57,6 +58,22 @@ test('a success status with a whole HTML document is a page in front of the API;
   for (const body of ['Items added to the cart', '<b>Items</b> added', '"<html>"', '{"html":"<html>"}', '<htmlx>'])
     expect(page(body), body).toBeUndefined();
   expect(page('<!DOCTYPE html><html></html>', 500)).toBeUndefined();
+});
+
+test('a whole web page where §7.1 shows a plain string is no plain string; markup in a message is', async () => {
+  const check = documentedErrorShape('OP2-MISSING-DATA-PLAIN-STRING');
+  const judge = async (body: string, contentType = 'text/plain') => {
+    const outcome = await judgement(check, answered(OPERATIONS.createShippingAddress, 400, body, 'valid', contentType));
+    return outcome instanceof CheckFailure ? outcome.data.title : outcome;
+  };
+  const nginx = '<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body><center>nginx</center></body></html>';
+  expect(await judge(nginx, 'text/html')).toBe('A web page where the API answers a plain string');
+  expect(await judge('<!DOCTYPE html><html><body>placeId is mandatory</body></html>', 'text/html')).toBe(
+    'A web page where the API answers a plain string',
+  );
+  expect(await judge('placeId is mandatory')).toBeUndefined();
+  expect(await judge('<b>placeId</b> is mandatory')).toBeUndefined();
+  expect(await judge('"placeId is mandatory"', 'application/json')).toBeUndefined();
 });
 
 test('an error status with a whole web page: its failure notes that a server in front may have put it there', () => {
