@@ -842,6 +842,22 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
 
+  fault(
+    'op13-echo-without-escaping',
+    'OP13-SUCCESS-SHAPE',
+    'The post-sale request created is answered with the request echoed by a hand-written JSON encoder that does not ' +
+      'escape a double quote: a request whose text holds one (3º "B") gets a body that is not JSON, under ' +
+      'application/json, where §4.13 shows a JSON object.',
+    {
+      reply: (reply, { op, body }) => {
+        const value = jsonValue(reply);
+        if (op !== 13 || reply.outcome !== 'success' || !isObject(value)) return reply;
+        const naive = JSON.stringify({ ...value, request: body }).replace(/\\"/g, '"');
+        return { ...reply, body: raw(naive, 'application/json') };
+      },
+    },
+  ),
+
   // Operation 5, POST /carrito/item.
   successBecomes(
     5,

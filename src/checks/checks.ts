@@ -291,6 +291,9 @@ function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
       if (problem && SIZE_REFUSALS.has(x.status))
         return notApplicable(`refused for its size (HTTP ${x.status}), a limit §8 leaves open: no success to judge`);
       if (!problem || !refusal) return throwIf(problem);
+      // A 2xx body labelled JSON that does not parse is a success gone wrong (an echoed quote left unescaped), not
+      // the documented plain string, which so labelled is a JSON string.
+      if (x.status >= 200 && x.status <= 299 && labelledJsonProblem(x)) throw problem;
       if (x.status >= 500 && !refusal.serverError) {
         const expected = `the operation to succeed, or a refusal in its documented error shape (${refusal.reason})`;
         throw failure('A valid request answered with a server error', expected, `HTTP ${x.status}`);

@@ -300,6 +300,23 @@ test('no error body documented: a 2xx JSON object for a text success fails; othe
     });
 });
 
+test('a 2xx labelled JSON that does not parse is a success gone wrong, never a refusal the spec allows', async () => {
+  const quote = acceptsValidInput('OP7-SUCCESS-SHAPE', { reason: '§4.7', errorShape: 'OP7-ERROR-SHAPE' });
+  const judge = (body: string, contentType: string) =>
+    judgement(quote, answered(OPERATIONS.quoteShipping, 200, body, 'valid', contentType));
+  // An echoed quote left unescaped: under application/json, the documented plain string would be a JSON string.
+  expect(await judge('{"codigoPostal":"3º "B"","costo":10}', 'application/json')).toBeInstanceOf(CheckFailure);
+  expect(await judge('{"codigoPostal":"2000","costo":10}', 'application/json')).toBeUndefined();
+  // The plain string of §4.7's refusal, as text or as a JSON string: allowed.
+  for (const [body, type] of [
+    ['Dirección inválida', 'text/plain'],
+    ['"Dirección inválida"', 'application/json'],
+  ])
+    expect(await judge(body as string, type as string), body).toEqual({
+      notApplicable: expect.stringContaining('refused for a reason the spec allows'),
+    });
+});
+
 test('credentials refused with a 5xx fail, unless in the JSON error object the spec documents for them', async () => {
   // A handler that cannot split `Bearer` with nothing after it: the server failing, not a "not authenticated" error.
   const crash = 'Internal Server Error: ValueError: not enough values to unpack';
