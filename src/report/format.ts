@@ -25,7 +25,7 @@ export function countsLine(summary: Summary): string {
   ];
   if (total('inconclusive') > 0) parts.push(`inconclusive ${total('inconclusive')}`);
   if (total('not run') > 0) parts.push(`not run ${total('not run')}`);
-  if (summary.requestsRetried) parts.push(`${plural(summary.requestsRetried, 'request')} retried`);
+  if (summary.requestsRetried) parts.push(`${plural(summary.requestsRetried, 'throttled answer')} retried`);
   if (summary.transientRetried) parts.push(transientLine(summary.transientRetried));
   if (summary.slowedDown) parts.push(`run slowed down ${plural(summary.slowedDown.times, 'time')}`);
   const problems = summary.errors.length + summary.configErrors.length;
@@ -84,7 +84,8 @@ export function runFacts(summary: Summary): [string, string][] {
     ['Fails on', POLICY_MEANING[summary.failOn]],
     ['Strict', summary.strict ? 'yes (SHOULD warnings fail the run)' : 'no'],
     ['Requests sent', summary.requestsSent === null ? 'unknown' : String(summary.requestsSent)],
-    ['Requests retried', summary.requestsRetried === null ? 'unknown' : String(summary.requestsRetried)],
+    // Sent again after a throttled answer (429, or 503 with Retry-After); a gateway's blips are counted apart.
+    ['Throttled answers retried', summary.requestsRetried === null ? 'unknown' : String(summary.requestsRetried)],
     ...(summary.transientRetried
       ? [['Transient answers retried', transientLine(summary.transientRetried)] as [string, string]]
       : []),

@@ -219,7 +219,7 @@ test('a test stopped as inconclusive or not run: what it had judged counts, the 
   expect(verdictLine(s, 'r.html')).toMatch(
     new RegExp(
       '^Conformance: ERROR — the target stopped answering at .*; 2 tests not run — MUST 0 failed / 3;' +
-        '.* inconclusive 1; not run 2; 5 requests retried \\(r\\.html\\)$',
+        '.* inconclusive 1; not run 2; 5 throttled answers retried \\(r\\.html\\)$',
     ),
   );
 });
@@ -234,7 +234,7 @@ test('a run the target slowed down says how often, why, how slow, and the settin
     verdict: 'PASS',
     slowedDown: { times: 3, statuses: [429, 503], slowestRatePerSecond: 3.25 },
   });
-  expect(verdictLine(s, 'r.html')).toMatch(/; 3 requests retried; run slowed down 3 times \(r\.html\)$/);
+  expect(verdictLine(s, 'r.html')).toMatch(/; 3 throttled answers retried; run slowed down 3 times \(r\.html\)$/);
   const fact =
     '3 times (HTTP 429: the target throttled it; HTTP 503 without Retry-After: the target was overloaded, or a rate ' +
     'limiter refused requests), down to 3.25 requests a second over the run; RSF_MAX_REQUESTS_PER_SECOND=3 starts a ' +

@@ -327,7 +327,7 @@ test('could not judge: ERROR, exit code 2, one sentence; junit errors; retries s
   expect(lastLine(run.stdout)).toMatch(
     new RegExp(
       `^Conformance: ERROR — ${STOPPED.replace(/[()]/g, '\\$&')}; 2 tests not run — MUST 0 failed / \\d+;` +
-        '.*; inconclusive 1; not run 3; 7 requests retried \\(',
+        '.*; inconclusive 1; not run 3; 7 throttled answers retried \\(',
     ),
   );
   const report = run.report();
