@@ -46,6 +46,18 @@ export const RETRIES_ANNOTATION = 'requests-retried';
 /** Annotation type carrying how many transient gateway errors (retry.ts, isGatewayError) a test's requests retried. */
 export const TRANSIENT_ANNOTATION = 'transient-answers-retried';
 /**
+ * Annotation type carrying how many answers a test got that refused a request for its size (413, 414, 431): limits §8
+ * leaves open, whose samples are not judged, and which the reports count so that the user knows they were not.
+ */
+export const SIZE_REFUSED_ANNOTATION = 'refused-for-size';
+/**
+ * Refused for its size: 413 (content), 414 (URI) or 431 (header fields), RFC 9110 §15.5.14, §15.5.15 and RFC 6585 §5.
+ * §8 leaves payload size limits to the implementation, and the valid-input probes send text of up to 300 characters
+ * in bodies and paths: a server, or the web server in front of it (nginx's 8 KB request line, IIS's 4 KB URL), may
+ * refuse such a request, in whatever body its own.
+ */
+export const SIZE_REFUSALS: ReadonlySet<number> = new Set([413, 414, 431]);
+/**
  * Annotation type of one halving of the run's pace (slow-downs.ts), e.g. `HTTP 429: 5.2 requests a second over the
  * run`, heard by the test's worker since its last test, or by the runner and handed on (RunState.handOverSlowDown):
  * the reports say how often the target slowed the run down, and how far.

@@ -18,6 +18,7 @@ import {
 import { errorMarker, isObject, neitherSuccessNorRefusal, outcomeOf, saysRefused } from './outcome';
 import { schemas } from '../model/schema-registry';
 import { printable } from '../model/printable';
+import { SIZE_REFUSALS } from './check-protocol';
 
 /** What an assertion may use besides the exchange. */
 export interface CheckContext {
@@ -272,14 +273,6 @@ export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
   const accepted = validInputAccepted(id, refusal);
   return combined(accepted.name, accepted, jsonUtf8());
 }
-
-/**
- * Refused for its size: 413 (content), 414 (URI) or 431 (header fields), RFC 9110 §15.5.14, §15.5.15 and RFC 6585 §5.
- * §8 leaves payload size limits to the implementation, and the valid-input probes send text of up to 300 characters
- * in bodies and paths: a server, or the web server in front of it (nginx's 8 KB request line, IIS's 4 KB URL), may
- * refuse such a request, in whatever body its own.
- */
-const SIZE_REFUSALS = new Set([413, 414, 431]);
 
 /** acceptsValidInput's first half: `id`, or a refusal the spec allows. */
 function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {

@@ -3,7 +3,7 @@
 // open) ends here as skipped, the answer attached for the report. The requests travel in src/http.
 import { type TestInfo, test } from '@playwright/test';
 import { type Config, secretSettings } from '../config/config';
-import { UNJUDGED_ANSWER_ATTACHMENT } from '../checks/check-protocol';
+import { SIZE_REFUSALS, UNJUDGED_ANSWER_ATTACHMENT } from '../checks/check-protocol';
 import type { Delivery } from '../http/delivery';
 import { type Credentials, type Exchange, type OutgoingRequest, type SendOptions, exchangeOf } from '../http/exchange';
 import {
@@ -85,6 +85,8 @@ export class ApiClient {
   retried = 0;
   /** Transient gateway errors (502, 503 without Retry-After, 504, 52x) this client's requests got and sent again. */
   transient = 0;
+  /** Answers refused for the request's size (SIZE_REFUSALS): their samples are not judged. */
+  sizeRefused = 0;
   /** The longest chain of this client's requests that waited for each other (the test's critical path). */
   chainLength = 0;
   /** The deepest chain among this client's requests that have completed. */
@@ -192,6 +194,7 @@ export class ApiClient {
     const transient = delivery.attempts.filter((a) => a.transient).length;
     if (delivery.attempts.length > transient) this.retried++;
     this.transient += transient;
+    if (delivery.kind === 'answer' && SIZE_REFUSALS.has(delivery.response.status)) this.sizeRefused++;
     if (delivery.kind !== 'answer') this.refuseIfStopped(label);
     switch (delivery.kind) {
       case 'not-sent':

@@ -11,6 +11,7 @@ import {
   NOT_RUN_ANNOTATION,
   REQUESTS_ANNOTATION,
   RETRIES_ANNOTATION,
+  SIZE_REFUSED_ANNOTATION,
   TRANSIENT_ANNOTATION,
   SLOWED_DOWN_ANNOTATION,
   UNJUDGED_ANSWER_ATTACHMENT,
@@ -120,6 +121,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const requests = total(of(REQUESTS_ANNOTATION));
   const retries = total(of(RETRIES_ANNOTATION));
   const transient = total(of(TRANSIENT_ANNOTATION));
+  const sizeRefused = total(of(SIZE_REFUSED_ANNOTATION));
   const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
   const status = runStatusOf(result);
   const stopped = unjudgedOf(status, of) ?? (result && timedOutUnjudged(result));
@@ -146,6 +148,7 @@ export function testRecordOf(test: TestCase): TestRecord {
     ...(requests !== undefined && { requestsSent: requests }),
     ...(retries !== undefined && { retries }),
     ...(transient !== undefined && { transientRetried: transient }),
+    ...(sizeRefused !== undefined && { sizeRefused }),
     ...(slowDowns.length > 0 && { slowDowns }),
     ...(credentials && { credentials }),
   };

@@ -7,6 +7,7 @@ import {
   REQUEST_CHAIN_ANNOTATION,
   REQUESTS_ANNOTATION,
   RETRIES_ANNOTATION,
+  SIZE_REFUSED_ANNOTATION,
   TRANSIENT_ANNOTATION,
   SLOWED_DOWN_ANNOTATION,
   slowDownDescription,
@@ -153,6 +154,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
         [REQUEST_CHAIN_ANNOTATION, api.chainLength],
         [RETRIES_ANNOTATION, api.retried],
         ...(api.transient > 0 ? [[TRANSIENT_ANNOTATION, api.transient] as [string, number]] : []),
+        ...(api.sizeRefused > 0 ? [[SIZE_REFUSED_ANNOTATION, api.sizeRefused] as [string, number]] : []),
       ];
       for (const [type, count] of counts) testInfo.annotations.push({ type, description: String(count) });
       // The worker's slow-downs since the last test (a request sent ahead for a later test may have caused one), and

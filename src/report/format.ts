@@ -46,6 +46,14 @@ export function verdictLine(summary: Summary, htmlPath: string): string {
 }
 
 /** "3 transient gateway errors retried": 502, 503, 504 or Cloudflare's 52x, sent again and not judged (retry.ts). */
+/** The requests refused for their size, whose samples were not judged: §8 leaves payload limits open. */
+export function sizeRefusedLine(count: number): string {
+  return (
+    `${plural(count, 'request')} (HTTP 413, 414 or 431): the valid input they carried was not judged, a limit §8 ` +
+    'leaves open (a web server in front of the API may set one)'
+  );
+}
+
 export function transientLine(count: number): string {
   return `${count} transient gateway ${count === 1 ? 'error' : 'errors'} retried`;
 }
@@ -90,6 +98,9 @@ export function runFacts(summary: Summary): [string, string][] {
       ? [['Transient answers retried', transientLine(summary.transientRetried)] as [string, string]]
       : []),
     ...(summary.slowedDown ? [['Run slowed down', slowedDownLine(summary.slowedDown)] as [string, string]] : []),
+    ...(summary.sizeRefused
+      ? [['Refused for their size', sizeRefusedLine(summary.sizeRefused)] as [string, string]]
+      : []),
     [
       'Tests',
       `${t.total} (${t.passed} passed, ${t.failed} failed, ${t.flaky} flaky, ${t.skipped} skipped, ` +

@@ -86,6 +86,8 @@ export interface TestRecord {
   retries?: number;
   /** Transient gateway errors (502, 503 without Retry-After, 504, 52x) the test's requests got and sent again. */
   transientRetried?: number;
+  /** Answers the test got that refused a request for its size (413, 414, 431): samples not judged (§8). */
+  sizeRefused?: number;
   /**
    * The halvings of the run's pace (a 429, or a rate limiter's 503) that the test carries: its worker's since its
    * last test, and the runner's handed on (RunState.handOverSlowDown).
@@ -180,6 +182,8 @@ export interface Summary {
   requestsRetried: number | null;
   /** Transient gateway errors (502, 503 without Retry-After, 504, 52x) sent again; 0 when none. */
   transientRetried: number;
+  /** Answers that refused a request for its size (413, 414, 431), whose samples were not judged; 0 when none. */
+  sizeRefused: number;
   /** Set when the target slowed the run down: it throttled (429), or a rate limiter refused requests (503). */
   slowedDown?: SlowedDown;
   tests: {
@@ -544,6 +548,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       requestsSent: sum(input.tests.flatMap((t) => (t.requestsSent === undefined ? [] : [t.requestsSent]))),
       requestsRetried: sum(input.tests.flatMap((t) => (t.retries === undefined ? [] : [t.retries]))),
       transientRetried: input.tests.reduce((n, t) => n + (t.transientRetried ?? 0), 0),
+      sizeRefused: input.tests.reduce((n, t) => n + (t.sizeRefused ?? 0), 0),
       ...slowedDownOf([...(input.runnerSlowDowns ?? []), ...input.tests.flatMap((t) => t.slowDowns ?? [])]),
       tests,
       ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0] }),

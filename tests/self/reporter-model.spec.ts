@@ -17,7 +17,7 @@ import ConformanceReporter, {
   projectDirs,
   removeEarlierReports,
 } from '../../src/playwright/conformance-reporter';
-import { evidenceText, verdictLine } from '../../src/report/format';
+import { evidenceText, runFacts, verdictLine } from '../../src/report/format';
 import { buildReport } from '../../src/report/model';
 import type { ReportInput, RequirementRow, Status, TestRecord } from '../../src/report/model';
 import { renderHtml } from '../../src/report/render-html';
@@ -222,6 +222,19 @@ test('a test stopped as inconclusive or not run: what it had judged counts, the 
         '.* inconclusive 1; not run 2; 5 throttled answers retried \\(r\\.html\\)$',
     ),
   );
+});
+
+test('requests refused for their size are counted in the facts: their valid input was not judged', () => {
+  const { report } = build([t(['A-MUST'], { sizeRefused: 2 }), t(['B-MUST'], { sizeRefused: 1 }), t(['C-SHOULD'])]);
+  expect(report.summary).toMatchObject({ verdict: 'PASS', sizeRefused: 3 });
+  expect(runFacts(report.summary)).toContainEqual([
+    'Refused for their size',
+    '3 requests (HTTP 413, 414 or 431): the valid input they carried was not judged, a limit §8 leaves open (a web ' +
+      'server in front of the API may set one)',
+  ]);
+  expect(renderMarkdown(report)).toContain('Refused for their size');
+  // None refused: no such fact.
+  expect(runFacts(build([t(['A-MUST'])]).report.summary).map(([name]) => name)).not.toContain('Refused for their size');
 });
 
 test('a run the target slowed down says how often, why, how slow, and the setting; the verdict is unchanged', () => {
