@@ -60,10 +60,15 @@ export function throttledMessage(label: string, delivery: Extract<Delivery, { ki
     delivery.gaveUp === 'time'
       ? "waiting longer would pass the test's time-out"
       : `RSF_MAX_RETRIES=${delivery.attempts.length} retries were spent`;
+  // A 503 with Retry-After is a rate limiter's, an overload's or a scheduled maintenance's (RFC 9110 §15.6.4).
+  const state =
+    delivery.response.status === 503
+      ? "A rate limit, an overload or a maintenance window (HTTP 503) is the target's state (§8), not a defect: run " +
+        'the suite when it is over, lower RSF_MAX_REQUESTS_PER_SECOND, '
+      : "A rate limit is the target's choice (§8), not a defect: lower RSF_MAX_REQUESTS_PER_SECOND, ";
   return redact(
     `every attempt of ${label} was throttled (${throttleSummary(delivery.attempts, delivery.response)}); ${why}. ` +
-      "A rate limit is the target's choice (§8), not a defect: lower RSF_MAX_REQUESTS_PER_SECOND, " +
-      'or raise RSF_MAX_RETRIES and RSF_RETRY_MAX_WAIT_MS.',
+      `${state}or raise RSF_MAX_RETRIES and RSF_RETRY_MAX_WAIT_MS.`,
   );
 }
 

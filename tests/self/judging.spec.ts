@@ -32,6 +32,7 @@ import {
   cacheNote,
   notUtf8Note,
   refusedBeforeTheDataMessage,
+  throttledMessage,
   webPageNote,
 } from '../../src/http/presentation';
 import { WRONG_CHANNEL_SETTINGS } from '../../src/model/body-rules';
@@ -74,6 +75,18 @@ test('a whole web page where §7.1 shows a plain string is no plain string; mark
   expect(await judge('placeId is mandatory')).toBeUndefined();
   expect(await judge('<b>placeId</b> is mandatory')).toBeUndefined();
   expect(await judge('"placeId is mandatory"', 'application/json')).toBeUndefined();
+});
+
+test('throttled to the end: a 429 is a rate limit; a 503 with Retry-After may be an overload or a maintenance', () => {
+  const throttled = (status: number) => {
+    const response = { status, headers: { 'retry-after': '5' }, body: Buffer.alloc(0), sizeBytes: 0, truncated: false };
+    const delivery = { kind: 'throttled' as const, response: { ...response, durationMs: 1 }, attempts: [] };
+    return throttledMessage('operation 1', { ...delivery, gaveUp: 'retries' });
+  };
+  expect(throttled(429)).toContain("A rate limit is the target's choice (§8)");
+  // RFC 9110 §15.6.4: a gateway's page "under scheduled maintenance" is no rate limit a lower pace would meet.
+  expect(throttled(503)).toContain('A rate limit, an overload or a maintenance window (HTTP 503)');
+  expect(throttled(503)).toContain('run the suite when it is over');
 });
 
 test('an error status with a whole web page: its failure notes that a server in front may have put it there', () => {
