@@ -1,6 +1,7 @@
 // Named checks, after Schemathesis' checks: each declares the requirements it asserts, and judges an exchange against
 // them. A test's tags are derived from the checks it runs (tagsOf), so a helper that also judges the status code or the
 // content type says so here, once, and never at each call site. Example tests and property probes run the same checks.
+import { isUtf8 } from 'node:buffer';
 import { isDeepStrictEqual } from 'node:util';
 import { requirement } from '../model/catalogue';
 import type { RecognitionConfig } from '../config/settings/recognition';
@@ -120,9 +121,6 @@ function webPageProblem(exchange: Exchange, names: readonly string[]): CheckFail
   );
 }
 
-/** UTF-8 as RFC 3629 has it: a byte sequence that is not is an error, not a replacement character. */
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** The charset a Content-Type names, if any. */
 const labelledCharset = (contentType: string): string | undefined =>
   mediaTypeParameter(contentType, 'charset') || undefined;
@@ -157,9 +155,8 @@ function jsonUtf8Problem(exchange: Exchange): CheckFailure | undefined {
     );
   }
   const charset = labelledCharset(exchange.contentType);
-  try {
-    STRICT_UTF8.decode(exchange.rawBody);
-  } catch {
+  // UTF-8 as RFC 3629 has it (isUtf8): a byte sequence that is not is an error, not a replacement character.
+  if (!isUtf8(exchange.rawBody)) {
     const labelled = charset ? `, labelled charset=${charset}` : '';
     const received = `bytes that are not UTF-8${labelled}: ${printable(exchange.rawBody, { maxChars: 160 })}`;
     return failure('A JSON body that is not UTF-8', 'UTF-8, which RFC 8259 §8.1 requires of JSON', received);

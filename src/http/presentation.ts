@@ -1,5 +1,6 @@
 // How an exchange is shown: curl lines, body excerpts, failure accounts, evidence records and the messages of
 // requests that could not be judged. Everything here is printable and redacted.
+import { isUtf8 } from 'node:buffer';
 import { type PrintableOptions, printable } from '../model/printable';
 import type { Delivery } from './delivery';
 import {
@@ -197,24 +198,18 @@ export function webPageNote(exchange: Exchange): string | undefined {
   );
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * For a failure judged on a body that is not UTF-8: the judge read it as fetch() and browsers do, each byte that is
  * not UTF-8 as U+FFFD, which may be what failed (a label "m\xe1s" read "m�s"). Undefined for a UTF-8 body.
  */
 export function notUtf8Note(exchange: Exchange): string | undefined {
-  try {
-    STRICT_UTF8.decode(exchange.rawBody);
-    return undefined;
-  } catch {
-    const charset = mediaTypeParameter(exchange.contentType, 'charset');
-    return (
-      `the body is not UTF-8${charset ? ` (labelled charset=${charset})` : ''}, which RFC 8259 §8.1 requires of ` +
-      'JSON: its bytes that are not were read as U+FFFD (�), as fetch() and browsers read them, which may be what ' +
-      'failed here (an encoder writing ISO-8859-1 or Windows-1252 does that). GEN-JSON-UTF8 judges the encoding.'
-    );
-  }
+  if (isUtf8(exchange.rawBody)) return undefined;
+  const charset = mediaTypeParameter(exchange.contentType, 'charset');
+  return (
+    `the body is not UTF-8${charset ? ` (labelled charset=${charset})` : ''}, which RFC 8259 §8.1 requires of ` +
+    'JSON: its bytes that are not were read as U+FFFD (�), as fetch() and browsers read them, which may be what ' +
+    'failed here (an encoder writing ISO-8859-1 or Windows-1252 does that). GEN-JSON-UTF8 judges the encoding.'
+  );
 }
 
 /**

@@ -443,13 +443,13 @@ export function coercibleValueProbes(rule: BodyRule): TestDeclaration[] {
   const fields = typedFields(rule.schema).filter((f) => (f.type ?? '') in COERCED);
   // A form that has no value for the configured one (undefined) is not sent.
   const requests = (ctx: RequestContext): SendOptions[] =>
-    fields.flatMap((field) =>
-      (COERCED[field.type ?? '']?.forms ?? []).flatMap((form) => {
-        const base = baseFor(rule, field.name, ctx);
+    fields.flatMap((field) => {
+      const base = baseFor(rule, field.name, ctx);
+      return (COERCED[field.type ?? '']?.forms ?? []).flatMap((form) => {
         const coerced = form(base[field.name]);
         return coerced === undefined ? [] : [bodyRequest(rule, { ...base, [field.name]: coerced }, ctx)];
-      }),
-    );
+      });
+    });
   if (fields.length === 0) return [];
   const types = Object.keys(COERCED).filter((type) => fields.some((f) => f.type === type));
   const what = types.map((type) => `each ${type} field as ${COERCED[type]?.how}`).join(' and ');

@@ -4,7 +4,6 @@ import { execFile, execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createServer as createTcpServer } from 'node:net';
 import { deflateRawSync } from 'node:zlib';
 import type { FullConfig } from '@playwright/test';
 import { expect, test } from '../../src/playwright/fixtures';
@@ -35,7 +34,7 @@ import { type Regrade, verifyBundle } from '../../src/evidence/verify';
 import { recordedTestList } from '../../src/evidence/cli-verify';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { anotherUser } from './support/child-run';
-import { loopbackUrl } from './support/listening';
+import { rawAnswer, startHostileTarget } from './support/hostile-server';
 import { scratchDir } from './support/scratch';
 
 const ROOT = resolve(__dirname, '../..');
@@ -315,10 +314,10 @@ test.describe('HAR', () => {
 
   test('keeps the status line as the target sent it: its HTTP version and reason phrase, redacted', async () => {
     // A legacy server answering in HTTP/1.0, with a reason phrase of its own that echoes the token.
-    const legacy = createTcpServer((socket) =>
-      socket.once('data', () => socket.end(`HTTP/1.0 200 Fine ${BEARER}\r\nContent-Length: 2\r\n\r\n[]`)),
-    );
-    const url = `${await loopbackUrl(legacy)}/v1/prices`;
+    const legacy = await startHostileTarget({
+      misbehave: rawAnswer(`HTTP/1.0 200 Fine ${BEARER}\r\nContent-Length: 2\r\n\r\n[]`),
+    });
+    const url = `${legacy.url}/v1/prices`;
     try {
       const request = { method: 'GET', url, headers: {} };
       const response = await sendOnce({ ...request, timeoutMs: 5000, maxBodyBytes: 1024 });
@@ -336,7 +335,7 @@ test.describe('HAR', () => {
       // Read back, as a replay and npm run verify read it.
       expect(parseHar(JSON.stringify(buildHar(records, harOptions))).records[0]?.httpVersion).toBe('HTTP/1.0');
     } finally {
-      legacy.close();
+      await legacy.close();
     }
   });
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer as createTcpServer } from 'node:net';
+import { type Socket, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -39,7 +39,7 @@ import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
 import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, workersUsed } from './support/child-run';
 import { CAP, answered } from './support/judged';
-import { closedLoopbackPort, listenOnLoopback } from './support/listening';
+import { closedLoopbackPort } from './support/listening';
 import { scratchDir } from './support/scratch';
 import {
   type HostileTarget,
@@ -987,52 +987,56 @@ test.describe('the client', () => {
   test('a reused connection found closed is sent again on a new one, not on another of the pool', async () => {
     // A server that closes its idle connections in a batch (the JDK's at each clock tick): each of them resets the
     // next request it gets, before the client has read that it closed.
-    const answering = createTcpServer((socket) => {
-      let requests = 0;
-      socket.on('data', () => {
-        if (requests++ > 0) socket.resetAndDestroy();
-        else socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n[]');
-      });
+    const answeredOn = new WeakMap<Socket, number>();
+    const answering = await startHostileTarget({
+      misbehave: (req, res, index) => {
+        const answered = answeredOn.get(req.socket) ?? 0;
+        answeredOn.set(req.socket, answered + 1);
+        if (answered > 0) return reset(req, res, index);
+        res.writeHead(200, { 'content-length': '2' }).end('[]');
+        return true;
+      },
     });
-    const url = `http://127.0.0.1:${await listenOnLoopback(answering)}/v1/postventa`;
+    const url = `${answering.url}/v1/postventa`;
     const send = (method: string) => sendOnce({ method, url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP });
     try {
       // Two connections in the pool, each answered once; then a POST, which is never sent again after a reset.
       await Promise.all([send('GET'), send('GET')]);
       expect((await send('POST')).status).toBe(200);
     } finally {
-      answering.close();
+      await answering.close();
     }
   });
 
   test('a reset before any answer is sent again once when asked, for a method whose answer is the same', async () => {
     // A target whose process a rolling deploy stops: it resets the connections in flight, and its next one answers.
-    let connections = 0;
     let resets = 1;
-    const restarting = createTcpServer((socket) => {
-      connections++;
-      socket.once('data', () => {
-        if (resets-- > 0) socket.resetAndDestroy();
-        else socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n[]');
-      });
+    const restarting = await startHostileTarget({
+      misbehave: (req, res, index) => {
+        if (resets-- > 0) return reset(req, res, index);
+        res.writeHead(200, { 'content-length': '2', connection: 'close' }).end('[]');
+        return true;
+      },
     });
-    const url = `http://127.0.0.1:${await listenOnLoopback(restarting)}/v1/prices`;
+    const url = `${restarting.url}/v1/prices`;
     const send = (method: string, resendAfterRestart = true, once = 1) => {
-      [connections, resets] = [0, once];
+      resets = once;
+      const before = restarting.requests;
+      const sent = () => restarting.requests - before;
       return sendOnce({ method, url, headers: {}, timeoutMs: 5000, maxBodyBytes: CAP, resendAfterRestart }).then(
-        (answer) => ({ status: answer.status, connections }),
-        (e: unknown) => ({ status: (e as NoAnswer).kind, connections }),
+        (answer) => ({ status: answer.status, sent: sent() }),
+        (e: unknown) => ({ status: (e as NoAnswer).kind, sent: sent() }),
       );
     };
     try {
-      for (const method of ['GET', 'PUT']) expect(await send(method), method).toEqual({ status: 200, connections: 2 });
+      for (const method of ['GET', 'PUT']) expect(await send(method), method).toEqual({ status: 200, sent: 2 });
       // A POST or PATCH may have been carried out; a DELETE carried out would be refused as not found.
       for (const method of ['POST', 'PATCH', 'DELETE'])
-        expect(await send(method), method).toEqual({ status: 'reset', connections: 1 });
-      expect(await send('GET', false), 'not asked (the preflight)').toEqual({ status: 'reset', connections: 1 });
-      expect(await send('GET', true, 9), 'once, not for ever').toEqual({ status: 'reset', connections: 2 });
+        expect(await send(method), method).toEqual({ status: 'reset', sent: 1 });
+      expect(await send('GET', false), 'not asked (the preflight)').toEqual({ status: 'reset', sent: 1 });
+      expect(await send('GET', true, 9), 'once, not for ever').toEqual({ status: 'reset', sent: 2 });
     } finally {
-      restarting.close();
+      await restarting.close();
     }
   });
 
