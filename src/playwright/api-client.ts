@@ -22,6 +22,7 @@ import { credentialsOf, outgoingRequest } from '../http/request';
 import type { Transport } from '../http/transport';
 import { OPERATIONS, type Operation, type OperationName, operationLabel } from '../model/operations';
 import { printable } from '../model/printable';
+import { asStep } from './steps';
 import { resumeSkip, stopAsInconclusive, stopAsInterrupted, stopAsNotRun } from './unjudged';
 import {
   currentBearerToken,
@@ -143,7 +144,7 @@ export class ApiClient {
         this.batched--;
       }
     };
-    return location ? test.step(title, batch, { location }) : batch();
+    return location ? asStep(title, batch, location) : batch();
   }
 
   /** Sends operation `name` of §4, e.g. api.call('listPrices'). */
@@ -184,12 +185,12 @@ export class ApiClient {
     };
     const { prefetched } = this;
     const deliver = () => (prefetched && !notAhead ? prefetched.deliver(request, sendNow) : sendNow());
-    // A step per request, as Playwright's own client made (UI mode and the blob report show it); its title never
+    // A step per request, as Playwright's own client made, where a reporter shows it (steps.ts); its title never
     // holds a secret.
     const title = redact(printable(`${request.method} ${request.url}`, { maxChars: 300 }));
     // At the test's own line, as a boxed step would be, without capturing a source-mapped stack per request.
     const location = this.owner && { file: this.owner.file, line: this.owner.line, column: this.owner.column };
-    const delivery = location && this.batched === 0 ? await test.step(title, deliver, { location }) : await deliver();
+    const delivery = location && this.batched === 0 ? await asStep(title, deliver, location) : await deliver();
     this.record?.(request, delivery, credentials, this.owner);
     const transient = delivery.attempts.filter((a) => a.transient).length;
     if (delivery.attempts.length > transient) this.retried++;

@@ -15,6 +15,7 @@ import { operationLabel } from '../model/operations';
 import { redact } from '../http/redact';
 import './secrets';
 import { firstLines, stripAnsi } from '../model/text';
+import { asStep } from './steps';
 import { isUnjudged } from './unjudged';
 
 /** A setting, by its key in SETTINGS, that a request depends on and the preflight cannot check without writing. */
@@ -103,7 +104,7 @@ export class Conformance {
     const location = { file: info.file, line: info.line, column: info.column };
     let outcome: Awaited<ReturnType<Assertion['judge']>> | undefined;
     try {
-      await test.step(
+      await asStep(
         `${id} · ${req.level} · ${sectionLabel(req.section)}`,
         async () => {
           const context = { config: this.config, ...(options.resend && { resend: options.resend }) };
@@ -113,7 +114,7 @@ export class Conformance {
             throw atLocation(e, location);
           }
         },
-        { location },
+        location,
       );
     } catch (e) {
       if (isUnjudged()) throw e; // skipped as inconclusive or not run: not this requirement's failure

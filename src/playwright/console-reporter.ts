@@ -14,6 +14,7 @@ import type {
 import { TRANSIENT_ANNOTATION } from '../checks/check-protocol';
 import { transientLine } from '../report/format';
 import { plural, stripAnsi } from '../model/text';
+import { noteStepsUnseen } from './steps';
 import { stdoutFlushed } from './stdout';
 import { EMBEDDED_TARGET } from '../config/target';
 import { TIMED_OUT_HINT, timedOutUnjudged } from './collect';
@@ -58,6 +59,7 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
+    noteStepsUnseen(config);
     this.total = suite.allTests().length;
     const target = `${targetLine(config.metadata)}\n`;
     // `--list` runs nothing: the tests it would run, as Playwright's own list reporter shows them.

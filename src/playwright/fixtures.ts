@@ -121,7 +121,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
     { scope: 'worker', box: 'self' },
   ],
   // Boxed: an option the mutation matrix sets, which would otherwise be a step of every test.
-  profileByTag: [{}, { option: true, box: true }],
+  profileByTag: [{}, { option: true, box: 'self' }],
   api: [
     async ({ transport, config, profileByTag, prefetcher, exchangeLog }, use, testInfo) => {
       // Undefined for a test its tags send to two profiles: no profile is right for it.

@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { type Socket, createServer as createTcpServer } from 'node:net';
 import { join } from 'node:path';
 import { deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import type { JSONReport, JSONReportSpec, JSONReportSuite, JSONReportTestStep } from '@playwright/test/reporter';
 import fc from 'fast-check';
 import { version } from '../../package.json';
 import type { Config } from '../../src/config/config';
@@ -34,10 +35,19 @@ import type { ApiClient } from '../../src/playwright/api-client';
 import type { Conformance, JudgeOptions } from '../../src/playwright/conformance';
 import { validBodies } from '../../src/model/bodies';
 import { replacingReporters } from '../../src/playwright/replaced-reporters';
+import { stepsUnseenBy } from '../../src/playwright/steps';
 import { PREFETCH_CONCURRENCY } from '../../src/playwright/property';
 import type { ConformanceReport } from '../../src/report/model';
 import { readArtifacts, secretForms } from './support/artifacts';
-import { type ChildRun, type fakeSecrets, lastLine, readReport, runPlaywright, workersUsed } from './support/child-run';
+import {
+  type ChildRun,
+  type fakeSecrets,
+  REPO_ROOT,
+  lastLine,
+  readReport,
+  runPlaywright,
+  workersUsed,
+} from './support/child-run';
 import { CAP, answered } from './support/judged';
 import { closedLoopbackPort } from './support/listening';
 import { scratchDir } from './support/scratch';
@@ -329,9 +339,18 @@ test("--reporter in place of the suite's: a run that fails or cannot be judged d
   // Before, each exited 0: a failed requirement marked expected to keep the worker, an unjudged test skipped.
   const fault = { RSF_REFERENCE_FAULT: 'error-json-as-text-plain' }; // operation 1's errors: GEN-ERROR-CONTENT-TYPE
   const oneTest = ['client.spec.ts', '-g', 'refuses a request without an Authorization header'];
-  const failing = await suiteAgainst(undefined, secrets, fault, ['--reporter=dot', ...oneTest], 80_000);
+  const failing = await suiteAgainst(undefined, secrets, fault, ['--reporter=json', ...oneTest], 80_000);
   expect(failing.code, failing.output).toBe(1);
-  expect(failing.output).toContain("--reporter=dot replaces the suite's reporters");
+  expect(failing.output).toContain("--reporter=json replaces the suite's reporters");
+  // A reporter that shows steps gets each check and request as one (steps.ts); the suite's own reporters get none.
+  const titles = (steps: readonly JSONReportTestStep[] = []): string[] =>
+    steps.flatMap((step) => [step.title, ...titles(step.steps)]);
+  const specs = (suite: JSONReportSuite): JSONReportSpec[] => [...suite.specs, ...(suite.suites ?? []).flatMap(specs)];
+  const steps = (JSON.parse(failing.stdout) as JSONReport).suites
+    .flatMap(specs)
+    .flatMap((spec) => spec.tests.flatMap((t) => t.results.flatMap((r) => titles(r.steps))));
+  expect(steps).toContainEqual(expect.stringMatching(/^GEN-ERROR-CONTENT-TYPE · MUST · §/));
+  expect(steps).toContainEqual(expect.stringMatching(/^PATCH http:.*\/v1\/client$/));
   // The price list throttled after the preflight's read of it: the test that lists prices cannot be judged.
   const throttle = answerFor(/\/v1\/prices/, 'slow down', { 'content-type': 'text/plain', 'retry-after': '0' }, 429);
   let pricesAsked = 0;
@@ -352,6 +371,13 @@ test("--reporter in place of the suite's: a run that fails or cannot be judged d
   expect(replacingReporters(run('junit', 'line'), ours)).toEqual(['junit', 'line']);
   expect(replacingReporters(run('/x/src/playwright/console-reporter.ts', 'blob'), ours)).toBeUndefined();
   expect(replacingReporters(run('/x/src/playwright/conformance-reporter.ts', 'dot'), ours)).toBeUndefined();
+  // Nor does any of these show a step: checks and requests are not made steps (steps.ts).
+  const src = join(REPO_ROOT, 'src/playwright');
+  const suiteReporters = ['plan-reporter', 'console-reporter', 'conformance-reporter'].map((f) => join(src, `${f}.ts`));
+  expect(stepsUnseenBy(run(...suiteReporters).reporter)).toBe(true);
+  expect(stepsUnseenBy(run(...suiteReporters.slice(0, 2), 'blob').reporter)).toBe(true);
+  expect(stepsUnseenBy(run(...suiteReporters, 'html').reporter)).toBe(false);
+  expect(stepsUnseenBy(run('json').reporter)).toBe(false);
 });
 
 test('--max-failures (-x) stops the run after the failures it names', async () => {
