@@ -14,7 +14,6 @@ import type {
 import { TRANSIENT_ANNOTATION } from '../checks/check-protocol';
 import { transientLine } from '../report/format';
 import { plural, stripAnsi } from '../model/text';
-import { noteStepsUnseen } from './steps';
 import { stdoutFlushed } from './stdout';
 import { EMBEDDED_TARGET } from '../config/target';
 import { TIMED_OUT_HINT, timedOutUnjudged } from './collect';
@@ -59,7 +58,6 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    noteStepsUnseen(config);
     this.total = suite.allTests().length;
     const target = `${targetLine(config.metadata)}\n`;
     // `--list` runs nothing: the tests it would run, as Playwright's own list reporter shows them.

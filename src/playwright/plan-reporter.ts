@@ -13,6 +13,7 @@ import { runDirOfThisRun } from '../http/run-state';
 import { validBodies } from '../model/bodies';
 import { DECLARED_ANNOTATION, type Plan, type PlannedTest, sharedOut, writePlan } from './declarations';
 import { RunnerPrefetch } from './runner-prefetch';
+import { noteStepsUnseen } from './steps';
 
 /** The fixtures the mutation matrix sets per project (fixtures.ts): a project with either sends its own way. */
 function sendsToItsOwnProfile(test: TestCase): boolean {
@@ -35,6 +36,7 @@ export default class PlanReporter implements Reporter {
   private runner: RunnerPrefetch | undefined;
 
   onBegin(config: FullConfig, suite: Suite): void {
+    noteStepsUnseen(config);
     // Only in a run that the global setup began: `--list` calls onBegin too.
     // A failed global setup has removed it already, and nothing runs.
     const dir = runDirOfThisRun();
