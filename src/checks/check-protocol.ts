@@ -122,3 +122,8 @@ export function parseCheckAnnotation(a: { type: string; description?: string }):
   if (!id || (outcome !== 'passed' && outcome !== 'failed' && outcome !== 'untested')) return undefined;
   return rest.length > 0 ? { id, outcome, reason: rest.join(' ') } : { id, outcome };
 }
+
+/** Only MUST failures fail a test; SHOULD and INFO are reported as warnings. */
+export function failsTheTest(level: string): boolean {
+  return level === 'MUST';
+}

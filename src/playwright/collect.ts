@@ -20,6 +20,8 @@ import {
   parseCheckAnnotation,
 } from '../checks/check-protocol';
 import type { Evidence, ExchangeRecord } from '../checks/check-protocol';
+import { failsTheTest } from '../checks/check-protocol';
+import { requirements } from '../model/catalogue';
 import { stripAnsi } from '../model/text';
 import type { TestRecord, TestRunStatus, Unjudged } from '../report/model';
 import { failedRequirements } from './kept-worker';
@@ -78,11 +80,31 @@ export const TIMED_OUT_HINT =
  * answers, Retry-After, the rate cap) are what took the time, never a requirement.
  */
 export function timedOutUnjudged(result: Pick<TestResult, 'status' | 'annotations' | 'errors'>): Unjudged | undefined {
-  if (result.status !== 'timedOut') return undefined;
-  if (failedRequirements(result).length > 0) return undefined;
+  if (result.status !== 'timedOut' || failedByRequirement(result)) return undefined;
   const [firstLine] = stripAnsi(result.errors[0]?.message ?? '').split('\n');
   const error = firstLine?.trim().replace(/\.$/, '') || 'the test timed out';
   return { kind: 'inconclusive', reason: `${error}: ${TIMED_OUT_HINT}` };
+}
+
+/**
+ * A test that failed with no MUST check failing it (only a MUST check's failure fails a test) broke in the suite or
+ * in Playwright: an error outside any check, a fixture's, a test no longer in its file. That judges none of its
+ * requirements: not judged, and the run is ERROR, not FAIL, with the error to report.
+ */
+export function crashedUnjudged(result: Pick<TestResult, 'status' | 'annotations' | 'errors'>): Unjudged | undefined {
+  if (result.status !== 'failed' || failedByRequirement(result)) return undefined;
+  const [firstLine] = stripAnsi(result.errors[0]?.message ?? '').split('\n');
+  const error = firstLine?.trim() || 'an unknown error';
+  return { kind: 'inconclusive', reason: `the test broke outside any check (${error}): ${CRASHED_HINT}` };
+}
+
+/** What a crash asks of the user: it is the suite's (or Playwright's) defect, not the target's. */
+export const CRASHED_HINT =
+  "that is the suite's failure or Playwright's, not the target's: report it with this run's reports/ folder";
+
+/** Whether a MUST check failed the test (a SHOULD or INFO check that failed only warned). */
+function failedByRequirement(result: Pick<TestResult, 'annotations'>): boolean {
+  return failedRequirements(result).some((id) => failsTheTest(requirements().find((r) => r.id === id)?.level ?? ''));
 }
 
 /** A skipped test that could not be judged; a test that ended otherwise was judged, whatever its annotations say. */
@@ -124,7 +146,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const sizeRefused = total(of(SIZE_REFUSED_ANNOTATION));
   const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
   const status = runStatusOf(result);
-  const stopped = unjudgedOf(status, of) ?? (result && timedOutUnjudged(result));
+  const stopped = unjudgedOf(status, of) ?? (result && (timedOutUnjudged(result) ?? crashedUnjudged(result)));
   const answer = stopped && unjudgedAnswerOf(result);
   const unjudged = stopped && { ...stopped, ...(answer && { answer }) };
   const skipReasons = [...of('skip'), ...of('fixme')].filter(Boolean);

@@ -3,7 +3,7 @@
 // are recorded as warnings and the test goes on (the reporter applies the exit policy).
 import { test } from '@playwright/test';
 import { requirement, sectionLabel } from '../model/catalogue';
-import { EVIDENCE_ATTACHMENT_PREFIX, type Evidence, checkAnnotation } from '../checks/check-protocol';
+import { EVIDENCE_ATTACHMENT_PREFIX, type Evidence, checkAnnotation, failsTheTest } from '../checks/check-protocol';
 import { type Assertion, type Check, type CheckContext, isNotApplicable } from '../checks/checks';
 import { type Config, SETTINGS, secretSettings } from '../config/config';
 import { SETTING_CHECKS } from '../config/setting-checks';
@@ -28,11 +28,6 @@ export interface JudgeOptions {
   evidence?: readonly Exchange[];
   /** What the failure's message adds about how the exchanges were sent (a link's second step sent again, say). */
   note?: string;
-}
-
-/** Only MUST failures fail a test; SHOULD and INFO are reported as warnings. */
-export function failsTheTest(level: string): boolean {
-  return level === 'MUST';
 }
 
 /** "RSF_CATEGORY_ID=10, RSF_CHANNEL_TOKEN (secret)": a secret is named, never shown. */

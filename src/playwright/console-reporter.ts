@@ -16,7 +16,7 @@ import { transientLine } from '../report/format';
 import { plural, stripAnsi } from '../model/text';
 import { stdoutFlushed } from './stdout';
 import { EMBEDDED_TARGET } from '../config/target';
-import { TIMED_OUT_HINT, timedOutUnjudged } from './collect';
+import { CRASHED_HINT, TIMED_OUT_HINT, crashedUnjudged, timedOutUnjudged } from './collect';
 
 /** Failures shown in full on the console; the rest are listed by title, and every one is in reports/. */
 const FAILURES_IN_FULL = 20;
@@ -50,6 +50,8 @@ export default class ConsoleReporter implements Reporter {
   private readonly counts = { passed: 0, failed: 0, interrupted: 0, skipped: 0 };
   /** Tests that ran out of time before a check failed: not judged (collect.ts), so not counted as failed. */
   private readonly timedOut: TestCase[] = [];
+  /** Tests that broke outside any check: not judged either (collect.ts), shown in full, to be reported. */
+  private readonly crashed: { test: TestCase; result: TestResult }[] = [];
   /** Gateway blips the tests' requests got and sent again. */
   private transient = 0;
 
@@ -74,6 +76,8 @@ export default class ConsoleReporter implements Reporter {
     // Interrupted (Ctrl-C) is no failure: counted apart, as Playwright's list reporter counts it, with no evidence.
     if (timedOutUnjudged(result)) {
       this.timedOut.push(test);
+    } else if (crashedUnjudged(result)) {
+      this.crashed.push({ test, result });
     } else {
       const status = result.status === 'timedOut' ? 'failed' : result.status;
       this.counts[status]++;
@@ -110,6 +114,10 @@ export default class ConsoleReporter implements Reporter {
       process.stdout.write(`\n  ${rest.length} more failed tests; their evidence is in reports/conformance.md:\n`);
       for (const { test } of rest) process.stdout.write(`    ${this.titleOf(test)}\n`);
     }
+    if (this.crashed.length > 0) process.stdout.write(`\n  Broke outside any check, not judged: ${CRASHED_HINT}.\n`);
+    this.crashed.slice(0, FAILURES_IN_FULL).forEach(({ test, result: testResult }, i) => {
+      process.stdout.write(`\n  ${i + 1}) ${this.titleOf(test)}\n\n${indent(messageOf(testResult))}\n`);
+    });
     if (this.timedOut.length > 0) {
       process.stdout.write(`\n  Timed out, not judged: ${TIMED_OUT_HINT}.\n`);
       for (const test of this.timedOut.slice(0, FAILURES_IN_FULL)) process.stdout.write(`    ${this.titleOf(test)}\n`);
@@ -121,6 +129,7 @@ export default class ConsoleReporter implements Reporter {
     const lines = [
       this.counts.failed > 0 ? `${this.counts.failed} failed` : '',
       this.timedOut.length > 0 ? `${this.timedOut.length} timed out (not judged)` : '',
+      this.crashed.length > 0 ? `${this.crashed.length} broke outside any check (not judged)` : '',
       this.counts.interrupted > 0 ? `${this.counts.interrupted} interrupted` : '',
       this.total > this.count ? `${this.total - this.count} did not run` : '',
       this.counts.skipped > 0 ? `${this.counts.skipped} skipped` : '',

@@ -116,7 +116,7 @@ export interface TestRef {
 
 export interface EvidenceEntry {
   /**
-   * `check`: a failed check's attachment; `error`: a test that failed without a failed check (crash, time-out);
+   * `check`: a failed check's attachment; `error`: the error of a test that broke outside any check (not judged);
    * `unjudged`: the answer that stopped a test unjudged.
    */
   kind: 'check' | 'error' | 'unjudged';
@@ -300,8 +300,12 @@ type Signal =
   | { kind: 'skip'; reason: string }
   | { kind: 'not-reached'; reason: string };
 
+function testWhere(t: TestRecord): Pick<EvidenceEntry, 'test' | 'location' | 'project'> {
+  return { test: t.title, location: `${t.file}:${t.line}`, project: t.project };
+}
+
 function failSignals(t: TestRecord, id: string): Signal[] {
-  const where = { test: t.title, location: `${t.file}:${t.line}`, project: t.project };
+  const where = testWhere(t);
   const own = checksOf(t, id);
   if (own.some((c) => c.outcome === 'failed')) {
     const attached = t.evidence.filter((e) => e.id === id);
@@ -317,12 +321,8 @@ function failSignals(t: TestRecord, id: string): Signal[] {
         : [{ kind: 'check', ...where, message: testError ?? 'check failed; no evidence was attached' }];
     return entries.map((entry) => ({ kind: 'fail', entry }));
   }
-  // A failed test with no failed check at all (a crash) fails every requirement it is tagged with; one that ran out
-  // of time is not judged (collect.ts).
-  const anyFailedCheck = t.checks.some((c) => c.outcome === 'failed');
-  if (FAILED_RUN.has(t.status) && !t.unjudged && !anyFailedCheck && t.tags.includes(id)) {
-    return [{ kind: 'fail', entry: { kind: 'error', ...where, message: errorText(t) } }];
-  }
+  // A failed test that no MUST check failed (it broke outside any check, or ran out of time) is not judged
+  // (collect.ts): it fails none of its requirements.
   return [];
 }
 
@@ -337,7 +337,13 @@ function signalsOf(t: TestRecord, req: Requirement): Signal[] {
   if (t.unjudged) {
     if (passed) return [{ kind: 'pass' }];
     const { kind: status, reason, answer } = t.unjudged;
-    return [{ kind: 'unjudged', status, reason, ...(answer && { entry: unjudgedEntry(t, req, answer) }) }];
+    // A test that broke outside any check shows its whole error, to be reported (collect.ts, crashedUnjudged).
+    const entry = answer
+      ? unjudgedEntry(t, req, answer)
+      : t.status === 'failed'
+        ? ({ kind: 'error', ...testWhere(t), message: errorText(t) } as const)
+        : undefined;
+    return [{ kind: 'unjudged', status, reason, ...(entry && { entry }) }];
   }
   if (t.status === 'skipped') return [{ kind: 'skip', reason: t.skipReason ?? 'skipped' }];
   // A passed check counts even if the test later failed on another requirement.
@@ -365,9 +371,7 @@ function unjudgedEntry(t: TestRecord, req: Requirement, answer: ExchangeRecord):
   const { id: requirement, level, section } = req;
   return {
     kind: 'unjudged',
-    test: t.title,
-    location: `${t.file}:${t.line}`,
-    project: t.project,
+    ...testWhere(t),
     message,
     evidence: {
       requirement,

@@ -46,18 +46,11 @@ const CAUGHT_ONLY_BY: Record<string, RegExp> = {
 const flagged = (row: RequirementRow): boolean => row.status === 'failed' || row.status === 'warning';
 
 /**
- * The tests among `own` that gave `row` its failure, as the report model decides (model.ts, failSignals): a
- * failed check of the requirement, or a failed test that failed no check at all (a crash, a time-out).
+ * The tests among `own` that gave `row` its failure, as the report model decides (model.ts, failSignals): a failed
+ * check of the requirement. A test that broke outside any check, or ran out of time, judged nothing (collect.ts).
  */
-function failingRefs(row: RequirementRow, own: readonly ListedTest[], rows: readonly RequirementRow[]): TestRef[] {
-  const sameTest = (a: TestRef, b: TestRef) => a.file === b.file && a.line === b.line && a.title === b.title;
-  const failedSomeCheck = (ref: TestRef) =>
-    rows.some((r) => r.tests.some((t) => sameTest(t, ref) && t.checks.failed > 0));
-  return row.tests.filter(
-    (ref) =>
-      own.some((t) => isListed(ref, t)) &&
-      (ref.checks.failed > 0 || (ref.outcome === 'failed' && !failedSomeCheck(ref))),
-  );
+function failingRefs(row: RequirementRow, own: readonly ListedTest[]): TestRef[] {
+  return row.tests.filter((ref) => own.some((t) => isListed(ref, t)) && ref.checks.failed > 0);
 }
 
 interface FaultResult {
@@ -122,14 +115,14 @@ test('the suite passes every conforming mode and kills every fault of the refere
     const rows = reportOf(roundProject(i)).requirements;
     return round.map((fault) => {
       const own = testsOf(fault, tests);
-      const flaggedByOwn = (r: RequirementRow) => flagged(r) && failingRefs(r, own, rows).length > 0;
+      const flaggedByOwn = (r: RequirementRow) => flagged(r) && failingRefs(r, own).length > 0;
       const row = rows.find((r) => r.id === fault.breaks);
       return {
         fault: fault.name,
         breaks: fault.breaks,
         level: row?.level ?? '?',
         killed: row ? flaggedByOwn(row) : false,
-        detectedBy: row ? failingRefs(row, own, rows).map((t) => t.title) : [],
+        detectedBy: row ? failingRefs(row, own).map((t) => t.title) : [],
         alsoFlagged: rows.filter((r) => r.id !== fault.breaks && flaggedByOwn(r)).map((r) => r.id),
       };
     });

@@ -9,7 +9,7 @@ import {
   slowDownDescription,
   slowDownOf,
 } from '../../src/checks/check-protocol';
-import { runStatusOf, timedOutUnjudged } from '../../src/playwright/collect';
+import { crashedUnjudged, runStatusOf, timedOutUnjudged } from '../../src/playwright/collect';
 import { expect, test } from '../../src/playwright/fixtures';
 import { type Baseline, loadBaseline } from '../../src/report/baseline';
 import ConformanceReporter, {
@@ -137,13 +137,28 @@ test('interrupted, not-run and skipped tests leave a requirement untested or ski
   expect(report.summary.tests.notRun).toBe(2);
 });
 
-test('one failing test among passing ones fails the requirement; a passing test alone vouches for its tags', () => {
-  const crashed = t(['A-MUST'], {
-    status: 'failed',
-    errors: ["TypeError: Cannot read properties of undefined (reading 'id')"],
+test('a test that broke outside any check judges none of its tags: ERROR, not FAIL; a pass vouches for its own', () => {
+  // Before, it failed every requirement it is tagged with: a TypeError of the suite's, or Playwright's "Test not found
+  // in the worker process" for a checkout changed under a running suite, read as the target's non-conformance.
+  const errors = [{ message: "TypeError: Cannot read properties of undefined (reading 'id')\n    at …" }];
+  const unjudged = crashedUnjudged({ status: 'failed', annotations: [], errors });
+  expect(unjudged).toEqual({
+    kind: 'inconclusive',
+    reason:
+      "the test broke outside any check (TypeError: Cannot read properties of undefined (reading 'id')): that is " +
+      "the suite's failure or Playwright's, not the target's: report it with this run's reports/ folder",
   });
-  const { status } = build([t(['A-MUST']), crashed, t(['B-MUST'])]);
-  expect([status('A-MUST'), status('B-MUST')]).toEqual(['failed', 'passed']);
+  // A SHOULD check that failed only warned: the test did not fail for it.
+  const warned = { type: CHECK_ANNOTATION, description: 'HTTP-AUTH-401 failed' };
+  expect(crashedUnjudged({ status: 'failed', annotations: [warned], errors })).toEqual(unjudged);
+  const failedMust = { type: CHECK_ANNOTATION, description: 'OP1-SUCCESS-SHAPE failed' };
+  expect(crashedUnjudged({ status: 'failed', annotations: [failedMust], errors })).toBeUndefined();
+  expect(crashedUnjudged({ status: 'timedOut', annotations: [], errors })).toBeUndefined();
+  const crashed = t(['A-MUST'], { status: 'failed', errors: errors.map((e) => e.message), unjudged });
+  const { status, report } = build([t(['A-MUST']), crashed, t(['B-MUST'])]);
+  expect([status('A-MUST'), status('B-MUST')]).toEqual(['inconclusive', 'passed']);
+  expect(report.summary.tests).toMatchObject({ failed: 0, inconclusive: 1 });
+  expect(report.summary.verdict).toBe('ERROR');
 });
 
 test('a test its worker cut short as the run was interrupted is interrupted, not skipped, and names no outage', () => {
@@ -168,8 +183,11 @@ test('a test that ran out of time before a check failed is not judged; one whose
       /^Test timeout of 5ms exceeded while setting up "api": the spec shows no time-outs \(§8\)/,
     ),
   });
-  const failedCheck = { type: CHECK_ANNOTATION, description: 'A-MUST failed' };
+  const failedCheck = { type: CHECK_ANNOTATION, description: 'OP1-SUCCESS-SHAPE failed' };
   expect(timedOutUnjudged({ status: 'timedOut', annotations: [failedCheck], errors })).toBeUndefined();
+  // A SHOULD check only warned: the time-out still stopped the test before its MUST checks.
+  const warned = { type: CHECK_ANNOTATION, description: 'HTTP-AUTH-401 failed' };
+  expect(timedOutUnjudged({ status: 'timedOut', annotations: [warned], errors })).toEqual(unjudged);
   expect(timedOutUnjudged({ status: 'failed', annotations: [], errors })).toBeUndefined();
   const { status, report } = build([t(['A-MUST'], { status: 'timedOut', unjudged }), t(['B-MUST'])]);
   expect([status('A-MUST'), status('B-MUST')]).toEqual(['inconclusive', 'passed']);
