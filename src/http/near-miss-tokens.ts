@@ -76,11 +76,24 @@ export function caseCarriesNoMeaning(token: string): boolean {
   return otherCase(token) !== undefined && (token === token.toLowerCase() || token === token.toUpperCase());
 }
 
+/** A near miss of a token, and how it differs from the token, as a failure names it (its value is redacted). */
+export interface NearMiss {
+  token: string;
+  /** "with its last character changed" */
+  change: string;
+}
+
 /** The near-miss forms of `token`, its other letter case among them when `withOtherCase`. */
-function nearMisses(token: string, withOtherCase: boolean): string[] {
+function nearMisses(token: string, withOtherCase: boolean): NearMiss[] {
   const otherForm = withOtherCase ? otherCase(token) : undefined;
-  return [lastCharacterChanged(token), lastCharacterDropped(token), characterAdded(token), otherForm].filter(
-    (t): t is string => t !== undefined && t !== '' && t !== token,
+  const forms: [string | undefined, string][] = [
+    [lastCharacterChanged(token), 'with its last character changed'],
+    [lastCharacterDropped(token), 'without its last character'],
+    [characterAdded(token), 'with a character added at its end'],
+    [otherForm, 'with its letters in the other case'],
+  ];
+  return forms.flatMap(([form, change]) =>
+    form === undefined || form === '' || form === token ? [] : [{ token: form, change }],
   );
 }
 
@@ -88,11 +101,11 @@ function nearMisses(token: string, withOtherCase: boolean): string[] {
  * The near misses a probe sends of a token given in a path (operation 15's channel token), each one a conforming
  * target refuses: not the other case of a token whose letters are in one case (caseCarriesNoMeaning).
  */
-export function nearMissesToSend(token: string): string[] {
+export function nearMissesToSend(token: string): NearMiss[] {
   return nearMisses(token, !caseCarriesNoMeaning(token));
 }
 
 /** Every near-miss form of a token that the suite may send: the values to redact along with it. */
 export function nearMissTokens(token: string): string[] {
-  return token === '' ? [] : nearMisses(token, true);
+  return token === '' ? [] : nearMisses(token, true).map((nearMiss) => nearMiss.token);
 }

@@ -31,4 +31,9 @@ export interface SendOptions {
   json?: unknown;
   /** Raw bytes with their own content type, e.g. malformed JSON. */
   raw?: { text: string; contentType: string };
+  /**
+   * What the request is, for a failure to say where the request cannot: "the channel token with its last character
+   * changed", whose path shows only [REDACTED], as it shows every near miss of a secret. Never sent.
+   */
+  label?: string;
 }

@@ -94,8 +94,13 @@ export async function runProbe(
     const reason = await refusedAsWrongSettings(exchange, control, config);
     if (reason !== undefined) stopAsInconclusive(reason);
   }
+  const note = request.label && `the request judged: ${request.label}`;
   for (const check of spec.checks) {
-    await conformance.check(check, exchange, { resend, ...(spec.settings && { settings: spec.settings }) });
+    await conformance.check(check, exchange, {
+      resend,
+      ...(spec.settings && { settings: spec.settings }),
+      ...(note && { note }),
+    });
   }
   return exchange;
 }

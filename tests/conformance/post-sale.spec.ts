@@ -95,10 +95,19 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
         // that lets a logged-in account through would let it post to any channel.
         alsoSending: (ctx) => [
           ...[
-            ...nearMissesToSend(ctx.config.channelToken),
-            ...(ctx.config.bearerToken === ctx.config.channelToken ? [] : [ctx.config.bearerToken]),
-          ].map((token) => channelMessageRequest(ctx, { token })),
-          { ...MADE_UP_CHANNEL_TOKEN.request(ctx), credentials: 'valid' },
+            ...nearMissesToSend(ctx.config.channelToken).map(({ token, change }) => ({
+              token,
+              label: `RSF_CHANNEL_TOKEN ${change}`,
+            })),
+            ...(ctx.config.bearerToken === ctx.config.channelToken
+              ? []
+              : [{ token: ctx.config.bearerToken, label: 'RSF_BEARER_TOKEN as the channel token' }]),
+          ].map(({ token, label }) => ({ ...channelMessageRequest(ctx, { token }), label })),
+          {
+            ...MADE_UP_CHANNEL_TOKEN.request(ctx),
+            credentials: 'valid',
+            label: 'a made-up channel token, beside a valid Authorization header',
+          },
         ],
         checks: [rejects('OP15-CHANNEL-TOKEN'), errorContentType()],
       },

@@ -139,14 +139,15 @@ test('the near-miss tokens are redacted from every output of runs where their pr
     'op10-token-prefix-accepted': 'OP10-AUTH-REQUIRED',
     'op13-token-extension-accepted': 'OP13-AUTH-REQUIRED',
   };
-  const runs = await Promise.all(
-    Object.entries(faults).map(async ([fault, id]) => {
-      const dir = testInfo.outputPath(fault);
-      const grep = ['--grep', `@${id}(\\s|$)`];
-      const run = await runWithSecrets(dir, secrets, grep, { RSF_REFERENCE_FAULT: fault }, 3 * 60_000);
-      return { fault, id, dir, run };
-    }),
-  );
+  const runFault = async (fault: string, id: string) => {
+    const dir = testInfo.outputPath(fault);
+    const grep = ['--grep', `@${id}(\\s|$)`];
+    const run = await runWithSecrets(dir, secrets, grep, { RSF_REFERENCE_FAULT: fault }, 3 * 60_000);
+    return { fault, id, dir, run };
+  };
+  // Operation 15's channel token, in the path: its near misses all show as [REDACTED], and the failure names which.
+  const channelRun = runFault('op15-channel-token-case-insensitive', 'OP15-CHANNEL-TOKEN');
+  const runs = await Promise.all(Object.entries(faults).map(([fault, id]) => runFault(fault, id)));
   for (const { fault, id, dir, run } of runs) {
     expect(run.code, `${fault}: the near-miss probe fails the run\n${run.stdout}\n${run.stderr}`).toBe(1);
     const row = readReport(join(dir, 'reports')).requirements.find((r) => r.id === id);
@@ -165,4 +166,16 @@ test('the near-miss tokens are redacted from every output of runs where their pr
     const leaks = artifacts.flatMap((a) => forms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`));
     expect(leaks, `${fault} run`).toEqual([]);
   }
+  const channel = await channelRun;
+  expect(channel.run.code, `${channel.run.stdout}\n${channel.run.stderr}`).toBe(1);
+  const row = readReport(join(channel.dir, 'reports')).requirements.find((r) => r.id === 'OP15-CHANNEL-TOKEN');
+  expect(row?.evidence[0]?.message).toMatch(/\/messageChannel\/\[REDACTED\]\//);
+  expect(row?.evidence[0]?.message).toContain(
+    'note: the request judged: RSF_CHANNEL_TOKEN with its letters in the other case',
+  );
+  const channelForms = nearMissTokens(secrets.channel).flatMap((token) => secretForms(token));
+  const texts = [...readArtifacts(channel.dir), { name: 'stdout', text: channel.run.stdout }];
+  expect(texts.flatMap((a) => channelForms.filter((f) => a.text.includes(f)).map((f) => `${a.name}: ${f}`))).toEqual(
+    [],
+  );
 });
