@@ -85,6 +85,8 @@ export function unavailableMessage(label: string, delivery: Extract<Delivery, { 
   // A 503 that lasts may be a rate limiter's refusal, not an outage: said early, since a verdict line cuts the rest.
   if (delivery.response.status === 503)
     return redact(`${answered}: the target was unavailable, or ${RATE_LIMITER_503}; ${why}. Not judged.`);
+  if (GATEWAY_TIMEOUTS.has(delivery.response.status))
+    return redact(`${answered}; ${why}. ${GATEWAY_TIMED_OUT}: not the API's answer, so not judged.`);
   return redact(
     `${answered}; ${why}. The target, or what stands in front of it, was unavailable: not the API's answer, so not ` +
       'judged.',
@@ -97,9 +99,18 @@ export function unavailableMessage(label: string, delivery: Extract<Delivery, { 
  */
 const RATE_LIMITER_503 = "a rate limiter refused (nginx's limit_req answers 503; lower RSF_MAX_REQUESTS_PER_SECOND)";
 
-/** How the breaker names an unusable request's last answer: a 503 with the rate limiter's hint. */
+/** A gateway that gave up waiting for the API: HTTP 504, and Cloudflare's 524 (after 100 s). */
+const GATEWAY_TIMEOUTS = new Set([504, 524]);
+
+/** What a 504 says (RFC 9110 §15.6.5): the API was slow or silent, for a gateway whose wait is its own setting. */
+const GATEWAY_TIMED_OUT =
+  'What stands in front of the API gave up waiting for its answer (a gateway time-out, its own setting, such as ' +
+  "nginx's proxy_read_timeout): the API answered too slowly for it, or not at all; the spec shows no time-outs (§8)";
+
+/** How the breaker names an unusable request's last answer: a 503 with the rate limiter's hint, a 504 as a wait. */
 export function unusableDetail(status: number): string {
-  return status === 503 ? `HTTP 503: unavailable, or ${RATE_LIMITER_503}` : `HTTP ${status}`;
+  if (status === 503) return `HTTP 503: unavailable, or ${RATE_LIMITER_503}`;
+  return GATEWAY_TIMEOUTS.has(status) ? `HTTP ${status}: a gateway gave up waiting for the API` : `HTTP ${status}`;
 }
 
 /** The authentication challenge an answer carried (exchange.ts), printable and bounded; '' when it carried none. */

@@ -20,7 +20,7 @@ import { transportOptions } from '../../src/config/target';
 import { expect, test } from '../../src/playwright/fixtures';
 import { type Check, linkCheck } from '../../src/checks/checks';
 import { Transport } from '../../src/http/transport';
-import { breakerMessage } from '../../src/http/presentation';
+import { breakerMessage, unavailableMessage, unusableDetail } from '../../src/http/presentation';
 import type { Exchange } from '../../src/http/exchange';
 import { askedWaitMs, isGatewayError, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
 import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
@@ -1415,6 +1415,23 @@ test.describe('retries and the breaker', () => {
     expect(asked({ date: 'Thu, 01 Jan 2026 00:00:01 GMT', 'retry-after': 'Thu, 01 Jan 2026 00:00:02 GMT' })).toBe(2000);
     expect(asked({ date: 'not a date', 'retry-after': 'Thu, 01 Jan 2026 00:00:02 GMT' })).toBe(2000);
     expect(asked({ date: fast, 'retry-after': '4' }), 'seconds need no clock').toBe(4000);
+  });
+
+  test("a gateway's time-out (504, Cloudflare's 524) is named as one: the API was slow for it, not down", () => {
+    // Before, a 504 said only that the target was unavailable (indep85: HAProxy's timeout server of 2 s).
+    const gaveUp = (status: number) =>
+      unavailableMessage('operation 9 (GET /v1/prices, §4.9)', {
+        kind: 'unavailable',
+        response: { status, headers: {}, body: Buffer.alloc(0), sizeBytes: 0, truncated: false, durationMs: 2000 },
+        attempts: [{ status, waitedMs: 100, transient: true }],
+        gaveUp: 'retries',
+      });
+    for (const status of [504, 524]) {
+      expect(gaveUp(status)).toContain('gave up waiting for its answer (a gateway time-out, its own setting');
+      expect(unusableDetail(status)).toBe(`HTTP ${status}: a gateway gave up waiting for the API`);
+    }
+    expect(gaveUp(502)).toContain('The target, or what stands in front of it, was unavailable');
+    expect(unusableDetail(502)).toBe('HTTP 502');
   });
 
   test('a blip is sent again up to RSF_MAX_RETRIES, then not judged; a POST not resent after 502 or 504', async () => {
