@@ -2,6 +2,7 @@
 // requests that could not be judged. Everything here is printable and redacted.
 import { isUtf8 } from 'node:buffer';
 import { type PrintableOptions, printable } from '../model/printable';
+import { plural } from '../model/text';
 import type { Delivery } from './delivery';
 import {
   type Exchange,
@@ -221,6 +222,37 @@ export function notUtf8Note(exchange: Exchange): string | undefined {
     'JSON: its bytes that are not were read as U+FFFD (�), as fetch() and browsers read them, which may be what ' +
     'failed here (an encoder writing ISO-8859-1 or Windows-1252 does that). GEN-JSON-UTF8 judges the encoding.'
   );
+}
+
+/**
+ * For a failure judged on a body that ends in the middle of a JSON value, where its framing said it ends (its
+ * Content-Length, or its last chunk): a server that counts a body's length in characters, not bytes, announces too
+ * few for text beyond ASCII, and the bytes it leaves out begin its next answer on the connection (indep89, indep90:
+ * hand-written HTTP layers). Undefined for any other body, and for one larger than RSF_MAX_RESPONSE_BYTES (cut by it).
+ */
+export function cutJsonNote(exchange: Exchange): string | undefined {
+  if (exchange.truncated || !/^\s*[[{"]/.test(exchange.text) || !endsMidJson(exchange.text)) return undefined;
+  const extraBytes = exchange.rawBody.length - [...exchange.text].length;
+  const beyondAscii =
+    extraBytes > 0 ? `; it holds text beyond ASCII, ${plural(extraBytes, 'byte')} more than its characters` : '';
+  return (
+    `the body ends in the middle of a JSON value, where its framing (its Content-Length, or its last chunk) said it ` +
+    `ends${beyondAscii}: a server that counts a body's length in characters, not in bytes, announces too few for ` +
+    'such text, and the bytes it leaves out begin its next answer on the connection. Compare its Content-Length ' +
+    'with the size in bytes of the body it meant to send.'
+  );
+}
+
+/** Whether `text` is cut short of a JSON value: JSON.parse fails at its very end. */
+function endsMidJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return false;
+  } catch (e) {
+    const message = (e as Error).message;
+    const position = /at position (\d+)/.exec(message)?.[1];
+    return /end of JSON input/.test(message) || (position !== undefined && Number(position) >= text.trimEnd().length);
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
 import { settingsMayBeToBlame } from '../checks/outcome';
 import type { Exchange } from '../http/exchange';
-import { cacheNote, notUtf8Note, describeExchange, recordOf, webPageNote } from '../http/presentation';
+import { cacheNote, cutJsonNote, describeExchange, notUtf8Note, recordOf, webPageNote } from '../http/presentation';
 import { operationLabel } from '../model/operations';
 import { redact } from '../http/redact';
 import './secrets';
@@ -140,6 +140,7 @@ export class Conformance {
     const page = judgedLast && webPageNote(judgedLast);
     const cached = exchanges.map(cacheNote).find((note) => note !== undefined);
     const garbled = id === 'GEN-JSON-UTF8' ? undefined : exchanges.map(notUtf8Note).find((n) => n !== undefined);
+    const cut = exchanges.map(cutJsonNote).find((n) => n !== undefined);
     const what = failure ? failure.message : stripAnsi(error instanceof Error ? error.message : String(error));
     const message = redact(
       [
@@ -151,6 +152,7 @@ export class Conformance {
         ...(page ? [`note: ${page}`] : []),
         ...(cached ? [`note: ${cached}`] : []),
         ...(garbled ? [`note: ${garbled}`] : []),
+        ...(cut ? [`note: ${cut}`] : []),
         ...exchanges.map((x) => `exchange:\n${describeExchange(x, secretSettings(this.config))}`),
       ].join('\n'),
     );

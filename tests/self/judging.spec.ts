@@ -30,6 +30,7 @@ import {
   answeredInFront,
   bodyExcerpt,
   cacheNote,
+  cutJsonNote,
   notUtf8Note,
   refusedBeforeTheDataMessage,
   throttledMessage,
@@ -428,6 +429,21 @@ test('a failure judged on a body that is not UTF-8 notes that its bytes were rea
   );
   expect(detail(latin1, 'application/json')).toMatch(/^the body is not UTF-8, which RFC 8259/);
   expect(detail(Buffer.from('{"availableStockLabel":"100 unidades o más"}'), 'application/json')).toBeUndefined();
+});
+
+test('a failure judged on a body cut mid-JSON where its framing ended notes a length counted in characters', () => {
+  // A hand-written HTTP layer's Content-Length of the text's characters: "3º B" is 5 bytes in UTF-8, 4 characters.
+  const note = (body: string) =>
+    cutJsonNote(answered(OPERATIONS.quoteShipping, 200, body, 'valid', 'application/json'));
+  const cut = note('{"direccion":"Av. Siempre Viva 742, 3º');
+  expect(cut).toMatch(/^the body ends in the middle of a JSON value, .*; it holds text beyond ASCII, 1 byte more /);
+  expect(cut).toContain("than its characters: a server that counts a body's length in characters, not in bytes");
+  expect(note('{"cost":1')).toMatch(/ said it ends: a server that counts/);
+  expect(note('[{"id":1}')).toBeDefined();
+  expect(note('{"cost":1}'), 'whole').toBeUndefined();
+  expect(note('{"cost":1}x'), 'more after it, not less').toBeUndefined();
+  expect(note('{"cost":x}'), 'broken inside').toBeUndefined();
+  expect(note('Internal error'), 'no JSON at all').toBeUndefined();
 });
 
 test('JSON in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; ASCII is no sample, but under UTF-16', async () => {
