@@ -493,6 +493,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   successBecomes(
     1,
+    'op1-success-status-number',
+    'OP1-SUCCESS-SHAPE',
+    'Every successful update answers {status: 200, message}: the HTTP status as a number, where §4.1 shows a ' +
+      'string. The optional fields are taken all the same: OP1-OPTIONAL-FIELDS is not broken (indep97).',
+    (reply) =>
+      reply.body.kind === 'json' && isObject(reply.body.value) ? json({ ...reply.body.value, status: 200 }) : undefined,
+  ),
+  successBecomes(
+    1,
     'op1-success-message-empty',
     'OP1-SUCCESS-MESSAGE',
     'A successful update answers {status: "ok", message: ""}: the message lists the optional data changed, and an ' +

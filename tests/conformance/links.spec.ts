@@ -5,7 +5,7 @@ import { linkCheck, notApplicable, successProblem } from '../../src/checks/check
 import { failure } from '../../src/checks/failure';
 import { test } from '../../src/playwright/fixtures';
 import { type Exchange, jsonBody } from '../../src/http/exchange';
-import { isObject, outcomeOf } from '../../src/checks/outcome';
+import { isObject, neitherSuccessNorRefusal, outcomeOf } from '../../src/checks/outcome';
 import { link } from '../../src/playwright/probes';
 import { runNonce } from '../../src/http/run-state';
 import type { RecognitionConfig } from '../../src/config/settings/recognition';
@@ -55,6 +55,10 @@ const createdAddressUpdates = linkCheck('LINK-ADDRESS-CREATED-UPDATABLE', ([crea
     return notApplicable(
       noIdReason(created, ['addressId'], 'the creation returned no addressId (§4.2 makes it optional)'),
     );
+  }
+  // Taken, with an answer off §4.3's success shape: the update was carried out, and OP3-SUCCESS-SHAPE judges the shape.
+  if (neitherSuccessNorRefusal(updated, config)) {
+    return notApplicable("the update was taken, with a body that is not §4.3's success (OP3-SUCCESS-SHAPE judges it)");
   }
   if (successProblem(updated, config)) {
     const expected = 'the update of the address just created (idDirCli = its addressId) to succeed';
