@@ -337,6 +337,25 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     { latin1Json: true },
   ),
   fault(
+    'op9-prices-bom',
+    'GEN-JSON-UTF8',
+    'The price list, whose data is ASCII, is sent after a UTF-8 byte order mark: no answer to input of any script ' +
+      'shows it, only a read of data the target chose (indep97, on operation 11).',
+    {
+      reply: (reply, facts) =>
+        facts.op === 9 && reply.outcome === 'success' && reply.body.kind === 'json'
+          ? {
+              ...reply,
+              body: {
+                kind: 'raw',
+                text: `\ufeff${JSON.stringify(reply.body.value)}`,
+                contentType: 'application/json; charset=utf-8',
+              },
+            }
+          : reply,
+    },
+  ),
+  fault(
     'json-bom',
     'GEN-JSON-UTF8',
     'JSON bodies start with a UTF-8 byte order mark (EF BB BF), as some .NET and Java writers send them: RFC 8259 ' +

@@ -1,4 +1,4 @@
-import { succeedsWithJson } from '../../src/checks/checks';
+import { jsonUtf8, succeedsWithJson } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
 import { credentialProbes, probe } from '../../src/playwright/probes';
 
@@ -7,7 +7,7 @@ test.describe('GET /miCuenta/pedidos/{branch}/{albNumber} · operation 11 · §4
     ...probe('returns an order', {
       operation: 'getOrder',
       request: ({ config }) => ({ params: { branch: config.orderBranch, albNumber: config.orderAlbNumber } }),
-      checks: [succeedsWithJson('OP11-SUCCESS-SHAPE')],
+      checks: [succeedsWithJson('OP11-SUCCESS-SHAPE'), jsonUtf8()],
     }),
   );
 

@@ -7,6 +7,7 @@ import {
 } from '../../src/model/body-rules';
 import {
   errorContentType,
+  jsonUtf8,
   negativeDataRejection,
   rejects,
   succeedsWithJson,
@@ -49,7 +50,7 @@ test.describe('GET /postventa/{postsaleInboundId}/messageChannel · operation 14
     ...probe('returns the messages of a post-sale channel', {
       operation: 'getMessageChannel',
       request: ({ config }) => ({ params: { postsaleInboundId: config.postSaleId } }),
-      checks: [succeedsWithJson('OP14-SUCCESS-SHAPE')],
+      checks: [succeedsWithJson('OP14-SUCCESS-SHAPE'), jsonUtf8()],
     }),
   );
 

@@ -1,4 +1,4 @@
-import { notApplicable, requirementCheck, succeedsWithJson } from '../../src/checks/checks';
+import { jsonUtf8, notApplicable, requirementCheck, succeedsWithJson } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
 import { expect, test } from '../../src/playwright/fixtures';
 import { jsonBody } from '../../src/http/exchange';
@@ -24,7 +24,7 @@ test.describe('GET /prices · operation 9 · §4.9', () => {
     ...probe('lists prices as §2.7 entries, under /v1', {
       operation: 'listPrices',
       request: () => ({}),
-      checks: [underV1, succeedsWithJson('OP9-SUCCESS-SHAPE')],
+      checks: [underV1, succeedsWithJson('OP9-SUCCESS-SHAPE'), jsonUtf8()],
     }),
   );
 

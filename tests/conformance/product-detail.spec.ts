@@ -2,6 +2,7 @@ import {
   documentedErrorShape,
   errorContentType,
   jsonContentType,
+  jsonUtf8,
   matchesSchema,
   rejects,
   requirementCheck,
@@ -54,6 +55,7 @@ test.describe('GET /item/{product_id} · operation 8 · §4.8', () => {
       request: (ctx) => ({ ...product(ctx), credentials: 'valid' }),
       checks: [
         successShape,
+        jsonUtf8(),
         requirementCheck('OP8-LOGGED-IN-FIELDS', (exchange) => {
           const body = asProduct(jsonBody(exchange));
           expect(

@@ -1,4 +1,4 @@
-import { succeedsWithJson } from '../../src/checks/checks';
+import { jsonUtf8, succeedsWithJson } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
 import { credentialProbes, probe } from '../../src/playwright/probes';
 
@@ -7,7 +7,7 @@ test.describe('GET /paymentVoucher/{branch}-{order} · operation 10 · §4.10', 
     ...probe('returns a payment voucher addressed as {branch}-{order}', {
       operation: 'getPaymentVoucher',
       request: ({ config }) => ({ params: { branch: config.voucherBranch, order: config.voucherOrder } }),
-      checks: [succeedsWithJson('OP10-SUCCESS-SHAPE')],
+      checks: [succeedsWithJson('OP10-SUCCESS-SHAPE'), jsonUtf8()],
     }),
   );
 
