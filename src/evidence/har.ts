@@ -179,7 +179,9 @@ function isThrottled(r: ExchangeRecord): boolean {
   return r.status === 429 || (r.status === 503 && headerValue(r.responseHeaders, 'retry-after') !== undefined);
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a leading byte order mark in the text: it is part of what the target sent (GEN-JSON-UTF8 judges it),
+// and a replay must read the same bytes.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * A body as HAR content text: UTF-8 text as it is, anything else base64 (HAR 1.2 `content.encoding`). Both are

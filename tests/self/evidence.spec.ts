@@ -274,6 +274,16 @@ test.describe('HAR', () => {
     expect(harText()).toContain('Bearer [REDACTED]');
   });
 
+  test('keeps a byte order mark before a body, as the target sent it, and a replay reads it back', () => {
+    // Before, the decoder dropped it: the HAR of an answer that began with EF BB BF showed none (indep97), and a
+    // replay re-graded GEN-JSON-UTF8 on other bytes than the run had judged.
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"id":1}]')]);
+    const har = buildHar([record({ responseBody: body })], harOptions);
+    expect(har.log.entries[0]?.response.content).toMatchObject({ text: '\ufeff[{"id":1}]', size: body.length });
+    const replayed = parseHar(JSON.stringify(har)).records[0]?.responseBody;
+    expect(Buffer.from(replayed ?? new Uint8Array(0))).toEqual(body);
+  });
+
   test('keeps the name and attributes of a cookie the target sets, never its value', () => {
     const cookies = ['SSO_SESSION=c00k1e-v4lue; Path=/; Secure; HttpOnly', 'lb=node-7', 'bare-v4lue; Max-Age=60'];
     const har = buildHar([record({ responseHeaders: { 'content-type': 'application/json', 'Set-Cookie': cookies } })], {
