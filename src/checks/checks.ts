@@ -544,6 +544,7 @@ export function worksWithoutCredentials(id: string): Check {
         title: 'Credentials required where the spec takes none',
         detail: expectedReceived('the operation to succeed without an Authorization header', received),
         exchanges: [exchange, withToken],
+        settingsCleared: true,
       });
     },
     'success',

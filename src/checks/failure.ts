@@ -11,6 +11,11 @@ export interface FailureData {
   schemaErrors?: readonly string[];
   /** The exchanges that show the failure, when they are not the one judged (e.g. the retry with a token). */
   exchanges?: readonly Exchange[];
+  /**
+   * The failure itself shows that the settings the request carries are sound (the same request with the token
+   * succeeded): no hint names them.
+   */
+  settingsCleared?: boolean;
   /** A property's counterexample: its fast-check seed and the command line that replays it. */
   seed?: string;
   replay?: string;

@@ -136,7 +136,8 @@ export class Conformance {
     const operation = exchanges[0] ? operationLabel(exchanges[0].operation) : `operations ${req.operations.join(', ')}`;
     const judgedLast = judged.at(-1);
     const suspects = judgedLast !== undefined && settingsMayBeToBlame(judgedLast, this.config);
-    const hint = options.settings && suspects ? settingHint(this.config, options.settings) : undefined;
+    const hint =
+      options.settings && suspects && !data?.settingsCleared ? settingHint(this.config, options.settings) : undefined;
     const page = judgedLast && webPageNote(judgedLast);
     const cached = exchanges.map(cacheNote).find((note) => note !== undefined);
     const garbled = id === 'GEN-JSON-UTF8' ? undefined : exchanges.map(notUtf8Note).find((n) => n !== undefined);

@@ -417,6 +417,12 @@ test('product detail served anonymously with a field missing is no refusal of th
   expect(await judge(401, '"Unauthorized"')).toBe(refused);
   expect(await judge(200, '"Debe iniciar sesión"'), "refused in §4.8's plain string, HTTP 200").toBe(refused);
   expect(await judge(200, '{"error_message":"login required"}')).toBe(refused);
+  // The failure shows the settings sound (the same request with the token succeeded): no hint names them (indep95).
+  const anonymous = answered(OPERATIONS.getProduct, 401, '"Unauthorized"', 'none');
+  const failure = await Promise.resolve()
+    .then(() => check.assertions[0]?.judge(anonymous, { config: loadConfig(), resend: async () => withToken }))
+    .catch((e: unknown) => e);
+  expect(failure instanceof CheckFailure && failure.data.settingsCleared).toBe(true);
 });
 
 test('a failure judged on a body that is not UTF-8 notes that its bytes were read as U+FFFD, and where', () => {
