@@ -502,6 +502,14 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
 
+  fault(
+    'bearer-scheme-case-sensitive',
+    'HTTP-AUTH-SCHEME-CASE',
+    'The Authorization scheme is compared as written: "bearer <token>" is refused as "Bearer <token>" is taken, ' +
+      'where RFC 9110 §11.1 makes the scheme case-insensitive (indep95).',
+    { authorization: (_op, header) => (header?.startsWith('bearer ') ? `Invalid ${header.slice(7)}` : header) },
+  ),
+
   // Operation 1, PATCH /client.
   successBecomes(
     1,

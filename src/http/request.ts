@@ -24,6 +24,9 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
   switch (credentials) {
     case 'valid':
       return `Bearer ${tokens.bearerToken}`;
+    // The scheme is case-insensitive (RFC 9110 §11.1): some client libraries send it so.
+    case 'lowercase-scheme':
+      return `bearer ${tokens.bearerToken}`;
     case 'none':
       return undefined;
     case 'unknown-token':

@@ -4,7 +4,7 @@
 /**
  * How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted, the
  * token one character off at its end (changed, dropped or one added) and in the other letter case among them
- * (near-miss-tokens.ts).
+ * (near-miss-tokens.ts); or the valid token under its scheme in lower case, `bearer`, which RFC 9110 §11.1 accepts.
  */
 export const CREDENTIALS = [
   'valid',
@@ -20,6 +20,7 @@ export const CREDENTIALS = [
   'other-case',
   'undefined-token',
   'null-token',
+  'lowercase-scheme',
 ] as const;
 export type Credentials = (typeof CREDENTIALS)[number];
 

@@ -137,6 +137,7 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
     ids: [
       /-AUTH-REQUIRED$/,
       /^HTTP-AUTH-401$/,
+      /^HTTP-AUTH-SCHEME-CASE$/,
       /-NO-AUTH-HEADER$/,
       /^OP8-TOKEN-OPTIONAL$/,
       /-NO-LOGGED-IN-FIELDS$/,

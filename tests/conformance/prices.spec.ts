@@ -1,4 +1,4 @@
-import { jsonUtf8, notApplicable, requirementCheck, succeedsWithJson } from '../../src/checks/checks';
+import { jsonUtf8, notApplicable, notRejected, requirementCheck, succeedsWithJson } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
 import { expect, test } from '../../src/playwright/fixtures';
 import { jsonBody } from '../../src/http/exchange';
@@ -33,6 +33,15 @@ test.describe('GET /prices · operation 9 · §4.9', () => {
       operation: 'listPrices',
       request: () => ({}),
       checks: [finalPrices],
+    }),
+  );
+
+  test(
+    ...probe('takes the token under its scheme in lower case, bearer, as HTTP makes it case-insensitive', {
+      operation: 'listPrices',
+      request: () => ({ credentials: 'lowercase-scheme' }),
+      // Refused, the scheme's case was not taken; a success off §2.7's shape is OP9-SUCCESS-SHAPE's to judge.
+      checks: [notRejected('HTTP-AUTH-SCHEME-CASE', 'OP9-AUTH-ERROR-BODY')],
     }),
   );
 
