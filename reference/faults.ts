@@ -1326,6 +1326,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       'account posts to any channel as any of its users.',
     { channelTokenMatches: (presented, token, _isAccessToken, bearer) => presented === token || bearer === 'valid' },
   ),
+  fault(
+    'op15-channel-found-by-token',
+    'OP15-TOKEN-OF-ITS-CHANNEL',
+    "Operation 15 finds the channel by the token in its path and ignores the path's postsaleInboundId: one " +
+      "channel's token posts to it through any other channel's path (indep95).",
+    { findsChannelByToken: true },
+  ),
   schemaRuleIgnored(15, 'required', 'OP15-REQUIRED-FIELDS'),
   requestErrorIgnored(
     15,

@@ -62,6 +62,8 @@ export interface FaultHooks {
     /** The Authorization header as presented, which operation 15 does not carry (§5.3). */
     bearer: Credentials,
   ) => boolean;
+  /** Operation 15 finds the channel by the token in its path, whatever postsaleInboundId the path names. */
+  findsChannelByToken?: boolean;
   /** Ajv errors of the request schema that do not count; `body` is the request's, as parsed. */
   ignoresRequestError?: (op: OperationNumber, error: ErrorObject, body: unknown) => boolean;
   /** A business rule that is not enforced. */

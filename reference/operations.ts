@@ -96,6 +96,14 @@ function findChannel(ctx: Context) {
   return channel;
 }
 
+/** Operation 15's channel: the one its path names, or with findsChannelByToken, the one whose token the path holds. */
+function channelOfMessage(ctx: Context) {
+  const byToken = ctx.hooks.findsChannelByToken
+    ? [...ctx.store.channels.values()].find((channel) => channel.token === ctx.params.token)
+    : undefined;
+  return byToken ?? findChannel(ctx);
+}
+
 export const ROUTES: readonly Route[] = [
   {
     ...OPERATIONS.updateClient,
@@ -321,7 +329,7 @@ export const ROUTES: readonly Route[] = [
     ...OPERATIONS.sendChannelMessage,
     errorBody: ERROR_BODIES.channelSend,
     authorize(ctx) {
-      const channel = findChannel(ctx);
+      const channel = channelOfMessage(ctx);
       const presented = ctx.params.token ?? '';
       const matches =
         ctx.hooks.channelTokenMatches?.(presented, channel.token, ctx.isAccessToken, ctx.presented) ??
@@ -330,7 +338,7 @@ export const ROUTES: readonly Route[] = [
       if (ctx.params.userId !== channel.userId) throw new Rejection('forbidden', 'user not allowed on this channel');
     },
     handle(ctx) {
-      const channel = findChannel(ctx);
+      const channel = channelOfMessage(ctx);
       channel.messages.push({
         userId: channel.userId,
         message: asObject(ctx.body).message,

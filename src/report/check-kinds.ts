@@ -143,6 +143,7 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
       /-NO-LOGGED-IN-FIELDS$/,
       /^OP8-ANONYMOUS-NO-CART$/,
       /^OP15-CHANNEL-TOKEN$/,
+      /^OP15-TOKEN-OF-ITS-CHANNEL$/,
     ],
   },
   {

@@ -115,5 +115,18 @@ test.describe('POST /postventa/{postsaleInboundId}/messageChannel/{token}/{userI
     ),
   );
 
+  test(
+    ...probe('refuses a message with the channel token in the path of another channel, the next postsaleInboundId', {
+      operation: 'sendChannelMessage',
+      // Another channel, or none: either refuses the token of RSF_POSTSALE_ID's (a SHOULD, so sent with writes on:
+      // a server that finds the channel by its token posts the message there).
+      request: (ctx) => ({
+        ...channelMessageRequest(ctx, { postsaleInboundId: String(BigInt(ctx.config.postSaleId) + 1n) }),
+        label: 'RSF_CHANNEL_TOKEN in the path of the next postsaleInboundId, whose channel it is not',
+      }),
+      checks: [rejects('OP15-TOKEN-OF-ITS-CHANNEL')],
+    }),
+  );
+
   for (const declaration of requestBodyProbes(rule)) test(...declaration);
 });
