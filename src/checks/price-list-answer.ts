@@ -165,6 +165,20 @@ export function redirectProblem(exchange: Exchange, to: unknown, otherwise: stri
   return `HTTP ${status} redirects to ${location}. ${otherwise}`;
 }
 
+/**
+ * For a token refused by an answer that names PHP or Apache: PHP behind Apache's mod_proxy_fcgi or CGI never sees
+ * the Authorization header unless Apache passes it on, and refuses the request as if no token came (indep94).
+ */
+function headerDroppedNote(headers: IncomingHttpHeaders): string {
+  const stack = [headers['x-powered-by'], headers.server].flat().filter((v): v is string => typeof v === 'string');
+  if (!stack.some((value) => /\b(PHP|Apache)\b/i.test(value))) return '';
+  const named = printable(stack.join(', '), { maxChars: 100 });
+  return (
+    ` If the token is valid: the answer names ${named}, and PHP behind Apache (mod_proxy_fcgi, CGI) does not see the ` +
+    'Authorization header unless Apache passes it on (CGIPassAuth On, since Apache 2.4.13).'
+  );
+}
+
 /** Reads the answer to GET /prices with the token; `headers` are the answer's, as sent. */
 export function readPriceListAnswer(
   exchange: Exchange,
@@ -230,7 +244,7 @@ export function readPriceListAnswer(
   if (status === 401)
     return stop(
       `HTTP ${status}: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5).` +
-        `${expiredJwtNote(config.bearerToken)}${says} Body: ${body || '(empty body)'}`,
+        `${expiredJwtNote(config.bearerToken)}${headerDroppedNote(headers)}${says} Body: ${body || '(empty body)'}`,
     );
   // AWS API Gateway's answer to a path it has no route for, whatever the token: often a base URL without its stage.
   if (status === 403 && missingRoute(exchange, headers))

@@ -443,6 +443,19 @@ test('a token refused with only WWW-Authenticate to say why, as OAuth servers do
   expect(message).toContain(`${refused} It says: WWW-Authenticate: ${challenge}.`);
 });
 
+test('a token refused by PHP behind Apache: the message says Apache may not pass the header on', async () => {
+  // indep94: mod_proxy_fcgi without CGIPassAuth; the message blamed the valid token alone.
+  const headers = { server: 'Apache/2.4.68 (Debian)', 'x-powered-by': 'PHP/8.2.32' };
+  const message = await preflightAgainstAnswer(401, 'text/plain', 'Not authenticated', headers);
+  expect(message).toContain(
+    'HTTP 401: the target refused RSF_BEARER_TOKEN. Set a valid access token (§5). If the token is valid: the ' +
+      'answer names PHP/8.2.32, Apache/2.4.68 (Debian), and PHP behind Apache (mod_proxy_fcgi, CGI) does not see ' +
+      'the Authorization header unless Apache passes it on (CGIPassAuth On, since Apache 2.4.13).',
+  );
+  const elsewhere = await preflightAgainstAnswer(401, 'text/plain', 'Not authenticated', { server: 'nginx' });
+  expect(elsewhere).not.toContain('CGIPassAuth');
+});
+
 test('a web server in front of the API asks for a password (HTTP Basic): named, the token not blamed', async () => {
   const page = '<html><body><h1>401 Authorization Required</h1></body></html>';
   const message = await preflightAgainstAnswer(401, 'text/html', page, { 'www-authenticate': 'Basic realm="staging"' });
