@@ -347,8 +347,13 @@ export function jsonUtf8(): Check {
     if (x.truncated) return notApplicable('the body was not read whole (RSF_MAX_RESPONSE_BYTES)');
     if (x.body.kind !== 'json' && !JSON_MEDIA_TYPE.test(x.contentType)) return notApplicable('the body is not JSON');
     const wide = NOT_ASCII_COMPATIBLE.test(labelledCharset(x.contentType) ?? '');
-    if (x.rawBody.every((byte) => byte < 0x80) && !wide)
-      return notApplicable('the body is ASCII: every encoding reads it alike');
+    if (x.rawBody.every((byte) => byte < 0x80) && !wide) {
+      // PHP's json_encode, and others by default, escape every character beyond ASCII: such a target sends no other.
+      const escaped = /\\u(?!00[0-7])[0-9a-fA-F]{4}/.test(x.text)
+        ? ', its characters beyond ASCII escaped as \\uXXXX'
+        : '';
+      return notApplicable(`the body is ASCII${escaped}: every encoding reads it alike`);
+    }
     throwIf(jsonUtf8Problem(x));
   });
 }

@@ -467,6 +467,13 @@ test('JSON in ISO-8859-1 is flagged, bytes escaped; UTF-8 passes; ASCII is no sa
   expect(await quoted('{"codigoPostal":"2000","costo":10}')).toEqual({
     notApplicable: 'the body is ASCII: every encoding reads it alike',
   });
+  // PHP's json_encode escapes every character beyond ASCII by default: the reason says so (indep94).
+  expect(await quoted('{"codigoPostal":"\\u00d1and\\u00fa","costo":10}')).toEqual({
+    notApplicable: 'the body is ASCII, its characters beyond ASCII escaped as \\uXXXX: every encoding reads it alike',
+  });
+  expect(await quoted('{"codigoPostal":"tab\\u0009","costo":10}')).toEqual({
+    notApplicable: 'the body is ASCII: every encoding reads it alike',
+  });
   // But not UTF-16 or UTF-32, whose label makes two or four bytes of one character: ASCII under it is garbled.
   const wide = await quoted('{"codigoPostal":"2000","costo":10}', 'application/json; charset=utf-16');
   expect(wide).toBeInstanceOf(CheckFailure);
