@@ -3,6 +3,7 @@
 // gateway's error that lasts (a maintenance page, an upstream that is down) is not the API's answer: it is not judged.
 import { headerValue, type ThrottledAttempt, type WireResponse } from './exchange';
 import type { Deliver, Delivery, Send } from './delivery';
+import { SAME_ANSWER_WHEN_RESENT } from './wire';
 
 /** The first wait of a back-off without Retry-After; it doubles with each attempt (full jitter below it). */
 const BACKOFF_BASE_MS = 500;
@@ -45,16 +46,17 @@ export function isUsableAnswer(response: WireResponse): boolean {
   return !isThrottled(response) && !isGatewayError(response);
 }
 
-/** Methods that may be sent again after a 502, 504 or 52x: safe or idempotent (RFC 9110 §9.2.1, §9.2.2). */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
-
 /**
  * A gateway blip worth sending again: a 503 without Retry-After or a 408 for any method (NOT_PROCESSED); another
- * gateway's error (502, 504, Cloudflare's 52x) only for a safe or idempotent method, since the upstream may have
- * processed a POST or PATCH before the gateway gave up (that request is left unavailable).
+ * gateway's error (502, 504, Cloudflare's 52x) only for a method whose answer a second sending leaves the same, since
+ * the upstream may have processed the request before the gateway gave up: a POST or PATCH, and a DELETE, which is
+ * then refused as not found (that request is left unavailable).
  */
 function isTransient(response: WireResponse, method: string): boolean {
-  return isGatewayError(response) && (NOT_PROCESSED.has(response.status) || IDEMPOTENT.has(method.toUpperCase()));
+  return (
+    isGatewayError(response) &&
+    (NOT_PROCESSED.has(response.status) || SAME_ANSWER_WHEN_RESENT.has(method.toUpperCase()))
+  );
 }
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or invalid. */

@@ -49,7 +49,7 @@ export interface WireOptions {
    * Rides out a restart of the target (a rolling deploy), within the deadline. A refused connection is sent again
    * after REFUSED_WAITS_MS: it never reached the target, whatever its method. A connection reset before any answer is
    * sent again once, after the first of those waits, for a method whose answer a second sending leaves the same
-   * (RESENT_AFTER_RESET). Off for the preflight, whose first refusal says at once that the target is not there (or
+   * (SAME_ANSWER_WHEN_RESENT). Off for the preflight, whose first refusal says at once that the target is not there (or
    * waits, RSF_WAIT_FOR_TARGET_MS).
    */
   resendAfterRestart?: boolean;
@@ -58,10 +58,11 @@ export interface WireOptions {
 /** The waits before a refused connection is tried again (resendAfterRestart): 3.75 s in all, at most. */
 const REFUSED_WAITS_MS: readonly number[] = [250, 500, 1000, 2000];
 /**
- * Methods sent again after a reset with no answer (resendAfterRestart): safe, or idempotent with the same answer the
- * second time (RFC 9110 §9.2.1, §9.2.2). Not DELETE: carried out before the reset, it would be refused as not found.
+ * Methods that may be sent again when the first sending may have been carried out (a reset with no answer, a
+ * gateway's 502 or 504): safe, or idempotent with the same answer the second time (RFC 9110 §9.2.1, §9.2.2). Not
+ * DELETE: carried out the first time, it is refused as not found the second (indep96: a 502, then a 404, judged).
  */
-const RESENT_AFTER_RESET = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT']);
+export const SAME_ANSWER_WHEN_RESENT: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT']);
 
 export type { WireResponse };
 
@@ -146,13 +147,13 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
 /**
  * The wait before sending again what a restart of the target may have cut off (resendAfterRestart), or undefined:
  * a refusal, after each of REFUSED_WAITS_MS in turn; a reset before any answer (not of a reused connection: that is
- * a StaleConnection), once, for a method in RESENT_AFTER_RESET.
+ * a StaleConnection), once, for a method in SAME_ANSWER_WHEN_RESENT.
  */
 function restartWait(error: unknown, method: string, refusals: number, resetResent: boolean): number | undefined {
   const code = codeOf(error);
   if (code === 'ECONNREFUSED') return REFUSED_WAITS_MS[refusals];
   const reset = (code === 'ECONNRESET' || code === 'EPIPE') && !(error instanceof BodyCutShort);
-  return reset && !resetResent && RESENT_AFTER_RESET.has(method.toUpperCase()) ? REFUSED_WAITS_MS[0] : undefined;
+  return reset && !resetResent && SAME_ANSWER_WHEN_RESENT.has(method.toUpperCase()) ? REFUSED_WAITS_MS[0] : undefined;
 }
 
 /** The wire as the pipeline's innermost layer: one attempt, with the deadline and the body cap. */

@@ -1494,6 +1494,13 @@ test.describe('retries and the breaker', () => {
         kind: 'unavailable',
         attempts: [{ status: 408, transient: true }, { status: 408 }],
       });
+      // Nor a DELETE after a 502: carried out before the gateway gave up, it is refused as not found when sent again
+      // (indep96: a 502, then the run's own 404, failed OP12-DELETE-SUCCEEDS). After a 503, it was not processed.
+      const sendDelete = sender();
+      const before = target.requests;
+      const deleted = await sendDelete('DELETE', 'miCuenta/misProductos/2001');
+      expect(deleted).toMatchObject({ kind: 'unavailable', gaveUp: 'unsafe', attempts: [] });
+      expect(target.requests - before, 'sent once').toBe(1);
     } finally {
       await target.close();
     }

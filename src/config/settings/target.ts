@@ -208,7 +208,7 @@ export const TARGET_SETTINGS = {
     '5',
     bounded(0, 20),
     'Times a request is sent again after HTTP 429 or 503 with Retry-After, or a gateway blip: 503 without ' +
-      'Retry-After or 408, or 502/504 (or a Cloudflare 52x) to GET, HEAD, PUT, DELETE (0 to 20). A check whose every ' +
+      'Retry-After or 408, or 502/504 (or a Cloudflare 52x) to GET, HEAD, PUT (0 to 20). A check whose every ' +
       'attempt was throttled is inconclusive, never failed; so is one whose blip is still there at the end (the ' +
       'target was unavailable).',
   ),
