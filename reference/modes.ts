@@ -92,7 +92,7 @@ export const MODES: readonly Mode[] = [
     name: 'flaky',
     description:
       'As reference behind a flaky load balancer: every 17th request answers 502, 503 (no Retry-After) or 504 ' +
-      'with an HTML page, unprocessed; POST and PATCH only get the 503. The same request sent again succeeds.',
+      'with an HTML page, unprocessed; POST, PATCH and DELETE only get the 503. The same request sent again succeeds.',
     choices: { ...REFERENCE_CHOICES, gatewayBlipEvery: 17 },
   },
   {

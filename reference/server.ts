@@ -45,12 +45,15 @@ interface Profile {
 /** The challenge of a refused token that has expired (the expiring-token mode). */
 const EXPIRED_TOKEN_CHALLENGE = 'Bearer error="invalid_token", error_description="The access token expired"';
 
-/** The three statuses of the flaky mode's gateway, in turn; a POST or PATCH gets 503 only (modes.ts). */
+/** The three statuses of the flaky mode's gateway, in turn; a POST, PATCH or DELETE gets 503 only (modes.ts). */
 const BLIPS = [502, 503, 504] as const;
+
+/** Methods a client does not send again after a 502 or 504 (they may have been carried out): these get the 503. */
+const NOT_RESENT_AFTER_502 = new Set(['POST', 'PATCH', 'DELETE']);
 
 /** A load balancer's page, as a gateway sends it: HTML, whatever the client accepts. `index` counts blips from 1. */
 function gatewayBlip(res: ServerResponse, method: string, index: number): void {
-  const status = method === 'POST' || method === 'PATCH' ? 503 : (BLIPS[(index - 1) % BLIPS.length] ?? 503);
+  const status = NOT_RESENT_AFTER_502.has(method) ? 503 : (BLIPS[(index - 1) % BLIPS.length] ?? 503);
   const body = `<html><head><title>${status}</title></head><body><h1>${status} Gateway trouble</h1></body></html>`;
   res.writeHead(status, { 'content-type': 'text/html', 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);
