@@ -1,15 +1,23 @@
 // The run's circuit breaker (its state: run-state.ts) around the pipeline: no attempt while it is open, and every
 // request counted: a usable answer closes the count; none, or throttled ones to the end, add to it.
-import type { Deliver, Delivery, Interceptor } from './delivery';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Deliver, Delivery, Interceptor, Send } from './delivery';
+import type { OutgoingRequest } from './exchange';
 import { unusableDetail } from './presentation';
 import { redact } from './redact';
 import { type Retried, isUsableAnswer } from './retry';
-import type { BreakerTrip, Unanswered } from './run-state';
+import { BREAKER_THRESHOLD, type BreakerTrip, RESUME_PAUSE_MS, type Unanswered } from './run-state';
 import { NoAnswer, type NoAnswerKind } from './no-answer';
 
 /** The breaker's side of the run state. */
 export interface Breaker {
   breakerOpen(): BreakerTrip | undefined;
+  /** True for one process: it asks for the price list after the breaker's pause. */
+  claimResumption(trip: BreakerTrip): boolean;
+  /** The price list answered after the pause: the breaker closes. */
+  resumed(trip: BreakerTrip): void;
+  /** It did not: the breaker stays open for good, saying what the price list got. */
+  stayOpen(trip: BreakerTrip, askedAgain: string): void;
   /** Why `operation` is no longer sent (its last requests got no answer), or undefined. */
   operationStopped(operation: string): string | undefined;
   answered(operation?: string): void;
@@ -32,9 +40,70 @@ export function requestLine(method: string, url: string): string {
  * the kinds in `uncounted` (the runner's burst: a server or proxy may refuse or reset a burst it would serve one by
  * one, and the tests then send those requests again, counted).
  */
-export function gatedByBreaker(breaker: Breaker, uncounted: readonly NoAnswerKind[] = []): Interceptor {
+/** How a breaker's pause ends: the request that asks whether the target answers again, and who hears it did. */
+export interface Resumption {
+  /** GET /v1/prices, with the token: the preflight's first request. */
+  probe: OutgoingRequest;
+  notify?: (line: string) => void;
+}
+
+/** How often a request waiting out the breaker's pause looks whether it ended. */
+const PAUSE_POLL_MS = 100;
+/** How long after the pause a waiting request lets another process's price list come, at most (120 s a request). */
+const ASKED_AGAIN_WITHIN_MS = 125_000;
+
+/**
+ * While the breaker is half open: waits out its pause; then one process (the first to claim it) asks for the price
+ * list, whose usable answer closes the breaker, and anything else keeps it open for good. The trip that stands
+ * once that is known, or undefined when the breaker closed. Without `resume` (the runner's sending ahead, which the
+ * tests send again), a pause is no reason to wait: the request is not sent.
+ */
+async function afterPause(
+  breaker: Breaker,
+  trip: BreakerTrip,
+  send: Send,
+  resume: Resumption | undefined,
+): Promise<BreakerTrip | undefined> {
+  let current: BreakerTrip | undefined = trip;
+  while (current?.resumeAt !== undefined) {
+    const { resumeAt } = current;
+    if (!resume || Date.now() > resumeAt + ASKED_AGAIN_WITHIN_MS) return current;
+    if (Date.now() >= resumeAt && breaker.claimResumption(current)) {
+      const answer = await send(resume.probe);
+      if (answer.kind === 'answer' && isUsableAnswer(answer.response)) {
+        breaker.resumed(current);
+        resume.notify?.(resumedLine(current, answer.response.status));
+      } else breaker.stayOpen(current, askedAgainDetail(answer));
+    } else await sleep(Math.max(1, Math.min(PAUSE_POLL_MS, resumeAt - Date.now())));
+    current = breaker.breakerOpen();
+  }
+  return current;
+}
+
+/** What the price list asked again got, when it was no usable answer. */
+function askedAgainDetail(answer: Awaited<ReturnType<Send>>): string {
+  if (answer.kind === 'answer') return unusableDetail(answer.response.status);
+  return answer.kind === 'no-answer' ? answer.failure.message : 'not sent';
+}
+
+/** What the console says when the run goes on after a pause. */
+function resumedLine(trip: BreakerTrip, status: number): string {
+  const why = trip.lastProblem === undefined ? '' : `: ${trip.lastProblem}`;
+  return redact(
+    `The target gave no usable answer to ${BREAKER_THRESHOLD} requests in a row from ${trip.since} on (last ` +
+      `request: ${trip.lastRequest}${why}): the run paused ${RESUME_PAUSE_MS / 1000} s, asked for the price list ` +
+      `again, got HTTP ${status}, and goes on. The requests that got no answer are not judged.`,
+  );
+}
+
+export function gatedByBreaker(
+  breaker: Breaker,
+  uncounted: readonly NoAnswerKind[] = [],
+  resume?: Resumption,
+): Interceptor {
   return (next) => async (request) => {
-    const trip = breaker.breakerOpen();
+    const open = breaker.breakerOpen();
+    const trip = open && (await afterPause(breaker, open, next, resume));
     if (trip) return { kind: 'not-sent', trip };
     const { operation } = request;
     // One operation that never answers in time stops alone: its requests are not sent, the rest of the run goes on.

@@ -17,7 +17,7 @@ import {
 } from './exchange';
 import { type ProxyRoute, type ProxySettings, proxyAuthenticationAdvice, proxyRoute } from './proxy';
 import { redact, redactHolding, replaceSecret } from './redact';
-import { BREAKER_THRESHOLD, type BreakerTrip } from './run-state';
+import { BREAKER_THRESHOLD, type BreakerTrip, RESUME_PAUSE_MS } from './run-state';
 import type { NoAnswer } from './wire';
 
 /** A throttled answer that was retried (429, or 503 with Retry-After), and how long the suite waited after it. */
@@ -352,7 +352,15 @@ export function breakerMessage(trip: BreakerTrip): string {
     return `the target throttled every attempt of ${row} from ${trip.since} on (last request: ${trip.lastRequest})`;
   }
   const why = trip.lastProblem === undefined ? '' : `: ${trip.lastProblem}`;
-  return redact(`the target stopped answering at ${trip.since} (last request: ${trip.lastRequest}${why})`);
+  // A gateway's error is an answer, not the target's: say so, rather than that it stopped answering (indep96).
+  const what = /^HTTP \d/.test(trip.lastProblem ?? '')
+    ? `the target stopped serving at ${trip.since}, a gateway answering in its place`
+    : `the target stopped answering at ${trip.since}`;
+  const askedAgain =
+    trip.askedAgain === undefined
+      ? ''
+      : `; the price list, asked again after a pause of ${RESUME_PAUSE_MS / 1000} s, got ${trip.askedAgain}`;
+  return redact(`${what} (last request: ${trip.lastRequest}${why})${askedAgain}`);
 }
 
 /** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */

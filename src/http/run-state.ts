@@ -35,6 +35,15 @@ export const BREAKER_THRESHOLD = 3;
  */
 export const OPERATION_THRESHOLD = 2;
 
+/**
+ * When the breaker opens on requests that got no answer, the run pauses this long, then asks for the price list once:
+ * a usable answer closes the breaker and the run goes on (a restart behind a gateway, a deploy's few seconds of
+ * 502), anything else keeps it open for the rest of the run.
+ */
+export const RESUME_PAUSE_MS = 5000;
+/** Pauses in a run: the next opening of the breaker after these is for good. */
+export const MAX_RESUMES = 2;
+
 /** A throttled run never goes slower than this, over all workers (requests per second). */
 export const FLOOR_RATE_PER_SECOND = 1;
 /** Without a new 429, the throttled rate doubles this often: the run speeds up again, slowly. */
@@ -61,6 +70,22 @@ export interface BreakerTrip {
   cause: Unanswered;
   /** Why that last request got no usable answer, e.g. "no complete answer within 10000 ms". */
   lastProblem?: string;
+  /**
+   * Set while the breaker is half open: requests wait until then (epoch ms), when one of them asks for the price
+   * list; its usable answer closes the breaker. Unset once it is open for good.
+   */
+  resumeAt?: number;
+  /** What the price list got when it was asked again after the pause, once the breaker stayed open. */
+  askedAgain?: string;
+}
+
+/** A pause the run took and ended, the breaker closed again (resumed). */
+export interface Resumption {
+  since: string;
+  openedAt: string;
+  resumedAt: string;
+  lastRequest: string;
+  lastProblem?: string;
 }
 
 interface ThrottleRecord {
@@ -71,6 +96,8 @@ interface ThrottleRecord {
 }
 
 const BREAKER_FILE = 'breaker-open.json';
+/** The pauses that ended with the breaker closed again, a line each. */
+const RESUMED_FILE = 'resumed.ndjson';
 const NO_ANSWERS_FILE = 'unanswered-in-a-row';
 const THROTTLE_FILE = 'throttle.json';
 const THROTTLE_NOTICED_FILE = 'throttle-noticed';
@@ -112,17 +139,76 @@ export class RunState {
     return join(this.dir, name);
   }
 
-  /** The breaker's trip, once any worker has opened it. One stat per call until then. */
+  /**
+   * The breaker's trip, once any worker has opened it: half open (resumeAt) until the price list asked again after
+   * the pause answers, or for good. One stat per call until it is open for good.
+   */
   breakerOpen(): BreakerTrip | undefined {
     if (this.trip) return this.trip;
     const file = this.path(BREAKER_FILE);
     if (!statSync(file, { throwIfNoEntry: false })) return undefined;
+    let trip: BreakerTrip;
     try {
-      this.trip = JSON.parse(readFileSync(file, 'utf8')) as BreakerTrip;
+      trip = JSON.parse(readFileSync(file, 'utf8')) as BreakerTrip;
     } catch {
-      return undefined; // being written by another worker: the next call reads it
+      return undefined; // gone, or replaced, as another process read it: the next call reads it
     }
-    return this.trip;
+    if (trip.resumeAt === undefined) this.trip = trip; // for good: read once
+    return trip;
+  }
+
+  /** True for one process only: it asks for the price list after the pause of `trip`. */
+  claimResumption(trip: BreakerTrip): boolean {
+    return this.claim(`resume-claimed-${Date.parse(trip.openedAt)}`);
+  }
+
+  /** The price list answered after the pause: the breaker closes, and its count starts again. */
+  resumed(trip: BreakerTrip): void {
+    const { since, openedAt, lastRequest, lastProblem } = trip;
+    const resumption: Resumption = {
+      since,
+      openedAt,
+      resumedAt: new Date().toISOString(),
+      lastRequest,
+      ...(lastProblem !== undefined && { lastProblem }),
+    };
+    appendFileSync(this.path(RESUMED_FILE), `${JSON.stringify(resumption)}\n`);
+    truncateSync(this.path(NO_ANSWERS_FILE));
+    rmSync(this.path(BREAKER_FILE), { force: true });
+  }
+
+  /** The price list got no usable answer either after the pause: the breaker stays open for the rest of the run. */
+  stayOpen(trip: BreakerTrip, askedAgain: string): void {
+    const { resumeAt: _, ...open } = trip;
+    this.replace(BREAKER_FILE, JSON.stringify({ ...open, askedAgain }));
+  }
+
+  /** The pauses of this run that ended with the breaker closed again. */
+  resumptions(): Resumption[] {
+    const file = this.path(RESUMED_FILE);
+    if (!existsSync(file)) return [];
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Resumption);
+  }
+
+  /** Writes `name` whole or not at all: a reader never sees half of it. */
+  private replace(name: string, text: string): void {
+    const temporary = this.path(`${name}.${process.pid}.tmp`);
+    writeFileSync(temporary, text);
+    renameSync(temporary, this.path(name));
+  }
+
+  /** True for the first process to claim `name` only: the file is made once, exclusively. */
+  private claim(name: string): boolean {
+    try {
+      writeFileSync(this.path(name), '', { flag: 'wx' });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
+    }
   }
 
   /** Why `operation` is no longer sent, once any worker stopped it. One stat per call until then. */
@@ -170,12 +256,17 @@ export class RunState {
     if (row.length < BREAKER_THRESHOLD) return this.breakerOpen();
     // A row of one operation is that operation's trouble, not the target's (it stops alone, above).
     if (new Set(row.map((r) => r.key ?? '')).size < 2) return this.breakerOpen();
+    const cause: Unanswered = row.every((r) => r.how === 'throttled') ? 'throttled' : 'no-answer';
+    // A target that did not answer may be back in a moment (a restart); one that throttled to the end of every retry
+    // has had its waits.
+    const pause = cause === 'no-answer' && this.resumptions().length < MAX_RESUMES;
     const trip: BreakerTrip = {
       since: new Date(row[0]?.sentAt ?? sentAt).toISOString(),
       openedAt: new Date().toISOString(),
       lastRequest: request,
-      cause: row.every((r) => r.how === 'throttled') ? 'throttled' : 'no-answer',
+      cause,
       ...(detail !== undefined && { lastProblem: detail }),
+      ...(pause && { resumeAt: Date.now() + RESUME_PAUSE_MS }),
     };
     try {
       // The first worker to open it writes why; the others read that.
@@ -250,13 +341,7 @@ export class RunState {
 
   /** True for the run's first throttled answer only, over all workers: the file is made once, exclusively. */
   firstThrottled(): boolean {
-    try {
-      writeFileSync(this.path(THROTTLE_NOTICED_FILE), '', { flag: 'wx' });
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw e;
-    }
+    return this.claim(THROTTLE_NOTICED_FILE);
   }
 
   /** The run's throttled rate (requests per second over all workers) at `now`, or undefined when not throttled. */

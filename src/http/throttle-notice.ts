@@ -9,7 +9,7 @@ export interface ThrottleMark {
 }
 
 /** On the console, between the tests' lines: a worker's stderr reaches it through the console reporter. */
-const toConsole = (line: string): void => {
+export const toConsole = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 

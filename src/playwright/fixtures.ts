@@ -16,6 +16,9 @@ import { type Config, loadConfig } from '../config/config';
 import { Conformance } from './conformance';
 import { ApiClient, type RecordExchange } from './api-client';
 import { Transport } from '../http/transport';
+import { toConsole } from '../http/throttle-notice';
+import { outgoingRequest } from '../http/request';
+import { OPERATIONS } from '../model/operations';
 import { interruptOnSignals } from '../http/interrupt';
 import { conformanceMatchers } from './matchers';
 import { apiBase, referenceProfilePath, transportOptions } from '../config/target';
@@ -94,7 +97,9 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       // Ctrl-C or SIGTERM cuts this worker's requests short (interrupt.ts): a test Playwright's stop missed ends too.
       interruptOnSignals(process.env[RUN_STATE_ENV]);
       // The preflight found the target up: a connection refused now is a restart's moment, sent again (wire.ts).
-      await use(new Transport({ ...options, resendAfterRestart: true }, base, workerInfo.config.workers));
+      // And a breaker's pause ends with the preflight's first request, the price list (breaker.ts).
+      const resume = { probe: outgoingRequest(OPERATIONS.listPrices, {}, config, base), notify: toConsole };
+      await use(new Transport({ ...options, resendAfterRestart: true, resume }, base, workerInfo.config.workers));
     },
     { scope: 'worker', box: 'self' },
   ],

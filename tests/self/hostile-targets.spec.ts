@@ -177,6 +177,8 @@ async function hostileRun(
 
 /** Requests the preflight and the first tests send before a target turns hostile: it dies mid-run. */
 const MID_RUN = 40;
+/** The request that asks, after the breaker's pause, whether the target answers again: the price list (breaker.ts). */
+const ASKED_AGAIN = 1;
 /** One line per test, and room for the reporter's summary and one explanation. */
 const linesFor = (run: SuiteRun): number => run.tests + 40;
 /**
@@ -187,7 +189,7 @@ const linesFor = (run: SuiteRun): number => run.tests + 40;
 const breakerBound = (run: SuiteRun, attempts: number): number =>
   (BREAKER_THRESHOLD + (1 + NEAR_WINDOW) * run.workers) * attempts;
 
-test('a target that dies mid-run: ERROR after at most 3 time-outs in a row, not one a test', async () => {
+test('a target that dies mid-run: ERROR after 3 time-outs in a row and the price list asked again', async () => {
   test.setTimeout(120_000);
   // Three time-outs of 3 s, not of the default 10 s: the breaker counts them alike.
   const { run, target } = await hostileRun(
@@ -197,9 +199,13 @@ test('a target that dies mid-run: ERROR after at most 3 time-outs in a row, not 
     110_000,
   );
   expect(target.requestsSinceTurn, 'it died after the preflight').toBeGreaterThan(0);
-  // The breaker opens at the third request in a row without an answer, over all workers: no request is sent after it,
-  // so no chain of time-outs waited one after another is longer. Time-outs waited side by side count once.
-  expect(target.abandonedInSequence, 'time-outs waited one after another').toBeLessThanOrEqual(BREAKER_THRESHOLD);
+  // The breaker opens at the third request in a row without an answer, over all workers; after a pause, one request,
+  // the price list, asks whether the target is back: no other is sent, so no chain of time-outs waited one after
+  // another is longer. Time-outs waited side by side count once.
+  expect(target.abandonedInSequence, 'time-outs waited one after another').toBeLessThanOrEqual(
+    BREAKER_THRESHOLD + ASKED_AGAIN,
+  );
+  expect(run.output).toMatch(/the price list, asked again after a pause of 5 s, got no complete answer within 3000 ms/);
   expect(run.report?.summary.tests.notRun, 'tests the breaker stopped before they sent anything').toBeGreaterThan(0);
   const explanations =
     run.output.match(
@@ -414,6 +420,32 @@ test('a test that runs out of time at a slow target is not judged: ERROR, never 
   expect(run.report?.summary.tests.inconclusive).toBe(1);
 });
 
+test('a restart behind a gateway mid-run (3 s of 502): the run pauses, asks again, and goes on', async () => {
+  test.setTimeout(120_000);
+  // indep84 and indep96: a deploy's few seconds of 502, to writes that are not sent again, opened the breaker for the
+  // rest of the run: 128 tests not run, for a target serving again 3 s later.
+  let restartedAt: number | undefined;
+  const page = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+  const restarting: Misbehaviour = (_req, res) => {
+    restartedAt ??= Date.now();
+    if (Date.now() - restartedAt > 3000) return false;
+    res.writeHead(502, { 'content-type': 'text/html' }).end(page);
+    return true;
+  };
+  const { run } = await hostileRun(
+    { after: MID_RUN, misbehave: restarting },
+    { RSF_MAX_RETRIES: '1', RSF_RETRY_MAX_WAIT_MS: '50' },
+    ['--grep-invert', '@property'],
+    100_000,
+  );
+  expect(run.output).toMatch(/the run paused 5 s, asked for the price list again, got HTTP 200, and goes on/);
+  expect(run.report?.summary.tests.notRun, 'tests not run').toBe(0);
+  // The requests the 502s met are not judged: ERROR, honestly, and never a failure.
+  expect(run.report?.summary.tests.inconclusive).toBeGreaterThan(0);
+  expect(run.output, 'an outage is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) + 5 });
+});
+
 test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requests, none failed', async () => {
   test.setTimeout(90_000);
   const page = '<html><body><h1>Down for maintenance</h1><p>Back soon.</p></body></html>';
@@ -424,9 +456,16 @@ test('a target in maintenance mid-run (HTTP 503, a page): ERROR after a few requ
     ['--grep-invert', '@property'],
     80_000,
   );
-  expect(run.output).toMatch(/stopped answering at/);
-  // A request is sent at most 3 times: ahead once, then by its test with RSF_MAX_RETRIES=1.
-  expect(target.requestsSinceTurn, 'requests sent once the target was down').toBeLessThanOrEqual(breakerBound(run, 3));
+  // A gateway's page is an answer: not the target's, which is what stopped (indep96).
+  expect(run.output).toMatch(/the target stopped serving at \S+, a gateway answering in its place/);
+  expect(run.report?.summary.stoppedAnswering).toMatch(
+    /the price list, asked again after a pause of 5 s, got HTTP 503/,
+  );
+  // A request is sent at most 3 times: ahead once, then by its test with RSF_MAX_RETRIES=1; and the price list after
+  // the pause, with its retry.
+  expect(target.requestsSinceTurn, 'requests sent once the target was down').toBeLessThanOrEqual(
+    breakerBound(run, 3) + 2 * ASKED_AGAIN,
+  );
   expect(run.output, 'an outage is never a failure').not.toMatch(/^\s*\d+ failed/m);
   const reasons = run.report?.summary.verdictReasons.join('\n') ?? '';
   expect(reasons).toMatch(/was answered by a gateway's error \(\d × HTTP 503\)/);
@@ -621,9 +660,11 @@ test('a target that drips its bodies a byte a second, to 2 workers: one breaker 
   // Each worker has one request in flight when the target turns; the breaker opens at the third unanswered one, and
   // by then the workers that timed out first have sent one more each. A breaker per worker would let 3 from each: 6.
   expect(target.requestsSinceTurn, 'requests sent once the target dripped').toBeLessThanOrEqual(
-    BREAKER_THRESHOLD + workers - 1,
+    BREAKER_THRESHOLD + workers - 1 + ASKED_AGAIN,
   );
-  expect(target.abandonedInSequence, 'time-outs waited one after another').toBeLessThanOrEqual(BREAKER_THRESHOLD);
+  expect(target.abandonedInSequence, 'time-outs waited one after another').toBeLessThanOrEqual(
+    BREAKER_THRESHOLD + ASKED_AGAIN,
+  );
   expect(run.output).toMatch(/stopped answering at/);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });

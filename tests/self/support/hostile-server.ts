@@ -287,14 +287,14 @@ export function rateLimiter(
 
 /**
  * A load balancer's passing trouble: every `every`th request (counted from 1) gets 502, 503 (no Retry-After) or 504
- * in turn, with an HTML page, before the API sees it; `postsToo` sends POST and PATCH the same statuses (a client
- * must not resend those after a 502 or 504), else they get only the 503. Counts what it answered.
+ * in turn, with an HTML page, before the API sees it; `postsToo` sends POST, PATCH and DELETE the same statuses (a
+ * client must not resend those after a 502 or 504), else they get only the 503. Counts what it answered.
  */
 export function gatewayBlips(every: number, postsToo = false): Misbehaviour & { blips: () => number } {
   let blips = 0;
   const behave: Misbehaviour = (req, res, index) => {
     if (index % every !== 0) return false;
-    const write = req.method === 'POST' || req.method === 'PATCH';
+    const write = req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE';
     const status = write && !postsToo ? 503 : ([502, 503, 504][blips % 3] ?? 503);
     blips++;
     const body = `<html><body><h1>${status} Bad Gateway</h1><p>upstream trouble</p></body></html>`;
