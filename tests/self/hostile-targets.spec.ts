@@ -27,7 +27,14 @@ import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
-import { BREAKER_THRESHOLD, type BreakerTrip, OPERATION_THRESHOLD, RunState } from '../../src/http/run-state';
+import {
+  BREAKER_THRESHOLD,
+  type BreakerTrip,
+  MAX_RESUMES,
+  OPERATION_THRESHOLD,
+  RESUME_PAUSE_MS,
+  RunState,
+} from '../../src/http/run-state';
 import { MAX_HEADER_BYTES, NoAnswer, sendOnce } from '../../src/http/wire';
 import { NEAR_WINDOW } from '../../src/playwright/prefetch';
 import { SETTLE_WAITS_MS, link } from '../../src/playwright/probes';
@@ -1568,6 +1575,36 @@ test.describe('retries and the breaker', () => {
     );
     expect(worker().breakerOpen(), 'a new worker sees it open').toEqual(trip);
     expect(trip?.cause).toBe('no-answer');
+  });
+
+  test('the breaker is half open after requests that got no answer: one process asks again, twice a run', () => {
+    const dir = scratchDir('state');
+    const worker = () => new RunState(dir);
+    const trip = () => {
+      for (let i = 0; i < BREAKER_THRESHOLD; i++) worker().unanswered(Date.now(), `GET /v1/item/${i}`);
+      return worker().breakerOpen();
+    };
+    for (let pause = 0; pause < MAX_RESUMES; pause++) {
+      const open = trip();
+      expect(open?.resumeAt, `pause ${pause + 1}: half open, for ${RESUME_PAUSE_MS} ms`).toBeGreaterThan(Date.now());
+      if (!open) return;
+      expect([worker().claimResumption(open), worker().claimResumption(open)], 'one process asks').toEqual([
+        true,
+        false,
+      ]);
+      worker().resumed(open);
+      expect(worker().breakerOpen(), 'closed again').toBeUndefined();
+    }
+    expect(worker().resumptions()).toHaveLength(MAX_RESUMES);
+    const final = trip();
+    expect(final?.resumeAt, 'the third opening is for good').toBeUndefined();
+    // And a pause whose price list got no usable answer either stays open, saying what it got.
+    const other = scratchDir('state');
+    for (let i = 0; i < BREAKER_THRESHOLD; i++) new RunState(other).unanswered(Date.now(), `GET /v1/item/${i}`);
+    const halfOpen = new RunState(other).breakerOpen();
+    if (!halfOpen) throw new Error('the breaker did not open');
+    new RunState(other).stayOpen(halfOpen, 'HTTP 502');
+    expect(new RunState(other).breakerOpen()).toEqual({ ...halfOpen, resumeAt: undefined, askedAgain: 'HTTP 502' });
   });
 
   test('requests throttled until their retries ran out count as unanswered; a usable answer starts again', () => {
