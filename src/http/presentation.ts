@@ -326,6 +326,8 @@ export function refusedBeforeTheDataMessage(
 
 /** The message of a request that got no answer; only a time-out names the setting that a larger value may mend. */
 export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: number): string {
+  // An operation no longer sent got no answer because it was not sent: its message says why (indep96).
+  if (failure.kind === 'operation-stopped') return redact(`${label} was ${failure.message}`);
   const setting = failure.kind === 'timeout' ? ` (RSF_REQUEST_TIMEOUT_MS=${timeoutMs})` : '';
   return redact(`${label} got no answer: ${failure.message}${setting}`);
 }

@@ -26,11 +26,13 @@ import {
 } from '../../src/checks/outcome';
 import { stockLabelProblem } from '../../src/checks/stock';
 import { loadConfig } from '../../src/config/config';
+import { NoAnswer } from '../../src/http/no-answer';
 import {
   answeredInFront,
   bodyExcerpt,
   cacheNote,
   cutJsonNote,
+  noAnswerMessage,
   notUtf8Note,
   refusedBeforeTheDataMessage,
   throttledMessage,
@@ -435,6 +437,16 @@ test('a failure judged on a body that is not UTF-8 notes that its bytes were rea
   );
   expect(detail(latin1, 'application/json')).toMatch(/^the body is not UTF-8, which RFC 8259/);
   expect(detail(Buffer.from('{"availableStockLabel":"100 unidades o más"}'), 'application/json')).toBeUndefined();
+});
+
+test('an operation no longer sent says it was not sent, not that it got no answer', () => {
+  const label = 'operation 1 (PATCH /v1/client, §4.1)';
+  const why = 'not sent, because its last 2 requests got no usable answer (the last: HTTP 502)';
+  // Before: "… got no answer: not sent, because …", which indep96 read as a contradiction.
+  expect(noAnswerMessage(label, new NoAnswer('operation-stopped', why, 0), 10_000)).toBe(`${label} was ${why}`);
+  expect(noAnswerMessage(label, new NoAnswer('timeout', 'no complete answer within 10000 ms', 10_000), 10_000)).toBe(
+    `${label} got no answer: no complete answer within 10000 ms (RSF_REQUEST_TIMEOUT_MS=10000)`,
+  );
 });
 
 test('a failure judged on a body cut mid-JSON where its framing ended notes a length counted in characters', () => {
