@@ -35,13 +35,8 @@ export function requestLine(method: string, url: string): string {
   return redact(`${method} ${new URL(url).pathname}`);
 }
 
-/**
- * Each attempt: not sent while the breaker is open; an unthrottled answer closes the count, none adds to it, except
- * the kinds in `uncounted` (the runner's burst: a server or proxy may refuse or reset a burst it would serve one by
- * one, and the tests then send those requests again, counted).
- */
 /** How a breaker's pause ends: the request that asks whether the target answers again, and who hears it did. */
-export interface Resumption {
+export interface AskingAgain {
   /** GET /v1/prices, with the token: the preflight's first request. */
   probe: OutgoingRequest;
   notify?: (line: string) => void;
@@ -62,7 +57,7 @@ async function afterPause(
   breaker: Breaker,
   trip: BreakerTrip,
   send: Send,
-  resume: Resumption | undefined,
+  resume: AskingAgain | undefined,
 ): Promise<BreakerTrip | undefined> {
   let current: BreakerTrip | undefined = trip;
   while (current?.resumeAt !== undefined) {
@@ -96,10 +91,16 @@ function resumedLine(trip: BreakerTrip, status: number): string {
   );
 }
 
+/**
+ * Each attempt: not sent while the breaker is open, and held while it is half open (afterPause, with `resume`); an
+ * unthrottled answer closes the count, none adds to it, except the kinds in `uncounted` (the runner's burst: a server
+ * or proxy may refuse or reset a burst it would serve one by one, and the tests then send those requests again,
+ * counted).
+ */
 export function gatedByBreaker(
   breaker: Breaker,
   uncounted: readonly NoAnswerKind[] = [],
-  resume?: Resumption,
+  resume?: AskingAgain,
 ): Interceptor {
   return (next) => async (request) => {
     const open = breaker.breakerOpen();

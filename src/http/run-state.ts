@@ -80,7 +80,7 @@ export interface BreakerTrip {
 }
 
 /** A pause the run took and ended, the breaker closed again (resumed). */
-export interface Resumption {
+export interface ResumedPause {
   since: string;
   openedAt: string;
   resumedAt: string;
@@ -165,7 +165,7 @@ export class RunState {
   /** The price list answered after the pause: the breaker closes, and its count starts again. */
   resumed(trip: BreakerTrip): void {
     const { since, openedAt, lastRequest, lastProblem } = trip;
-    const resumption: Resumption = {
+    const resumption: ResumedPause = {
       since,
       openedAt,
       resumedAt: new Date().toISOString(),
@@ -184,13 +184,13 @@ export class RunState {
   }
 
   /** The pauses of this run that ended with the breaker closed again. */
-  resumptions(): Resumption[] {
+  resumptions(): ResumedPause[] {
     const file = this.path(RESUMED_FILE);
     if (!existsSync(file)) return [];
     return readFileSync(file, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((line) => JSON.parse(line) as Resumption);
+      .map((line) => JSON.parse(line) as ResumedPause);
   }
 
   /** Writes `name` whole or not at all: a reader never sees half of it. */

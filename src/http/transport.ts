@@ -1,7 +1,7 @@
 // Every request of the suite goes through one pipeline, composed here once: the wire (deadline, capped body), the
 // limiter (pace, throttle), the breaker's gate (and each operation's), retries of throttled answers and gateway blips,
 // and the breaker's count of those that never got through. Each layer has its file; this one only puts them in order.
-import { type Resumption, gatedByBreaker, unusableCounted } from './breaker';
+import { type AskingAgain, gatedByBreaker, unusableCounted } from './breaker';
 import { type Deliver, type Delivery, type Send, compose } from './delivery';
 import type { OutgoingRequest } from './exchange';
 import { Limiter, paced } from './limiter';
@@ -31,7 +31,7 @@ export interface TransportOptions extends RetryOptions {
   /** Rides out a restart of the target within the deadline (wire.ts): the workers', once the preflight found it up. */
   resendAfterRestart?: boolean;
   /** How the breaker's pause ends (breaker.ts): the workers' ask for the price list; without it, a pause stops. */
-  resume?: Resumption;
+  resume?: AskingAgain;
 }
 
 /** The wire's part of the transport's options: the deadline, the body cap, the proxies, the client certificate. */
