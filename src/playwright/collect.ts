@@ -17,10 +17,10 @@ import {
   UNJUDGED_ANSWER_ATTACHMENT,
   slowDownOf,
   SEED_ANNOTATION,
+  failsTheTest,
   parseCheckAnnotation,
 } from '../checks/check-protocol';
 import type { Evidence, ExchangeRecord } from '../checks/check-protocol';
-import { failsTheTest } from '../checks/check-protocol';
 import { requirements } from '../model/catalogue';
 import { stripAnsi } from '../model/text';
 import type { TestRecord, TestRunStatus, Unjudged } from '../report/model';
