@@ -259,6 +259,8 @@ function transportProblem(
     return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
   // Not as far as HTTP: a name that does not resolve, TLS, a proxy.
   if (kind === 'other') return `The request got no answer: ${message}${check}`;
+  // The certificate's trouble has its remedy in the message: the URL and the server are not in doubt (indep96).
+  if (kind === 'certificate') return `The request got no answer: ${message}.${through}`;
   // An HTTP answer whose body its Content-Encoding does not decode: the server is up, and answered.
   if (kind === 'unreadable-body') return `The target's answer could not be read: ${message}.${through}`;
   if (kind === 'not-http' && afterPriceList)

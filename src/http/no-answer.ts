@@ -5,7 +5,8 @@
  * nothing was sent, so it says nothing of the target. 'interrupted': the run was interrupted (interrupt.ts) before the
  * answer came, or before the request went out; it says nothing of the target either. 'stopped-in-recording': a replay
  * of a run that stopped sending once the target refused its requests (its token, or every request): the recorded test
- * sent nothing more, and is not run, as it was; the message is the recorded reason.
+ * sent nothing more, and is not run, as it was; the message is the recorded reason. 'certificate': TLS refused the
+ * target's certificate (not trusted here, expired, for other names); the message says the remedy.
  */
 export type NoAnswerKind =
   | 'timeout'
@@ -14,6 +15,7 @@ export type NoAnswerKind =
   | 'not-http'
   | 'unreadable-body'
   | 'other'
+  | 'certificate'
   | 'operation-stopped'
   | 'not-recorded'
   | 'stopped-in-recording'

@@ -115,18 +115,21 @@ export function describeError(
   }
   if (UNTRUSTED_CERTIFICATE.includes(code)) {
     const remedy = "if a private CA signed it, give that CA's PEM file in NODE_EXTRA_CA_CERTS";
-    return { kind: 'other', message: `the TLS certificate is not trusted on this machine (${code}); ${remedy}` };
+    return { kind: 'certificate', message: `the TLS certificate is not trusted on this machine (${code}); ${remedy}` };
   }
   // Dates and names, which no CA file mends: the certificate is the target's to fix, or the URL.
   if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID') {
     const when = code === 'CERT_HAS_EXPIRED' ? 'has expired' : "is not valid yet (or this machine's clock is wrong)";
     const remedy = 'the target must renew it: the suite never turns certificate checks off';
-    return { kind: 'other', message: `the target's TLS certificate ${when} (${code}); ${remedy}` };
+    return { kind: 'certificate', message: `the target's TLS certificate ${when} (${code}); ${remedy}` };
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     const names = firstLine.replace(/^Hostname\/IP does not match certificate's altnames: /, '');
     const remedy = 'use a host name it names in RSF_TARGET_URL';
-    return { kind: 'other', message: `the target's TLS certificate is for other names (${code}): ${names}; ${remedy}` };
+    return {
+      kind: 'certificate',
+      message: `the target's TLS certificate is for other names (${code}): ${names}; ${remedy}`,
+    };
   }
   if (CLIENT_CERTIFICATE_REFUSED.includes(code)) {
     const remedy =
