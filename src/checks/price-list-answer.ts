@@ -8,6 +8,7 @@ import { type Exchange, parseBody, redirectedAway } from '../http/exchange';
 import { challengeSaid, challengeShown, excerptSize, schemeInFront } from '../http/presentation';
 import { proxyAuthenticationAdvice, proxyRoute } from '../http/proxy';
 import { redact } from '../http/redact';
+import { GATEWAY_STATUSES } from '../http/retry';
 import { OPERATIONS } from '../model/operations';
 import { printable } from '../model/printable';
 import { schemas } from '../model/schema-registry';
@@ -179,6 +180,9 @@ function headerDroppedNote(headers: IncomingHttpHeaders): string {
   );
 }
 
+/** A 502, 504 or 52x: a gateway answered for the API, which is down or failing behind it (indep96). */
+const GATEWAY_FAILING = 'a gateway in front of the API answered for it: the API behind it is down or failing';
+
 /** Reads the answer to GET /prices with the token; `headers` are the answer's, as sent. */
 export function readPriceListAnswer(
   exchange: Exchange,
@@ -265,8 +269,8 @@ export function readPriceListAnswer(
   // Before the markup: a server's error page says the target is failing, not that it is another site.
   if (status >= 500)
     return stop(
-      `HTTP ${status}: the target is failing. Body: ${body || '(empty body)'}` +
-        waitAdvice(NOT_UP_STATUSES.includes(status), config),
+      `HTTP ${status}: ${GATEWAY_STATUSES.has(status) ? GATEWAY_FAILING : 'the target is failing'}. ` +
+        `Body: ${body || '(empty body)'}${waitAdvice(NOT_UP_STATUSES.includes(status), config)}`,
     );
   if (/^\s*</.test(body))
     return stop(

@@ -425,6 +425,9 @@ test('a target that fails with a server error page: the target is failing, not a
   const message = await preflightAgainstAnswer(500, 'text/html', '<h1>Internal Server Error</h1>');
   expect(message).toMatch(/HTTP 500: the target is failing\. Body: <h1>Internal Server Error<\/h1>/);
   expect(message).not.toMatch(/does not look like/);
+  // A gateway's 502 is its own answer, for an API down behind it (indep96: both instances restarting behind nginx).
+  const gateway = await preflightAgainstAnswer(502, 'text/html', '<h1>502 Bad Gateway</h1>');
+  expect(gateway).toMatch(/HTTP 502: a gateway in front of the API answered for it: the API behind it is down or fail/);
 });
 
 test('a target that refuses the token', async () => {
