@@ -164,6 +164,20 @@ export function outcomeOf(exchange: Exchange, config: RecognitionConfig): Outcom
 const SHARED_SHAPES: ReadonlySet<SuccessSignal> = new Set(['client-status', 'success-ok', 'success-true']);
 
 /**
+ * §4.1's {status, message} and §7.1's {success, msg} are success shapes too: a body whose success value says it
+ * succeeded is a malformed success (an addressId "712"), not a refusal for matching one of them. §7.1's successes
+ * are "ok" and true, whichever of the two an operation of 2 to 4 shows (indep97: {success: true, msg} from
+ * operation 3, which shows "ok", read as a refusal, and a link's hint naming the address settings).
+ */
+function saysItSucceeded(exchange: Exchange, config: RecognitionConfig): boolean {
+  const signal = exchange.operation.successSignal;
+  if (!SHARED_SHAPES.has(signal)) return false;
+  if (signal === 'client-status') return !successValue(exchange, config);
+  const body = schemaInput(exchange.body);
+  return isObject(body) && (body.success === 'ok' || body.success === true);
+}
+
+/**
  * Whether an answer says the request was refused: a non-2xx status, a body not read whole, a success body whose
  * success value says it failed, an error marker of §7.1, a body of one of `errorSchemas`, or a plain string matching
  * RSF_REJECTION_TEXT. A success is no refusal, and neither is a 2xx of another shape that says neither.
@@ -176,10 +190,8 @@ export function saysRefused(exchange: Exchange, config: RecognitionConfig, error
   if (outcome.schemaErrors.length === 0) return true;
   const body = schemaInput(exchange.body);
   if (errorMarker(body, sentJson(exchange)) !== undefined) return true;
-  // §4.1's {status, message} and §7.1's {success, msg} are success shapes too: a body whose success value says it
-  // succeeded is a malformed success (an addressId "712"), not a refusal for matching one of them.
-  const saysSucceeded = SHARED_SHAPES.has(exchange.operation.successSignal) && !successValue(exchange, config);
-  if (!saysSucceeded && errorSchemas.some((name) => schemas().validate(name, body).valid)) return true;
+  if (!saysItSucceeded(exchange, config) && errorSchemas.some((name) => schemas().validate(name, body).valid))
+    return true;
   const text = plainString(exchange.body);
   return text !== undefined && config.rejectionText.test(text);
 }

@@ -129,7 +129,6 @@ export class RunState {
   private throttle: ThrottleRecord | undefined;
   private throttleReadAt = 0;
   private throttleMtime = 0;
-  private readonly stoppedOperations = new Map<string, string>();
 
   constructor(readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -174,6 +173,10 @@ export class RunState {
     };
     appendFileSync(this.path(RESUMED_FILE), `${JSON.stringify(resumption)}\n`);
     truncateSync(this.path(NO_ANSWERS_FILE));
+    // Every count starts again: an operation stopped in the outage is sent again (indep96: 72 tests inconclusive
+    // after a resumed deploy, their operations stopped by two 502s in the same second).
+    for (const name of readdirSync(this.dir))
+      if (/^operation-[0-9a-f]+\.(stopped|unanswered)$/.test(name)) rmSync(this.path(name), { force: true });
     rmSync(this.path(BREAKER_FILE), { force: true });
   }
 
@@ -211,16 +214,18 @@ export class RunState {
     }
   }
 
-  /** Why `operation` is no longer sent, once any worker stopped it. One stat per call until then. */
+  /**
+   * Why `operation` is no longer sent, once any worker stopped it, until a pause of the breaker ends with the target
+   * serving again (resumed). One stat per call, and a read of its few bytes while it is stopped.
+   */
   operationStopped(operation: string): string | undefined {
-    const known = this.stoppedOperations.get(operation);
-    if (known !== undefined) return known;
     const file = this.path(operationFile(operation, 'stopped'));
     if (!statSync(file, { throwIfNoEntry: false })) return undefined;
-    const why = readFileSync(file, 'utf8');
-    if (why === '') return undefined; // being written: the next call reads it
-    this.stoppedOperations.set(operation, why);
-    return why;
+    try {
+      return readFileSync(file, 'utf8') || undefined; // '' while being written: the next call reads it
+    } catch {
+      return undefined; // removed as the run resumed
+    }
   }
 
   /**

@@ -1584,16 +1584,22 @@ test.describe('retries and the breaker', () => {
       for (let i = 0; i < BREAKER_THRESHOLD; i++) worker().unanswered(Date.now(), `GET /v1/item/${i}`);
       return worker().breakerOpen();
     };
+    const patch = 'operation 1 (PATCH /v1/client, §4.1)';
     for (let pause = 0; pause < MAX_RESUMES; pause++) {
+      // An operation stopped in the outage by requests of it without an answer.
+      const stopping = worker();
+      for (let i = 0; i < OPERATION_THRESHOLD; i++)
+        stopping.unanswered(Date.now(), 'PATCH /v1/client', 'no-answer', patch);
+      expect(stopping.operationStopped(patch)).toBeDefined();
       const open = trip();
       expect(open?.resumeAt, `pause ${pause + 1}: half open, for ${RESUME_PAUSE_MS} ms`).toBeGreaterThan(Date.now());
       if (!open) return;
-      expect([worker().claimResumption(open), worker().claimResumption(open)], 'one process asks').toEqual([
-        true,
-        false,
-      ]);
+      const claims = [worker().claimResumption(open), worker().claimResumption(open)];
+      expect(claims, 'one process asks').toEqual([true, false]);
       worker().resumed(open);
       expect(worker().breakerOpen(), 'closed again').toBeUndefined();
+      // Every count starts again: the operation is sent again, in the process that had seen it stopped too (indep96).
+      expect(stopping.operationStopped(patch), 'sent again').toBeUndefined();
     }
     expect(worker().resumptions()).toHaveLength(MAX_RESUMES);
     const final = trip();

@@ -542,6 +542,11 @@ test('a 2xx of another shape than success or refusal was taken: no setting is su
     neitherSuccessNorRefusal(answered(OPERATIONS.createShippingAddress, 201, body), loadConfig());
   expect(created('{"success":"ok","msg":"Address created","addressId":"712"}')).toBe(true);
   expect(created('{"success":"error","msg":"placeId is mandatory"}')).toBe(false);
+  // §7.1's other success value, true, where §4.3 shows "ok": a success gone wrong too, not a refusal (indep97).
+  const updatedAddress = (body: string) =>
+    neitherSuccessNorRefusal(answered(OPERATIONS.updateShippingAddress, 200, body), loadConfig());
+  expect(updatedAddress('{"success":true,"msg":"Address updated"}')).toBe(true);
+  expect(updatedAddress('{"success":false,"msg":"idDirCli not found"}')).toBe(false);
   // And §4.1's {status, message}: a status that says success, with a message that is no string.
   const updated = (body: string) =>
     neitherSuccessNorRefusal(answered(OPERATIONS.updateClient, 200, body), loadConfig());
