@@ -235,8 +235,9 @@ test('a distant target that dies mid-run, with requests sent ahead: ERROR, after
   );
   expect(target.requestsSinceTurn, 'requests sent ahead when it died').toBeGreaterThan(3);
   // All that were out time out together, side by side; the breaker then stops every test that has not sent its
-  // request. A test that sent its own as they expired waits one more.
-  expect(target.abandonedInSequence, 'time-outs waited one after another').toBeLessThanOrEqual(2);
+  // request. A test that sent its own as they expired waits one more, and so does the price list asked again after
+  // the breaker's pause.
+  expect(target.abandonedInSequence, 'time-outs waited one after another').toBeLessThanOrEqual(2 + ASKED_AGAIN);
   expect(run.output).toMatch(/stopped answering at/);
   expect(run.output, 'a dead target is never a failure').not.toMatch(/^\s*\d+ failed/m);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
@@ -643,9 +644,10 @@ test('a target that resets connections mid-run: ERROR, after a few requests', as
   );
   expect(run.output).toMatch(/stopped answering at/);
   // What bounds the run is that it stops sending. A request is sent at most 5 times: ahead, once more on a new
-  // connection when a reused one was reset, then by its test likewise, and once more after a reset (a restart).
+  // connection when a reused one was reset, then by its test likewise, and once more after a reset (a restart); so is
+  // the price list asked again after the breaker's pause.
   expect(target.requestsSinceTurn, 'requests sent once the target reset them').toBeLessThanOrEqual(
-    breakerBound(run, 5),
+    breakerBound(run, 5) + 5 * ASKED_AGAIN,
   );
   expect(target.abandoned, 'no time-out waited').toBe(0);
   // A reset is no matter of waiting longer: the reason does not send the user to RSF_REQUEST_TIMEOUT_MS.
