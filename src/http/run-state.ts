@@ -42,7 +42,7 @@ export const OPERATION_THRESHOLD = 2;
  */
 export const RESUME_PAUSE_MS = 5000;
 /** Pauses in a run: the next opening of the breaker after these is for good. */
-export const MAX_RESUMES = 2;
+export const MAX_RESUMES = 5;
 
 /** A throttled run never goes slower than this, over all workers (requests per second). */
 export const FLOOR_RATE_PER_SECOND = 1;

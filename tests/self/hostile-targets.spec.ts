@@ -1579,7 +1579,7 @@ test.describe('retries and the breaker', () => {
     expect(trip?.cause).toBe('no-answer');
   });
 
-  test('the breaker is half open after requests that got no answer: one process asks again, twice a run', () => {
+  test('the breaker is half open after requests that got no answer: one process asks again, MAX_RESUMES a run', () => {
     const dir = scratchDir('state');
     const worker = () => new RunState(dir);
     const trip = () => {
@@ -1605,7 +1605,7 @@ test.describe('retries and the breaker', () => {
     }
     expect(worker().resumptions()).toHaveLength(MAX_RESUMES);
     const final = trip();
-    expect(final?.resumeAt, 'the third opening is for good').toBeUndefined();
+    expect(final?.resumeAt, 'the next opening is for good').toBeUndefined();
     // And a pause whose price list got no usable answer either stays open, saying what it got.
     const other = scratchDir('state');
     for (let i = 0; i < BREAKER_THRESHOLD; i++) new RunState(other).unanswered(Date.now(), `GET /v1/item/${i}`);
