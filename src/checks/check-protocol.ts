@@ -63,6 +63,12 @@ export const SIZE_REFUSALS: ReadonlySet<number> = new Set([413, 414, 431]);
  * the reports say how often the target slowed the run down, and how far.
  */
 export const SLOWED_DOWN_ANNOTATION = 'run-slowed-down';
+/**
+ * Annotation type of one pause of the circuit breaker that ended with the target serving again (breaker.ts), heard
+ * by the test's worker since its last test: when the requests without an answer began (ISO time). The reports count
+ * them, so that a run that rode out an outage says so.
+ */
+export const PAUSED_ANNOTATION = 'run-paused';
 
 /** A slow-down as its annotation's description. */
 export function slowDownDescription({ status, ratePerSecond }: SlowDown): string {

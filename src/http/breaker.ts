@@ -40,6 +40,8 @@ export interface AskingAgain {
   /** GET /v1/prices, with the token: the preflight's first request. */
   probe: OutgoingRequest;
   notify?: (line: string) => void;
+  /** The pause of `trip` ended with the target serving again. */
+  onResumed?: (trip: BreakerTrip) => void;
 }
 
 /** How often a request waiting out the breaker's pause looks whether it ended. */
@@ -68,6 +70,7 @@ async function afterPause(
       if (answer.kind === 'answer' && isUsableAnswer(answer.response)) {
         breaker.resumed(current);
         resume.notify?.(resumedLine(current, answer.response.status));
+        resume.onResumed?.(current);
       } else breaker.stayOpen(current, askedAgainDetail(answer));
     } else await sleep(Math.max(1, Math.min(PAUSE_POLL_MS, resumeAt - Date.now())));
     current = breaker.breakerOpen();

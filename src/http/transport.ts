@@ -52,6 +52,8 @@ export class Transport {
   private readonly pipeline: Deliver;
   /** This worker's halvings of the run's pace, until the tests take them into their annotations. */
   readonly slowDowns = new SlowDownLog();
+  /** When the outages began that this worker's breaker pauses rode out, until a test takes them (takePauses). */
+  private pauses: string[] = [];
 
   constructor(
     readonly options: TransportOptions,
@@ -68,7 +70,12 @@ export class Transport {
       return;
     }
     const slowingDown = this.slowDowns.noting(throttleNotice(state));
-    const gate = gatedByBreaker(state, [], options.resume);
+    const { resume } = options;
+    const onResumed = (trip: BreakerTrip) => {
+      this.pauses.push(trip.since);
+      resume?.onResumed?.(trip);
+    };
+    const gate = gatedByBreaker(state, [], resume && { ...resume, onResumed });
     const send = compose(wire(wireOptions(options)), gate, paced(this.limiter, state, slowingDown));
     // Outermost first: the breaker's gate, then the pace (and the notice of the run's first slow-down), then the wire.
     this.pipeline = unusableCounted(state, retrying(options, send));
@@ -85,6 +92,13 @@ export class Transport {
   /** This worker's halvings of the run's pace since the last call, and those the runner handed over (run-state.ts). */
   takeSlowDowns(): SlowDown[] {
     return [...this.slowDowns.take(), ...this.state.takeHandedSlowDowns()];
+  }
+
+  /** The pauses this worker's requests rode out since the last call: when each outage began (ISO time). */
+  takePauses(): string[] {
+    const taken = this.pauses;
+    this.pauses = [];
+    return taken;
   }
 
   /** The breaker's trip, once it is open. */

@@ -14,6 +14,7 @@ import {
   SIZE_REFUSED_ANNOTATION,
   TRANSIENT_ANNOTATION,
   SLOWED_DOWN_ANNOTATION,
+  PAUSED_ANNOTATION,
   UNJUDGED_ANSWER_ATTACHMENT,
   slowDownOf,
   SEED_ANNOTATION,
@@ -145,6 +146,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const transient = total(of(TRANSIENT_ANNOTATION));
   const sizeRefused = total(of(SIZE_REFUSED_ANNOTATION));
   const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
+  const pauses = of(PAUSED_ANNOTATION).filter(Boolean);
   const status = runStatusOf(result);
   const stopped = unjudgedOf(status, of) ?? (result && (timedOutUnjudged(result) ?? crashedUnjudged(result)));
   const answer = stopped && unjudgedAnswerOf(result);
@@ -172,6 +174,7 @@ export function testRecordOf(test: TestCase): TestRecord {
     ...(transient !== undefined && { transientRetried: transient }),
     ...(sizeRefused !== undefined && { sizeRefused }),
     ...(slowDowns.length > 0 && { slowDowns }),
+    ...(pauses.length > 0 && { pauses }),
     ...(credentials && { credentials }),
   };
 }

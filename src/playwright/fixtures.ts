@@ -10,6 +10,7 @@ import {
   SIZE_REFUSED_ANNOTATION,
   TRANSIENT_ANNOTATION,
   SLOWED_DOWN_ANNOTATION,
+  PAUSED_ANNOTATION,
   slowDownDescription,
 } from '../checks/check-protocol';
 import { type Config, loadConfig } from '../config/config';
@@ -166,6 +167,8 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       // those of the runner (its preflight, its sending ahead) not yet taken: a sharded run's blob holds them too.
       for (const slowDown of transport.takeSlowDowns())
         testInfo.annotations.push({ type: SLOWED_DOWN_ANNOTATION, description: slowDownDescription(slowDown) });
+      for (const since of transport.takePauses())
+        testInfo.annotations.push({ type: PAUSED_ANNOTATION, description: since });
     },
     { box: 'self' },
   ],

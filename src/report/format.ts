@@ -4,6 +4,7 @@ import type { BaselineComparison, ChangedRequirement } from './baseline';
 import type { ConformanceReport, EvidenceEntry, SlowedDown, Summary } from './model';
 import { idList } from './verdict';
 import { plural } from '../model/text';
+import { RESUME_PAUSE_MS } from '../http/run-state';
 
 const POLICY_MEANING = {
   must: 'must (a MUST failure fails the run)',
@@ -28,6 +29,7 @@ export function countsLine(summary: Summary): string {
   if (summary.requestsRetried) parts.push(`${plural(summary.requestsRetried, 'throttled answer')} retried`);
   if (summary.transientRetried) parts.push(transientLine(summary.transientRetried));
   if (summary.slowedDown) parts.push(`run slowed down ${plural(summary.slowedDown.times, 'time')}`);
+  if (summary.paused) parts.push(`run paused ${plural(summary.paused.times, 'time')}`);
   const problems = summary.errors.length + summary.configErrors.length;
   if (problems > 0) parts.push(plural(problems, 'error'));
   return parts.join('; ');
@@ -51,6 +53,15 @@ export function sizeRefusedLine(count: number): string {
   return (
     `${plural(count, 'request')} (HTTP 413, 414 or 431): the valid input they carried was not judged, a limit §8 ` +
     'leaves open (a web server in front of the API may set one)'
+  );
+}
+
+/** The outages the run rode out: the circuit breaker paused, asked for the price list again, and went on. */
+export function pausedLine({ times, firstSince }: NonNullable<Summary['paused']>): string {
+  return (
+    `${plural(times, 'time')}, the first from ${firstSince} on: requests in a row got no usable answer, the run ` +
+    `paused ${RESUME_PAUSE_MS / 1000} s and asked for the price list again, which answered; the requests that got ` +
+    'none are inconclusive'
   );
 }
 
@@ -98,6 +109,7 @@ export function runFacts(summary: Summary): [string, string][] {
       ? [['Transient answers retried', transientLine(summary.transientRetried)] as [string, string]]
       : []),
     ...(summary.slowedDown ? [['Run slowed down', slowedDownLine(summary.slowedDown)] as [string, string]] : []),
+    ...(summary.paused ? [['Run paused', pausedLine(summary.paused)] as [string, string]] : []),
     ...(summary.sizeRefused
       ? [['Refused for their size', sizeRefusedLine(summary.sizeRefused)] as [string, string]]
       : []),

@@ -88,6 +88,8 @@ export interface TestRecord {
   transientRetried?: number;
   /** Answers the test got that refused a request for its size (413, 414, 431): samples not judged (§8). */
   sizeRefused?: number;
+  /** The outages the circuit breaker's pauses rode out that the test carries: when each began (ISO time). */
+  pauses?: string[];
   /**
    * The halvings of the run's pace (a 429, or a rate limiter's 503) that the test carries: its worker's since its
    * last test, and the runner's handed on (RunState.handOverSlowDown).
@@ -186,6 +188,8 @@ export interface Summary {
   sizeRefused: number;
   /** Set when the target slowed the run down: it throttled (429), or a rate limiter refused requests (503). */
   slowedDown?: SlowedDown;
+  /** Set when the run paused for an outage and went on (breaker.ts): how often, and when the first began. */
+  paused?: { times: number; firstSince: string };
   tests: {
     total: number;
     passed: number;
@@ -249,6 +253,13 @@ export interface SlowedDown {
   statuses: number[];
   /** The slowest pace it came to, in requests a second over all workers. */
   slowestRatePerSecond: number;
+}
+
+/** The run's pauses, from the tests that carry them: each outage once, however many tests saw it. */
+function pausedOf(pauses: readonly string[]): { paused?: Summary['paused'] } {
+  const outages = [...new Set(pauses)].sort();
+  const [firstSince] = outages;
+  return firstSince === undefined ? {} : { paused: { times: outages.length, firstSince } };
 }
 
 function slowedDownOf(slowDowns: readonly SlowDown[]): { slowedDown?: SlowedDown } {
@@ -554,6 +565,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       transientRetried: input.tests.reduce((n, t) => n + (t.transientRetried ?? 0), 0),
       sizeRefused: input.tests.reduce((n, t) => n + (t.sizeRefused ?? 0), 0),
       ...slowedDownOf([...(input.runnerSlowDowns ?? []), ...input.tests.flatMap((t) => t.slowDowns ?? [])]),
+      ...pausedOf(input.tests.flatMap((t) => t.pauses ?? [])),
       tests,
       ...(stopped[0] !== undefined && { stoppedAnswering: stopped[0] }),
       configErrors,

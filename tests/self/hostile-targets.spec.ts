@@ -448,6 +448,9 @@ test('a restart behind a gateway mid-run (3 s of 502): the run pauses, asks agai
   );
   expect(run.output).toMatch(/the run paused 5 s, asked for the price list again, got HTTP 200, and goes on/);
   expect(run.report?.summary.tests.notRun, 'tests not run').toBe(0);
+  // The reports say so: the facts of every format, and the verdict line.
+  expect(run.report?.summary.paused).toEqual({ times: 1, firstSince: expect.any(String) });
+  expect(lastLine(run.stdout)).toMatch(/; run paused 1 time[ ;(]/);
   // The requests the 502s met are not judged: ERROR, honestly, and never a failure.
   expect(run.report?.summary.tests.inconclusive).toBeGreaterThan(0);
   expect(run.output, 'an outage is never a failure').not.toMatch(/^\s*\d+ failed/m);

@@ -255,6 +255,21 @@ test('requests refused for their size are counted in the facts: their valid inpu
   expect(runFacts(build([t(['A-MUST'])]).report.summary).map(([name]) => name)).not.toContain('Refused for their size');
 });
 
+test('a run that paused for an outage and went on says so: each outage once, whichever tests carry it', () => {
+  // Two workers' tests carry the same pause (each worker's next test takes what its requests rode out).
+  const first = '2030-01-02T03:04:05.000Z';
+  const later = '2030-01-02T03:05:00.000Z';
+  const { report } = build([t(['A-MUST'], { pauses: [first] }), t(['B-MUST'], { pauses: [first, later] })]);
+  expect(report.summary).toMatchObject({ verdict: 'PASS', paused: { times: 2, firstSince: first } });
+  expect(runFacts(report.summary)).toContainEqual([
+    'Run paused',
+    `2 times, the first from ${first} on: requests in a row got no usable answer, the run paused 5 s and asked for ` +
+      'the price list again, which answered; the requests that got none are inconclusive',
+  ]);
+  expect(verdictLine(report.summary, 'r.html')).toMatch(/; run paused 2 times \(r\.html\)$/);
+  expect(runFacts(build([t(['A-MUST'])]).report.summary).map(([name]) => name)).not.toContain('Run paused');
+});
+
 test('a run the target slowed down says how often, why, how slow, and the setting; the verdict is unchanged', () => {
   const throttledTest = t(['A-MUST'], { slowDowns: [{ status: 429, ratePerSecond: 6.5 }], retries: 3 });
   const overloadedTest = t(['B-MUST'], { slowDowns: [{ status: 503, ratePerSecond: 3.25 }] });
