@@ -79,15 +79,6 @@ export interface BreakerTrip {
   askedAgain?: string;
 }
 
-/** A pause the run took and ended, the breaker closed again (resumed). */
-export interface ResumedPause {
-  since: string;
-  openedAt: string;
-  resumedAt: string;
-  lastRequest: string;
-  lastProblem?: string;
-}
-
 interface ThrottleRecord {
   /** Requests per second over the run, right after the last slow-down. */
   ratePerSecond: number;
@@ -96,7 +87,7 @@ interface ThrottleRecord {
 }
 
 const BREAKER_FILE = 'breaker-open.json';
-/** The pauses that ended with the breaker closed again, a line each. */
+/** When the outages began whose pauses ended with the breaker closed again, a line each. */
 const RESUMED_FILE = 'resumed.ndjson';
 const NO_ANSWERS_FILE = 'unanswered-in-a-row';
 const THROTTLE_FILE = 'throttle.json';
@@ -163,15 +154,7 @@ export class RunState {
 
   /** The price list answered after the pause: the breaker closes, and its count starts again. */
   resumed(trip: BreakerTrip): void {
-    const { since, openedAt, lastRequest, lastProblem } = trip;
-    const resumption: ResumedPause = {
-      since,
-      openedAt,
-      resumedAt: new Date().toISOString(),
-      lastRequest,
-      ...(lastProblem !== undefined && { lastProblem }),
-    };
-    appendFileSync(this.path(RESUMED_FILE), `${JSON.stringify(resumption)}\n`);
+    appendFileSync(this.path(RESUMED_FILE), `${trip.since}\n`);
     truncateSync(this.path(NO_ANSWERS_FILE));
     // Every count starts again: an operation stopped in the outage is sent again (indep96: 72 tests inconclusive
     // after a resumed deploy, their operations stopped by two 502s in the same second).
@@ -186,14 +169,10 @@ export class RunState {
     this.replace(BREAKER_FILE, JSON.stringify({ ...open, askedAgain }));
   }
 
-  /** The pauses of this run that ended with the breaker closed again. */
-  resumptions(): ResumedPause[] {
+  /** The pauses of this run that ended with the breaker closed again: when each outage began (ISO time). */
+  resumptions(): string[] {
     const file = this.path(RESUMED_FILE);
-    if (!existsSync(file)) return [];
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as ResumedPause);
+    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
   }
 
   /** Writes `name` whole or not at all: a reader never sees half of it. */
@@ -312,10 +291,8 @@ export class RunState {
    * worker's test takes it into its annotations, so that every report counts it, a sharded run's merge included.
    */
   handOverSlowDown(slowDown: SlowDown): void {
-    const name = `handed-slow-down-${process.pid}-${++handedOver}.json`;
-    const temporary = this.path(`${name}.tmp`);
-    writeFileSync(temporary, JSON.stringify(slowDown));
-    renameSync(temporary, this.path(name)); // whole or not there: a worker never reads half of it
+    // Whole or not there: a worker never reads half of it.
+    this.replace(`handed-slow-down-${process.pid}-${++handedOver}.json`, JSON.stringify(slowDown));
   }
 
   /**

@@ -82,8 +82,7 @@ export const TIMED_OUT_HINT =
  */
 export function timedOutUnjudged(result: Pick<TestResult, 'status' | 'annotations' | 'errors'>): Unjudged | undefined {
   if (result.status !== 'timedOut' || failedByRequirement(result)) return undefined;
-  const [firstLine] = stripAnsi(result.errors[0]?.message ?? '').split('\n');
-  const error = firstLine?.trim().replace(/\.$/, '') || 'the test timed out';
+  const error = firstErrorLine(result).replace(/\.$/, '') || 'the test timed out';
   return { kind: 'inconclusive', reason: `${error}: ${TIMED_OUT_HINT}` };
 }
 
@@ -94,14 +93,22 @@ export function timedOutUnjudged(result: Pick<TestResult, 'status' | 'annotation
  */
 export function crashedUnjudged(result: Pick<TestResult, 'status' | 'annotations' | 'errors'>): Unjudged | undefined {
   if (result.status !== 'failed' || failedByRequirement(result)) return undefined;
-  const [firstLine] = stripAnsi(result.errors[0]?.message ?? '').split('\n');
-  const error = firstLine?.trim() || 'an unknown error';
+  const error = firstErrorLine(result) || 'an unknown error';
   return { kind: 'inconclusive', reason: `the test broke outside any check (${error}): ${CRASHED_HINT}` };
 }
 
 /** What a crash asks of the user: it is the suite's (or Playwright's) defect, not the target's. */
 export const CRASHED_HINT =
   "that is the suite's failure or Playwright's, not the target's: report it with this run's reports/ folder";
+
+/** The first line of the test's first error, trimmed; '' without one. */
+function firstErrorLine(result: Pick<TestResult, 'errors'>): string {
+  return (
+    stripAnsi(result.errors[0]?.message ?? '')
+      .split('\n')[0]
+      ?.trim() ?? ''
+  );
+}
 
 /** Whether a MUST check failed the test (a SHOULD or INFO check that failed only warned). */
 function failedByRequirement(result: Pick<TestResult, 'annotations'>): boolean {

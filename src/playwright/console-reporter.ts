@@ -105,19 +105,14 @@ export default class ConsoleReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const shown = this.failures.slice(0, FAILURES_IN_FULL);
-    shown.forEach(({ test, result: testResult }, i) => {
-      process.stdout.write(`\n  ${i + 1}) ${this.titleOf(test)}\n\n${indent(messageOf(testResult))}\n`);
-    });
+    this.inFull(this.failures);
     const rest = this.failures.slice(FAILURES_IN_FULL);
     if (rest.length > 0) {
       process.stdout.write(`\n  ${rest.length} more failed tests; their evidence is in reports/conformance.md:\n`);
       for (const { test } of rest) process.stdout.write(`    ${this.titleOf(test)}\n`);
     }
     if (this.crashed.length > 0) process.stdout.write(`\n  Broke outside any check, not judged: ${CRASHED_HINT}.\n`);
-    this.crashed.slice(0, FAILURES_IN_FULL).forEach(({ test, result: testResult }, i) => {
-      process.stdout.write(`\n  ${i + 1}) ${this.titleOf(test)}\n\n${indent(messageOf(testResult))}\n`);
-    });
+    this.inFull(this.crashed);
     if (this.timedOut.length > 0) {
       process.stdout.write(`\n  Timed out, not judged: ${TIMED_OUT_HINT}.\n`);
       for (const test of this.timedOut.slice(0, FAILURES_IN_FULL)) process.stdout.write(`    ${this.titleOf(test)}\n`);
@@ -137,6 +132,13 @@ export default class ConsoleReporter implements Reporter {
       this.transient > 0 ? transientLine(this.transient) : '',
     ].filter(Boolean);
     process.stdout.write(`\n${lines.map((line) => `  ${line}\n`).join('')}`);
+  }
+
+  /** The first FAILURES_IN_FULL of `ended`, numbered, each with its whole message. */
+  private inFull(ended: readonly { test: TestCase; result: TestResult }[]): void {
+    ended.slice(0, FAILURES_IN_FULL).forEach(({ test, result }, i) => {
+      process.stdout.write(`\n  ${i + 1}) ${this.titleOf(test)}\n\n${indent(messageOf(result))}\n`);
+    });
   }
 
   private listing(suite: Suite): string {

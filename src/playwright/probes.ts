@@ -327,6 +327,24 @@ export function requiredFieldProbes(rule: BodyRule): TestDeclaration[] {
 }
 
 /**
+ * A probe's request and those it also sends, from one list of them: `why` says what is wrong when it is empty, which
+ * no rule that calls this allows.
+ */
+function sendingEach(
+  requests: (ctx: RequestContext) => SendOptions[],
+  why: string,
+): Pick<ProbeSpec, 'request' | 'alsoSending'> {
+  return {
+    request: (ctx) => {
+      const [first] = requests(ctx);
+      if (!first) throw new Error(why);
+      return first;
+    },
+    alsoSending: (ctx) => requests(ctx).slice(1),
+  };
+}
+
+/**
  * Each required field sent as null, where its schema takes no null (everyRequiredFieldNull): read as absent or as of
  * another type, it is refused either way. One test of the operation.
  */
@@ -338,12 +356,7 @@ export function requiredNullProbes(rule: BodyRule): TestDeclaration[] {
   return [
     probe('refuses a body with a required field null, each in turn', {
       operation: rule.operation,
-      request: (ctx) => {
-        const [first] = nulls(ctx);
-        if (!first) throw new Error(`${rule.schema}: every required field takes null`);
-        return first;
-      },
-      alsoSending: (ctx) => nulls(ctx).slice(1),
+      ...sendingEach(nulls, `${rule.schema}: every required field takes null`),
       checks: [negativeDataRejection(required.id, errorShapeOption(required.errorShape))],
     }),
   ];
@@ -462,8 +475,7 @@ export function coercibleValueProbes(rule: BodyRule): TestDeclaration[] {
     probe(`refuses ${what}, forms lax parsers take for ${types.length > 1 ? 'their types' : 'its type'}`, {
       operation: rule.operation,
       // Each coercible field has a numeric string or a string form, whatever its value: never none.
-      request: (ctx) => requests(ctx)[0] as SendOptions,
-      alsoSending: (ctx) => requests(ctx).slice(1),
+      ...sendingEach(requests, `${rule.schema}: no coercible form`),
       checks: [negativeDataRejection('GEN-NO-TYPE-COERCION')],
     }),
   ];
@@ -530,8 +542,8 @@ function withNaN(json: unknown): string | undefined {
 /**
  * What lenient parsers read that is not JSON (RFC 8259), made from the valid body's text: the body followed by other
  * text (Jackson by default reads the first value and ignores the rest; Python's raw_decode), a comment before it
- * (JSON5, Jackson's ALLOW_COMMENTS), a comma after its last member or element, and NaN for its first number (Python's
- * json.loads by default) for its first number that names nothing. Each carries every required field, where a strict
+ * (JSON5, Jackson's ALLOW_COMMENTS), a comma after its last member or element, and NaN for its first number that
+ * names nothing (Python's json.loads by default). Each carries every required field, where a strict
  * parser refuses it whole.
  */
 const LENIENT_JSON: readonly { how: string; text: (valid: string, json: unknown) => string | undefined }[] = [
@@ -557,8 +569,8 @@ export function lenientJsonProbes(rule: BodyRule): TestDeclaration[] {
   return [
     probe('refuses the valid body in forms only lenient parsers read: followed by text, commented, NaN', {
       operation: rule.operation,
-      request: (ctx) => forms(ctx)[0] as SendOptions,
-      alsoSending: (ctx) => forms(ctx).slice(1),
+      // Text after the body, and a comment before it, are forms of any body: never none.
+      ...sendingEach(forms, `${rule.schema}: no lenient form`),
       checks: [negativeDataRejection('GEN-STRICT-JSON')],
     }),
   ];

@@ -443,7 +443,8 @@ test('a restart behind a gateway mid-run (3 s of 502): the run pauses, asks agai
   const { run } = await hostileRun(
     { after: MID_RUN, misbehave: restarting },
     { RSF_MAX_RETRIES: '1', RSF_RETRY_MAX_WAIT_MS: '50' },
-    ['--grep-invert', '@property'],
+    // Three files of writes, which 502s leave unjudged: tests enough after the outage, at half the whole suite's time.
+    ['client.spec.ts', 'categories.spec.ts', 'shipping-address.spec.ts', '--grep-invert', '@property'],
     100_000,
   );
   expect(run.output).toMatch(/the run paused 5 s, asked for the price list again, got HTTP 200, and goes on/);
