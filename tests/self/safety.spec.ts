@@ -37,12 +37,10 @@ async function recordingProxy(target: string): Promise<{ url: string; seen: Seen
 const isWrite = (s: Seen): boolean => s.method !== 'GET';
 const carriedOut = (s: Seen): boolean => isWrite(s) && s.status >= 200 && s.status < 300;
 
-let reference: ReferenceServer;
-test.beforeAll(async () => {
-  reference = await startReferenceServer();
-});
-test.afterAll(async () => {
-  await reference.close();
+// Started by a beforeEach, not a beforeAll, which would tie the file's tests to fixed workers (file-reference.ts).
+let reference: ReferenceServer | undefined;
+test.beforeEach(async () => {
+  reference ??= await startReferenceServer();
 });
 
 test.describe.configure({ mode: 'parallel' });
@@ -53,6 +51,7 @@ test.describe.configure({ mode: 'parallel' });
  * default 10 s (one sent with them took 8.3 s), the breaker opened, ERROR. No loaded machine comes near 60 s.
  */
 async function runThroughProxy(env: Record<string, string>, args: string[] = []) {
+  if (!reference) throw new Error('the reference server starts in beforeEach');
   const proxy = await recordingProxy(reference.url);
   const out = scratchDir('safety');
   const run = await runPlaywright(
