@@ -1,6 +1,6 @@
 // Against an external target, writes are off unless the user opts in: a request that a conforming target may carry
 // out is not sent. Such a test carries the label tag @writes, derived from its checks when it is declared, and the
-// `writeSafety` fixture skips it: one declaration, one gate.
+// `judging` fixture skips it: one declaration, one gate.
 import { requirement } from '../model/catalogue';
 import type { Check } from './checks';
 import type { Operation } from '../model/operations';

@@ -39,27 +39,30 @@ import { WRITES_OFF, skippedAsWrite } from '../checks/write-safety';
 interface WorkerFixtures {
   /** Path prefix of a reference profile (a mode or a fault), set per project by the mutation matrix. */
   referenceProfile: string;
+  /**
+   * Set by the mutation matrix, which runs several faults in one project: a test tagged with one of these
+   * requirement tags is sent to that tag's profile (a fault breaking the requirement), instead of referenceProfile.
+   */
+  profileByTag: Record<string, string>;
   config: Config;
   transport: Transport;
   /** The declared requests of the spec file a test belongs to, sent as the file starts (prefetch.ts). */
   prefetcher: Prefetcher;
   /** This worker's exchanges, for the run's recording; undefined when the run records none (a replay). */
   exchangeLog: ExchangeLog | undefined;
+  /** Holds no state of a test: one per worker. */
+  conformance: Conformance;
+  bodies: ValidBodies;
 }
 
 interface TestFixtures {
-  /**
-   * Set by the mutation matrix, which runs several faults in one project: a test tagged with one of these
-   * requirement tags is sent to that tag's profile (a fault breaking the requirement), instead of referenceProfile.
-   */
-  profileByTag: Record<string, string>;
   api: ApiClient;
-  conformance: Conformance;
-  bodies: ValidBodies;
-  /** Skips a test tagged @writes while writes are off (write-safety.ts). */
-  writeSafety: void;
-  /** After the test: a failed requirement keeps the worker (kept-worker.ts), unless --reporter or -x says otherwise. */
-  requirementFailures: void;
+  /**
+   * Before the test: skips a test tagged @writes while writes are off (write-safety.ts). After it: a failed
+   * requirement keeps the worker (kept-worker.ts), unless --reporter or -x says otherwise. One fixture for both:
+   * Playwright runs each fixture of a test as a step of its own.
+   */
+  judging: void;
 }
 
 /** The running test's ID, for a replay, which answers each test from its own recorded exchanges first. */
@@ -126,8 +129,7 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
     },
     { scope: 'worker', box: 'self' },
   ],
-  // Boxed: an option the mutation matrix sets, which would otherwise be a step of every test.
-  profileByTag: [{}, { option: true, box: 'self' }],
+  profileByTag: [{}, { option: true, scope: 'worker' }],
   api: [
     async ({ transport, config, profileByTag, prefetcher, exchangeLog }, use, testInfo) => {
       // Undefined for a test its tags send to two profiles: no profile is right for it.
@@ -176,24 +178,18 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
     async ({ config }, use) => {
       await use(new Conformance(config));
     },
-    { box: 'self' },
+    { scope: 'worker', box: 'self' },
   ],
   bodies: [
     async ({ config }, use) => {
       await use(validBodies(config));
     },
-    { box: 'self' },
+    { scope: 'worker', box: 'self' },
   ],
-  writeSafety: [
+  judging: [
     async ({ config }, use, testInfo) => {
       // Only when it skips: testInfo.skip captures a source-mapped stack for its location, even when it does not.
       if (skippedAsWrite(config.writesEnabled, testInfo.tags)) testInfo.skip(true, WRITES_OFF);
-      await use();
-    },
-    { auto: true, box: 'self' },
-  ],
-  requirementFailures: [
-    async ({}, use, testInfo) => {
       await use();
       if (!reportersReplaced()) return keepWorkerAfterRequirementFailure(testInfo);
       failIfNotJudged(testInfo);
