@@ -16,7 +16,14 @@ import {
   plainString,
   schemaInput,
 } from '../http/exchange';
-import { errorMarker, isObject, neitherSuccessNorRefusal, outcomeOf, saysRefused } from './outcome';
+import {
+  errorMarker,
+  isObject,
+  labelledJsonNotJson,
+  neitherSuccessNorRefusal,
+  outcomeOf,
+  saysRefused,
+} from './outcome';
 import { schemas } from '../model/schema-registry';
 import { printable } from '../model/printable';
 import { SIZE_REFUSALS } from './check-protocol';
@@ -261,6 +268,12 @@ export interface AllowedRefusal {
   errorShape?: string;
   /** The spec documents this failure as an internal server error (§4.8): a 5xx is then a refusal like another. */
   serverError?: boolean;
+  /**
+   * Where the spec shows no error body (§7.4) and the success is a plain string (operation 5): whether the request
+   * may be refused in a JSON shape the suite cannot read (an item of a product the target may not have). Without
+   * it, or where it says no, a 2xx JSON object or array that is no recognised refusal is a success off its shape.
+   */
+  refusedInAnyShape?: (exchange: Exchange) => boolean;
 }
 
 /**
@@ -298,7 +311,8 @@ function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
       // recognises as no refusal (README, "How a rejection is recognised"), {added: 2} to two cart items, is a success
       // off its shape. Where the success is JSON, a 2xx refusal of another shape (null, a text in another language)
       // is too likely to judge.
-      if (shapes.length === 0 && jsonInPlaceOfText(x) && neitherSuccessNorRefusal(x, config)) throw problem;
+      const unreadable = shapes.length === 0 && jsonInPlaceOfText(x) && neitherSuccessNorRefusal(x, config);
+      if (unreadable && !refusal.refusedInAnyShape?.(x)) throw problem;
       return notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);
     },
     'success',
@@ -428,9 +442,9 @@ export function errorContentType(): Check {
   });
 }
 
-/** A body whose Content-Type says JSON, read whole, that JSON.parse refuses. */
+/** A body whose Content-Type says JSON, read whole, that JSON.parse refuses (labelledJsonNotJson). */
 function labelledJsonProblem(exchange: Exchange): CheckFailure | undefined {
-  if (!JSON_MEDIA_TYPE.test(exchange.contentType) || exchange.truncated || exchange.body.kind !== 'text') return;
+  if (!labelledJsonNotJson(exchange)) return;
   return failure(
     'A body labelled JSON that is not JSON',
     `a well-formed JSON body, as Content-Type ${exchange.contentType} says (a plain string sent as JSON is a JSON ` +

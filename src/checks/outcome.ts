@@ -1,7 +1,14 @@
 // Did an operation succeed? Only a 2xx whose body matches the success schema and carries a success value.
 // Anything else is a rejection: a 4xx, and equally an HTTP 200 with a documented error body (§7.3).
 import type { RecognitionConfig } from '../config/settings/recognition';
-import { type Exchange, notJsonBecause, plainString, schemaInput, tooLargeMessage } from '../http/exchange';
+import {
+  type Exchange,
+  JSON_MEDIA_TYPE,
+  notJsonBecause,
+  plainString,
+  schemaInput,
+  tooLargeMessage,
+} from '../http/exchange';
 import { type Operation, type SuccessSignal, isObject } from '../model/operations';
 import { schemas } from '../model/schema-registry';
 
@@ -82,7 +89,7 @@ export function errorMarker(value: unknown, sent?: unknown): string | undefined 
 }
 
 /** The request's JSON body, if it had one: what an answer only echoes back says nothing of the answer. */
-function sentJson(exchange: Exchange): unknown {
+export function sentJson(exchange: Exchange): unknown {
   try {
     return JSON.parse(exchange.request.body ?? '');
   } catch {
@@ -203,7 +210,15 @@ export function saysRefused(exchange: Exchange, config: RecognitionConfig, error
  */
 export function settingsMayBeToBlame(exchange: Exchange, config: RecognitionConfig): boolean {
   if (exchange.status >= 300 && exchange.status < 400) return false;
+  // A 2xx labelled JSON that does not parse: the target's encoder broke (a raw control character in a string,
+  // indep101), not a refusal in §7.1's plain string, which so labelled is a JSON string.
+  if (exchange.status >= 200 && exchange.status <= 299 && labelledJsonNotJson(exchange)) return false;
   return !neitherSuccessNorRefusal(exchange, config);
+}
+
+/** A body whose Content-Type says JSON, read whole, that JSON.parse refuses. */
+export function labelledJsonNotJson(exchange: Exchange): boolean {
+  return JSON_MEDIA_TYPE.test(exchange.contentType) && !exchange.truncated && exchange.body.kind === 'text';
 }
 
 /**

@@ -62,6 +62,7 @@ import {
   type HostileTarget,
   type Misbehaviour,
   answerFor,
+  refusedIn200,
   cutShort,
   drip,
   dripEvery,
@@ -616,6 +617,25 @@ test('a write refused with 403 where no error body is shown: judged once its val
     'Its valid request (the one its success test sends), sent with the same token, was not carried out either.',
   );
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test('cart items refused in HTTP 200, in a shape of the target: a refusal, not a success off its shape', async () => {
+  test.setTimeout(90_000);
+  // §7 shows no error body for operation 5 (indep101): an item of a product the target does not have, which the
+  // valid-input property draws at the integer edges, is refused with 200 and {"fault": …, "added": 0}. Only the
+  // answer to the configured item, alone or twice, is read as the success it must be.
+  const misbehave = refusedIn200(
+    reference().url,
+    /^\/v1\/carrito\/item$/,
+    '{"fault":"el producto no existe","added":0}',
+  );
+  const args = ['cart.spec.ts', 'properties.spec.ts', '-g', 'takes cart items whose integers|refuses a product that'];
+  const { run } = await hostileRun({ after: 0, misbehave }, { RSF_ALLOW_WRITES: 'true' }, args, 80_000);
+  const row = (id: string) => run.report?.requirements.find((r) => r.id === id);
+  expect([row('OP5-SUCCESS-SHAPE')?.status, row('OP5-UNKNOWN-PRODUCT')?.status]).toEqual(['passed', 'passed']);
+  // A refusal in HTTP 200 is no 4xx: the SHOULD of HTTP practice warns, as the README says.
+  expect(row('HTTP-INVALID-INPUT-4XX')?.status).toBe('warning');
+  expectOutcome(run, 'PASS', { lines: linesFor(run) });
 });
 
 test('a wrong channel token, refused as a made-up one is: operation 15 is not judged, ERROR naming it', async () => {

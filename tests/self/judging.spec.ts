@@ -308,6 +308,18 @@ test('no error body documented: a 2xx JSON object for a text success fails; othe
   expect(await judgement(cart, answered(OPERATIONS.updateCartItems, 200, '{"error":"no stock"}'))).toEqual({
     notApplicable: expect.stringContaining('refused for a reason the spec allows'),
   });
+  // A request that may be refused in a shape the suite cannot read (an item of a product the target may not have,
+  // indep101's {"fault": …}): allowed; where the request is one no listed reason reaches, a success off its shape.
+  const own = '{"fault":"el producto no existe","added":0}';
+  for (const [refusedInAnyShape, judged] of [
+    [true, { notApplicable: expect.stringContaining('refused for a reason the spec allows') }],
+    [false, expect.any(CheckFailure)],
+  ] as const) {
+    const check = acceptsValidInput('OP5-SUCCESS-SHAPE', { ...refusal, refusedInAnyShape: () => refusedInAnyShape });
+    expect(await judgement(check, answered(OPERATIONS.updateCartItems, 200, own)), String(refusedInAnyShape)).toEqual(
+      judged,
+    );
+  }
   // Where the success is JSON, a 2xx of another shape may be a refusal in words the suite does not know: allowed.
   const channel = acceptsValidInput('OP14-SUCCESS-SHAPE', { reason: 'the id may name nothing on the target' });
   for (const body of ['[]', 'null', '"canal não encontrado"'])
@@ -562,6 +574,12 @@ test('the settings are suspects of a refusal, not of an answer the target took o
   // A trailing slash added (308 to /v1/postventa/): the target's routing, whatever the body sent.
   expect(suspects(308, '')).toBe(false);
   expect(suspects(301, '<a href="/v1/postventa/">Moved</a>')).toBe(false);
+  // A 2xx labelled JSON that does not parse, a raw line feed in a string (indep101): the encoder's, not a plain
+  // string refusal of §7.1 (§4.8's failure), which so labelled would be a JSON string.
+  const product = (status: number, body: string) =>
+    settingsMayBeToBlame(answered(OPERATIONS.getProduct, status, body), loadConfig());
+  expect(product(200, '{"title":"Taladro\n18 V"}')).toBe(false);
+  expect(product(500, 'Internal Server Error'), 'the documented failure: the product id may name nothing').toBe(true);
 });
 
 test('an error member the request sent, echoed back in a success, is no error marker; an own one is', () => {

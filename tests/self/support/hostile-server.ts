@@ -238,6 +238,25 @@ export function refusedWith403(upstream: string, token: string, paths: RegExp, {
   };
 }
 
+/**
+ * The upstream's refusals (any status from 400) of requests to the paths `paths` matches, answered HTTP 200 with
+ * `body`, a JSON object of the target's own, as a deployment that refuses in HTTP 200 does where §7 shows no error
+ * body; its successes forwarded as they are.
+ */
+export function refusedIn200(upstream: string, paths: RegExp, body: string): Misbehaviour {
+  return (req, res) => {
+    if (!paths.test(req.url ?? '')) return false;
+    forward(upstream, req, res, {
+      onAnswer: (answer) => {
+        if ((answer.statusCode ?? 500) < 400) return passOn(answer, res);
+        answer.resume();
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      },
+    });
+    return true;
+  };
+}
+
 /** The first misbehaviour that answers a request, or none (forwarded). */
 export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
   return (req, res, index) => behaviours.some((behave) => behave(req, res, index));
