@@ -8,7 +8,7 @@ import { type Assertion, type Check, type CheckContext, isNotApplicable } from '
 import { type Config, SETTINGS, secretSettings } from '../config/config';
 import { SETTING_CHECKS } from '../config/setting-checks';
 import { CheckFailure, RequirementFailure, atLocation } from '../checks/failure';
-import { settingsMayBeToBlame } from '../checks/outcome';
+import { outcomeOf, settingsMayBeToBlame } from '../checks/outcome';
 import type { Exchange } from '../http/exchange';
 import { cacheNote, cutJsonNote, describeExchange, notUtf8Note, recordOf, webPageNote } from '../http/presentation';
 import { operationLabel } from '../model/operations';
@@ -66,10 +66,12 @@ export class Conformance {
     exchange: Exchange,
     context: Omit<CheckContext, 'config'> & JudgeOptions = {},
   ): Promise<void> {
-    const primary = check.assertions[0];
+    // Only the request's own outcome, carried out or refused, can be a setting's fault: not the shape, content type
+    // or fields of an answer (a check that expects either outcome; indep98's logged-in fields sent to an anonymous
+    // caller named RSF_PRODUCT_ID).
+    const outcome = check.expects === 'either' ? undefined : check.assertions[0];
     for (const assertion of check.assertions) {
-      // Only the request's own outcome can be a setting's fault, not the shape or content type of the answer.
-      const settings = assertion === primary ? context.settings : undefined;
+      const settings = assertion === outcome ? context.settings : undefined;
       const evidence = context.chain ?? [exchange];
       await this.verify(assertion.id, evidence, (ctx) => assertion.judge(exchange, ctx), { ...context, settings });
     }
@@ -79,7 +81,11 @@ export class Conformance {
   async checkChain(check: Check, chain: readonly Exchange[], context: JudgeOptions = {}): Promise<void> {
     const last = chain.at(-1);
     if (!last) throw new Error('checkChain needs at least one exchange');
-    await this.check(check, last, { ...context, chain });
+    // The settings feed a chain's first step: once a step was carried out, they named what the target has (indep98:
+    // an address created, then its update refused, named RSF_ADDRESS_FIELDS).
+    const carriedOut = chain.slice(0, -1).some((x) => outcomeOf(x, this.config).succeeded);
+    const { settings, ...rest } = context;
+    await this.check(check, last, { ...rest, ...(settings && !carriedOut && { settings }), chain });
   }
 
   /** Runs `judge` as the check of requirement `id`, with `exchanges` as the evidence it judged. */
