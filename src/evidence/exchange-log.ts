@@ -8,6 +8,7 @@ import type { Entry } from 'har-format';
 import type { Delivery } from '../http/delivery';
 import type { OutgoingRequest } from '../http/exchange';
 import { makeRunFolder } from '../http/run-folders';
+import { sentHeaders } from '../http/client-headers';
 import type { BreakerTrip } from '../http/run-state';
 import { type ExchangeRecord, type HarOptions, harOfEntries, toHarEntry } from './har';
 
@@ -36,7 +37,8 @@ export function recordsOf(request: OutgoingRequest, delivery: Delivery, context:
   const common = {
     method: request.method,
     url: request.url,
-    requestHeaders: request.headers,
+    // As sent: with the client's own, Accept-Encoding and User-Agent (wire.ts).
+    requestHeaders: sentHeaders(request.headers),
     ...(request.body !== undefined && { requestBody: request.body }),
     ...(context.test && { test: context.test }),
     requirements: context.requirements,

@@ -1,5 +1,6 @@
 // How an exchange is shown: curl lines, body excerpts, failure accounts, evidence records and the messages of
 // requests that could not be judged. Everything here is printable and redacted.
+import { sentHeaders } from './client-headers';
 import { isUtf8 } from 'node:buffer';
 import { type PrintableOptions, printable } from '../model/printable';
 import { plural } from '../model/text';
@@ -381,8 +382,10 @@ export function curlOf(exchange: Exchange, secrets: readonly SecretSetting[]): s
   const { method, url, headers, body } = exchange.request;
   const shown = (text: string): string =>
     shellQuote(printable(text, { maxChars: REQUEST_BODY_CHARS, transform: (t) => withPlaceholders(t, secrets) }));
-  const parts = [`curl -sS -X ${method}`, shown(url)];
-  for (const [name, value] of Object.entries(headers)) parts.push(`-H ${shown(`${name}: ${value}`)}`);
+  // The headers the client sent: its compression as curl's own (--compressed asks for it and inflates the answer).
+  const { 'Accept-Encoding': _compression, ...sent } = sentHeaders(headers);
+  const parts = [`curl -sS --compressed -X ${method}`, shown(url)];
+  for (const [name, value] of Object.entries(sent)) parts.push(`-H ${shown(`${name}: ${value}`)}`);
   if (body !== undefined) parts.push(`--data-raw ${shown(body)}`);
   return parts.join(' ');
 }

@@ -5,7 +5,6 @@
 import { type ClientRequest, Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
-import { name as suiteName, version as suiteVersion } from '../../package.json';
 import {
   BodyCutShort,
   DeadlineExceeded,
@@ -17,6 +16,7 @@ import {
   isOwnError,
 } from './wire-errors';
 import { whenInterrupted } from './interrupt';
+import { ACCEPT_ENCODING, sentHeaders } from './client-headers';
 import { decompressionOf, unreadCodingOf } from './decompress';
 import { type ProxyRoute, type ProxySettings, proxyRoute, tunnelAgent } from './proxy';
 import type { Send } from './delivery';
@@ -87,14 +87,6 @@ export function keepConnectionsPerHost(max: number): void {
   httpAgent.maxSockets = max;
   httpsAgent.maxSockets = max;
 }
-
-/** Asks for compression as a browser would: a compressed body is capped by its inflated size. */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-/**
- * Names the suite, as curl and browsers name themselves: firewalls refuse requests without one (AWS WAF's common rule
- * set does), and a staging server's operators can tell the suite's requests apart, or let them through by it.
- */
-export const USER_AGENT = `${suiteName}/${suiteVersion}`;
 
 /**
  * The headers of an answer, read up to this many bytes: Node's default of 16 KiB refuses what curl and browsers read
@@ -172,11 +164,7 @@ export function wire(options: WireOptions): Send {
 function exchange(wire: WireRequest, started: number, newConnection: boolean): Promise<WireResponse> {
   const url = new URL(wire.url);
   const body = wire.body === undefined ? undefined : Buffer.from(wire.body, 'utf8');
-  const headers: Record<string, string> = {
-    'Accept-Encoding': ACCEPT_ENCODING,
-    'User-Agent': USER_AGENT,
-    ...wire.headers,
-  };
+  const headers = sentHeaders(wire.headers);
   if (body !== undefined) headers['Content-Length'] = String(body.length);
   const route = proxyRoute(url, wire.proxy);
   return new Promise<WireResponse>((resolve, reject) => {

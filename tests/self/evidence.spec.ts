@@ -819,7 +819,7 @@ test.describe('CLIs', () => {
   });
 });
 
-test('src/evidence imports the model, the report and node only; of src/http, types and its temporary folders', () => {
+test('src/evidence imports the model, the report and node only; of src/http, types, run folders, headers', () => {
   const dirPath = join(ROOT, 'src/evidence');
   for (const file of readdirSync(dirPath)) {
     const source = readFileSync(join(dirPath, file), 'utf8');
@@ -831,6 +831,8 @@ test('src/evidence imports the model, the report and node only; of src/http, typ
         from?.startsWith('../report/') ||
         (typeOnly && (from?.startsWith('../http/') || from === 'har-format')) ||
         from === '../http/run-folders' ||
+        // What the client adds to every request, constants: the recording shows them as sent.
+        from === '../http/client-headers' ||
         from === 'fflate' ||
         from === 'dotenv';
       expect(allowed, `${file} imports ${from}`).toBe(true);

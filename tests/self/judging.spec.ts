@@ -31,6 +31,7 @@ import {
   answeredInFront,
   bodyExcerpt,
   cacheNote,
+  curlOf,
   cutJsonNote,
   noAnswerMessage,
   notUtf8Note,
@@ -43,6 +44,8 @@ import { OPERATIONS } from '../../src/model/operations';
 import { expect, test } from '../../src/playwright/fixtures';
 import { refusedAsWrongSettings } from '../../src/playwright/wrong-settings';
 import { CAP, answered, judgement } from './support/judged';
+import { USER_AGENT } from '../../src/http/client-headers';
+import { recordsOf } from '../../src/evidence/exchange-log';
 
 test.describe.configure({ mode: 'parallel' });
 
@@ -635,4 +638,24 @@ test('a 403 page is a firewall; JSON labelled text/html, or a redirect to this m
   expect(redirect(api, '/v1/miCuenta/shippingAddress/')).toBe(false);
   expect(redirect(api, 'http://localhost:8080/login')).toBe(true);
   expect(redirect(api, 'https://sso.example.test/authorize')).toBe(true);
+});
+
+test("a failure's curl line and the recording show the headers the client added: User-Agent, Accept-Encoding", () => {
+  // indep98: a gzipped answer labelled application/octet-stream failed GEN-JSON-CONTENT-TYPE, and its curl line,
+  // without --compressed, got the plain JSON back.
+  const exchange = answered(OPERATIONS.getProduct, 200, '{}');
+  const curl = curlOf(exchange, []);
+  expect(curl).toMatch(/^curl -sS --compressed -X GET /);
+  expect(curl).toContain(`-H "User-Agent: ${USER_AGENT}"`);
+  const { request } = exchange;
+  const answer = { status: 200, headers: {}, body: Buffer.from('{}'), durationMs: 1, sizeBytes: 2, truncated: false };
+  const [record] = recordsOf(
+    request,
+    { kind: 'answer', response: answer, attempts: [] },
+    {
+      requirements: [],
+      credentials: 'valid',
+    },
+  );
+  expect(record?.requestHeaders).toMatchObject({ 'Accept-Encoding': 'gzip, deflate, br', 'User-Agent': USER_AGENT });
 });
