@@ -503,6 +503,13 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
 
   fault(
+    'op9-lowercase-scheme-any-token',
+    'OP9-AUTH-REQUIRED',
+    'GET /prices takes any token under the scheme written in lower case, "bearer <token>", as a path for legacy ' +
+      'clients that skips the token check does (indep98).',
+    { authorization: (op, header, token) => (op === 9 && header?.startsWith('bearer ') ? `Bearer ${token}` : header) },
+  ),
+  fault(
     'bearer-scheme-case-sensitive',
     'HTTP-AUTH-SCHEME-CASE',
     'The Authorization scheme is compared as written: "bearer <token>" is refused as "Bearer <token>" is taken, ' +

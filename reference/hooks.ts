@@ -48,8 +48,8 @@ export interface FaultHooks {
   versionSegment?: string;
   /** Replaces an operation's rule for the Authorization header (§5): skip or demand credentials. */
   authRule?: (op: OperationNumber, rule: AuthRule) => AuthRule;
-  /** Rewrites the Authorization header as presented, before it is read. */
-  authorization?: (op: OperationNumber, header: string | undefined) => string | undefined;
+  /** Rewrites the Authorization header as presented, before it is read; `token` is the one the server issued. */
+  authorization?: (op: OperationNumber, header: string | undefined, token: string) => string | undefined;
   /** Re-judges the presented credentials. */
   credentials?: (op: OperationNumber, presented: Credentials) => Credentials;
   /** Compares a presented Bearer token with the valid one instead of exact equality. */

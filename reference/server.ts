@@ -325,7 +325,7 @@ class ReferenceApp {
     const valid = [this.bearerToken, ...this.minted];
     const sloppy = (token: string): boolean => valid.some((t) => hooks.tokenMatches?.(route.number, token, t) ?? false);
     const header = hooks.authorization
-      ? hooks.authorization(route.number, req.headers.authorization)
+      ? hooks.authorization(route.number, req.headers.authorization, this.bearerToken)
       : req.headers.authorization;
     const presented = presentedCredentials(header, (token) => this.accepts(profile, token) || sloppy(token));
     const credentials = hooks.credentials?.(route.number, presented) ?? presented;

@@ -27,6 +27,9 @@ export function authorizationHeader(credentials: Credentials, tokens: Tokens): s
     // The scheme is case-insensitive (RFC 9110 §11.1): some client libraries send it so.
     case 'lowercase-scheme':
       return `bearer ${tokens.bearerToken}`;
+    // And an unknown token so, which a server whose check of the scheme's case skips the token's lets in (indep98).
+    case 'lowercase-scheme-unknown-token':
+      return `bearer ${tokens.invalidBearerToken}`;
     case 'none':
       return undefined;
     case 'unknown-token':

@@ -4,7 +4,8 @@
 /**
  * How the request authenticates: the valid token, nothing, or one of the ways §5.4 says must not be accepted, the
  * token one character off at its end (changed, dropped or one added) and in the other letter case among them
- * (near-miss-tokens.ts); or the valid token under its scheme in lower case, `bearer`, which RFC 9110 §11.1 accepts.
+ * (near-miss-tokens.ts), and a random token under the scheme in lower case; or the valid token under its scheme in
+ * lower case, `bearer`, which RFC 9110 §11.1 accepts.
  */
 export const CREDENTIALS = [
   'valid',
@@ -21,6 +22,7 @@ export const CREDENTIALS = [
   'undefined-token',
   'null-token',
   'lowercase-scheme',
+  'lowercase-scheme-unknown-token',
 ] as const;
 export type Credentials = (typeof CREDENTIALS)[number];
 

@@ -198,7 +198,10 @@ export { CREDENTIALS_ANNOTATION };
 /** A test each, by the first credentials it sends; each test's title says how. */
 const REFUSED_CREDENTIALS: [Credentials, string][] = [
   ['none', 'without an Authorization header'],
-  ['unknown-token', 'with a token the target does not know, the channel token, or undefined or null as a token'],
+  [
+    'unknown-token',
+    'with a token the target does not know (under Bearer or bearer), the channel token, or undefined or null',
+  ],
   ['non-bearer', 'with the token under a scheme other than Bearer, or alone'],
   ['empty-bearer', 'with an empty Bearer token'],
   // Near misses (near-miss-tokens.ts): what a comparison of a prefix, of too few characters, or without case lets in.
@@ -208,7 +211,7 @@ const REFUSED_CREDENTIALS: [Credentials, string][] = [
 
 /** Variants sent in the test of another, after it (near misses, another token, no scheme): its title names them. */
 const SENT_ALSO: Partial<Record<Credentials, readonly Credentials[]>> = {
-  'unknown-token': ['channel-token', 'undefined-token', 'null-token'],
+  'unknown-token': ['lowercase-scheme-unknown-token', 'channel-token', 'undefined-token', 'null-token'],
   'non-bearer': ['bare-token'],
   'last-character-changed': ['last-character-dropped', 'character-added'],
 };
@@ -220,6 +223,7 @@ const HOW_SENT: Partial<Record<Credentials, string>> = {
   'channel-token': "with operation 15's channel token as the Bearer token",
   'undefined-token': 'with the word undefined as the Bearer token (a client whose token is unset)',
   'null-token': 'with the word null as the Bearer token (a client whose token is unset)',
+  'lowercase-scheme-unknown-token': 'with a token the target does not know, under the scheme in lower case, bearer',
   'non-bearer': 'with the token under a scheme other than Bearer',
   'bare-token': 'with the token alone, without a scheme',
   'last-character-changed': 'with the token, its last character changed',

@@ -28,7 +28,7 @@ export function isCredentialVariant(value: string | undefined): value is Credent
 
 /**
  * Other tokens than a random one, in the unknown-token column: one character off the valid one or in its other case
- * (src/http/near-miss-tokens.ts), the channel token, the words undefined and null.
+ * (src/http/near-miss-tokens.ts), the channel token, the words undefined and null, a random one under `bearer`.
  */
 const OTHER_UNKNOWN_TOKENS: readonly string[] = [
   'last-character-changed',
@@ -38,6 +38,7 @@ const OTHER_UNKNOWN_TOKENS: readonly string[] = [
   'channel-token',
   'undefined-token',
   'null-token',
+  'lowercase-scheme-unknown-token',
 ];
 
 /** The column of a test's `credentials` annotation, if it names one. */

@@ -209,6 +209,9 @@ test('a near-miss token is the token one character off at its end, or in the oth
   expect(authorizationHeader('channel-token', tokens('Ref-Token-1', 'chn-7 x'))).toBe('Bearer chn-7 x');
   expect(() => authorizationHeader('undefined-token', tokens('undefined'))).toThrow(/the word undefined/);
   expect(authorizationHeader('null-token', tokens('Ref-Token-1'))).toBe('Bearer null');
+  expect(authorizationHeader('lowercase-scheme-unknown-token', tokens('Ref-Token-1'))).toMatch(
+    /^bearer (?!Ref-Token-1$)/,
+  );
   fc.assert(
     fc.property(fc.string({ minLength: 1, maxLength: 40, unit: 'grapheme-ascii' }), (token) => {
       const changed = [...lastCharacterChanged(token)];
