@@ -518,6 +518,22 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
 
   // Operation 1, PATCH /client.
+  ((): FaultDefinition => {
+    let taken: string | undefined;
+    return successBecomes(
+      1,
+      'op1-unchanged-update-without-message',
+      'OP1-SUCCESS-SHAPE',
+      'An update whose body is the one just taken finds nothing to change, and answers {status: "ok"} without ' +
+        'the message §4.1 requires (indep98).',
+      (_reply, body) => {
+        const text = JSON.stringify(body);
+        const unchanged = text === taken;
+        taken = text;
+        return unchanged ? json({ status: 'ok' }) : undefined;
+      },
+    );
+  })(),
   successBecomes(
     1,
     'op1-success-message-missing',

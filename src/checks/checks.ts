@@ -223,6 +223,22 @@ export function linkCheck(
   return requirementCheck(id, (last, context) => judge(context.chain ?? [last], context), 'success');
 }
 
+/**
+ * An update sent twice with the same body: the second finds nothing to change, a branch of its own in many servers,
+ * and answers the same documented success (`id`); so may the first, when the target holds its values already. Both
+ * are judged. A first update refused is its own test's to judge, with the settings that may be to blame.
+ */
+export function succeedsAgain(id: string): Check {
+  return linkCheck(id, ([first, again], { config }) => {
+    if (!first) return notApplicable('the update was not sent');
+    if (!outcomeOf(first, config).succeeded && !neitherSuccessNorRefusal(first, config))
+      return notApplicable('the update was refused: the test of the update judges it');
+    throwIf(successProblem(first, config));
+    if (!again) return notApplicable('the update was not sent again');
+    throwIf(successProblem(again, config));
+  });
+}
+
 /** positive_data_acceptance: the operation succeeds with its documented success body. */
 export function succeeds(id: string): Check {
   return requirementCheck(id, (x, { config }) => throwIf(successProblem(x, config)), 'success');

@@ -1,7 +1,7 @@
 import { BODY_RULES } from '../../src/model/body-rules';
 import { negativeDataRejection, notRejected, succeedsWithJson } from '../../src/checks/checks';
 import { test } from '../../src/playwright/fixtures';
-import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
+import { credentialProbes, probe, requestBodyProbes, updatedTwice } from '../../src/playwright/probes';
 
 const rule = BODY_RULES.updateCategory;
 
@@ -12,6 +12,14 @@ test.describe('PATCH /miCuenta/misCategorias · operation 4 · §4.4', () => {
       request: ({ bodies }) => ({ json: bodies.categoryUpdate() }),
       checks: [succeedsWithJson('OP4-SUCCESS-SHAPE')],
       settings: ['categoryId', 'categoryFields'],
+    }),
+  );
+
+  test(
+    ...updatedTwice('answers the same update sent again, which changes nothing, with the same success', {
+      operation: 'updateCategory',
+      request: ({ bodies }) => ({ json: bodies.categoryUpdate() }),
+      id: 'OP4-SUCCESS-SHAPE',
     }),
   );
 

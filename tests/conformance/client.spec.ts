@@ -10,7 +10,7 @@ import {
 import { isObject, outcomeOf } from '../../src/checks/outcome';
 import { jsonBody } from '../../src/http/exchange';
 import { expect, test } from '../../src/playwright/fixtures';
-import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
+import { credentialProbes, probe, requestBodyProbes, updatedTwice } from '../../src/playwright/probes';
 
 const rule = BODY_RULES.updateClient;
 
@@ -32,6 +32,14 @@ test.describe('PATCH /client · operation 1 · §4.1', () => {
       // One check: the message is the target's own wording, never a setting's fault (a second assertion names none).
       checks: [combined(successShape.name, successShape, confirmsTheUpdate)],
       settings: ['clientBody', 'clientSuccessStatus'],
+    }),
+  );
+
+  test(
+    ...updatedTwice('answers the same update sent again, which changes nothing, with the same success', {
+      operation: 'updateClient',
+      request: ({ bodies }) => ({ json: bodies.client() }),
+      id: 'OP1-SUCCESS-SHAPE',
     }),
   );
 

@@ -11,7 +11,7 @@ import {
 import { expect, test } from '../../src/playwright/fixtures';
 import { jsonBody } from '../../src/http/exchange';
 import { isObject } from '../../src/checks/outcome';
-import { credentialProbes, probe, requestBodyProbes } from '../../src/playwright/probes';
+import { credentialProbes, probe, requestBodyProbes, updatedTwice } from '../../src/playwright/probes';
 
 const missingData = { errorShape: 'OP2-MISSING-DATA-PLAIN-STRING' };
 const addressSettings = ['addressFields', 'placeId'] as const;
@@ -92,6 +92,14 @@ test.describe('PATCH /miCuenta/shippingAddress · operation 3 · §4.3', () => {
       request: ({ bodies }) => ({ json: bodies.addressUpdate() }),
       checks: [succeedsWithJson('OP3-SUCCESS-SHAPE')],
       settings: ['addressId', ...addressSettings],
+    }),
+  );
+
+  test(
+    ...updatedTwice('answers the same update sent again, which changes nothing, with the same success', {
+      operation: 'updateShippingAddress',
+      request: ({ bodies }) => ({ json: bodies.addressUpdate() }),
+      id: 'OP3-SUCCESS-SHAPE',
     }),
   );
 
