@@ -80,6 +80,9 @@ async function afterPause(
 
 /** What the price list asked again got, when it was no usable answer. */
 function askedAgainDetail(answer: Awaited<ReturnType<Send>>): string {
+  // One request after seconds of silence: no rate limiter refuses that (indep99's maintenance window, 503 and a page).
+  if (answer.kind === 'answer' && answer.response.status === 503)
+    return 'HTTP 503, alone after the pause, so no rate limiter: the target is unavailable (maintenance, a deploy)';
   if (answer.kind === 'answer') return unusableDetail(answer.response.status);
   return answer.kind === 'no-answer' ? answer.failure.message : 'not sent';
 }

@@ -359,11 +359,16 @@ export function breakerMessage(trip: BreakerTrip): string {
   const what = /^HTTP \d/.test(trip.lastProblem ?? '')
     ? `the target stopped serving at ${trip.since}, a gateway answering in its place`
     : `the target stopped answering at ${trip.since}`;
-  const askedAgain =
-    trip.askedAgain === undefined
-      ? ''
-      : `; the price list, asked again after a pause of ${RESUME_PAUSE_MS / 1000} s, got ${trip.askedAgain}`;
-  return redact(`${what} (last request: ${trip.lastRequest}${why})${askedAgain}`);
+  const last = `last request: ${trip.lastRequest}${why}`;
+  if (trip.askedAgain === undefined) return redact(`${what} (${last})`);
+  // What the pause found first: the verdict line keeps a reason's first 300 characters (indep99).
+  const again = `${what}, and the price list, asked again after a pause of ${RESUME_PAUSE_MS / 1000} s, got`;
+  // A gateway's error is sent again, RSF_MAX_RETRIES times: more of them outlast a longer outage; a time-out is not.
+  const remedy = /^HTTP \d/.test(trip.askedAgain)
+    ? '. A longer outage than the retries outlast (README, "Gateways, firewalls, slow servers and dying targets"): ' +
+      'raise RSF_MAX_RETRIES, or run again once the target serves'
+    : '';
+  return redact(`${again} ${trip.askedAgain} (${last})${remedy}`);
 }
 
 /** Secrets shown as the environment variables that hold them ($RSF_BEARER_TOKEN…), so that a curl line still runs. */
