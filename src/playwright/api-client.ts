@@ -25,6 +25,7 @@ import { printable } from '../model/printable';
 import { asStep } from './steps';
 import { resumeSkip, stopAsInconclusive, stopAsInterrupted, stopAsNotRun } from './unjudged';
 import {
+  answeredAsAnonymous,
   currentBearerToken,
   onTokenRefused,
   recordRefusedWholesale,
@@ -215,7 +216,7 @@ export class ApiClient {
       case 'answer': {
         const { response, attempts } = delivery;
         const exchange = exchangeOf(operation, credentials, request, response, attempts, this.config.maxResponseBytes);
-        if (credentials === 'valid' && refusesAuthentication(exchange)) {
+        if (credentials === 'valid' && (refusesAuthentication(exchange) || answeredAsAnonymous(exchange))) {
           const renewal = await onTokenRefused({
             configured: this.config.bearerToken,
             refused: token,

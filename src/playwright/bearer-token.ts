@@ -15,6 +15,8 @@ import { bodyInLine, challengeShown } from '../http/presentation';
 import { firstRunFile, runFile } from './run-files';
 import { registerBearerToken } from './secrets';
 import { runState } from '../http/run-state';
+import { isObject } from '../model/operations';
+import { loggedInDataIn } from '../checks/stock';
 
 const TOKEN_FILE = 'bearer-token';
 const REFUSED_FILE = 'bearer-token-refused';
@@ -35,6 +37,17 @@ export function refusesAuthentication(exchange: Exchange): boolean {
   return ['message', 'msg', 'error_message', 'error'].some(
     (k) => typeof fields[k] === 'string' && AUTH_REFUSAL.test(fields[k]),
   );
+}
+
+/**
+ * An answer of the operation that takes the token optionally (§5.2, operation 8) without the data a logged-in caller
+ * gets, to the valid token: what a token that expired gets from a server that answers it as no token, as §5.2
+ * allows, with no 401 to say so (indep99). Whether the token is still accepted, GET /prices then tells.
+ */
+export function answeredAsAnonymous(exchange: Exchange): boolean {
+  if (exchange.operation.auth !== 'optional-bearer' || exchange.status < 200 || exchange.status > 299) return false;
+  const body = exchange.body.kind === 'json' ? exchange.body.value : undefined;
+  return isObject(body) && loggedInDataIn(body).length === 0;
 }
 
 /** The token each configured token has been replaced with in this process. */

@@ -7,9 +7,11 @@ import { join } from 'node:path';
 import { TokenCommandError, runTokenCommand } from '../../src/config/token-command';
 import { expect, test } from '../../src/playwright/fixtures';
 import { readArtifacts } from './support/artifacts';
-import { runSuiteIn } from './support/child-run';
+import { readReport, runSuiteIn } from './support/child-run';
 import { expiredJwt } from './support/jwt';
-import { MINT_TOKEN_COMMAND } from './support/mint-token';
+import { MINT_TOKEN_COMMAND, mintTokenCommand } from './support/mint-token';
+import { expiringAnsweredAsAnonymous, startHostileTarget } from './support/hostile-server';
+import { startReferenceServer } from '../../reference/server';
 import { scratchDir } from './support/scratch';
 
 test.describe.configure({ mode: 'parallel' });
@@ -32,6 +34,36 @@ test('with RSF_BEARER_TOKEN_COMMAND, tokens that expire mid-run are refreshed: P
   // The command's output is a secret like RSF_BEARER_TOKEN: no minted token in any output or report.
   const leaks = run.texts.filter((t) => /Minted-[0-9a-f]{8}/.test(t.text)).map((t) => t.name);
   expect(leaks).toEqual([]);
+});
+
+test('an expired token that operation 8 answers as anonymous, as §5.2 allows, is refreshed: no warning', async () => {
+  test.setTimeout(180_000);
+  // indep99: a staging server answered an expired token on operation 8 with the product, without the logged-in
+  // data, and no 401; the suite went on with the token and warned OP8-LOGGED-IN-FIELDS. The tests of operation 8
+  // send more requests with the token than its lifetime here, 12, so several of them meet it expired.
+  const reference = await startReferenceServer();
+  const upstream = reference.url;
+  const target = await startHostileTarget({ upstream, misbehave: expiringAnsweredAsAnonymous(upstream, 12) });
+  try {
+    const env = {
+      RSF_TARGET_URL: target.url,
+      RSF_BEARER_TOKEN_COMMAND: mintTokenCommand('MINT_AT'),
+      MINT_AT: reference.url,
+      RSF_MAX_REQUESTS_PER_SECOND: '0',
+    };
+    const args = ['product-detail.spec.ts', 'properties.spec.ts', '--grep', '@OP8-'];
+    const run = await runSuiteIn('token', env, args, 150_000);
+    const judged = ['passed', 'untested', 'not-observable'];
+    const warned = readReport(join(run.out, 'reports')).requirements.filter((r) => !judged.includes(r.status));
+    expect(
+      warned.map((r) => `${r.id}: ${r.status}`),
+      run.output.slice(-3000),
+    ).toEqual([]);
+    expect(run.verdict).toMatch(/^Conformance: PASS — .*SHOULD 0 warnings/);
+  } finally {
+    await target.close();
+    await reference.close();
+  }
 });
 
 test('without a command, a token that stops being accepted ends the run in ERROR naming RSF_BEARER_TOKEN', async () => {

@@ -257,6 +257,31 @@ export function refusedIn200(upstream: string, paths: RegExp, body: string): Mis
   };
 }
 
+/**
+ * Tokens that expire after `lifetime` requests each, on a staging server whose operation 8 (GET /item/…), which takes
+ * the token optionally (§5.2), answers an expired one as it answers none: the product without the logged-in data, and
+ * no 401 (indep99). Every other operation refuses it with 401, "not authenticated".
+ */
+export function expiringAnsweredAsAnonymous(upstream: string, lifetime: number): Misbehaviour {
+  const uses = new Map<string, number>();
+  return (req, res) => {
+    const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (token === undefined) return false;
+    const used = (uses.get(token) ?? 0) + 1;
+    uses.set(token, used);
+    if (used <= lifetime) return false;
+    if (/\/v1\/item\//.test(req.url ?? '')) {
+      const { authorization: _, ...anonymous } = req.headers;
+      forward(upstream, req, res, { headers: anonymous });
+    } else {
+      req.resume();
+      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer error="invalid_token"' });
+      res.end('{"message":"not authenticated"}');
+    }
+    return true;
+  };
+}
+
 /** The first misbehaviour that answers a request, or none (forwarded). */
 export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
   return (req, res, index) => behaviours.some((behave) => behave(req, res, index));
