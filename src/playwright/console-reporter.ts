@@ -11,7 +11,7 @@ import type {
   TestError,
   TestResult,
 } from '@playwright/test/reporter';
-import { TRANSIENT_ANNOTATION } from '../checks/check-protocol';
+import { INCONCLUSIVE_ANNOTATION, NOT_RUN_ANNOTATION, TRANSIENT_ANNOTATION } from '../checks/check-protocol';
 import { transientLine } from '../report/format';
 import { plural, stripAnsi } from '../model/text';
 import { stdoutFlushed } from './stdout';
@@ -48,6 +48,11 @@ export default class ConsoleReporter implements Reporter {
   private total = 0;
   private readonly failures: { test: TestCase; result: TestResult }[] = [];
   private readonly counts = { passed: 0, failed: 0, interrupted: 0, skipped: 0 };
+  /**
+   * Of the skipped, those not judged, as the reports count them (indep99 read "78 skipped" beside the report's "76
+   * tests not run" and 2 inconclusive, where the README's skipped is "not run on purpose").
+   */
+  private readonly unjudged = { inconclusive: 0, notRun: 0 };
   /** Tests that ran out of time before a check failed: not judged (collect.ts), so not counted as failed. */
   private readonly timedOut: TestCase[] = [];
   /** Tests that broke outside any check: not judged either (collect.ts), shown in full, to be reported. */
@@ -80,7 +85,10 @@ export default class ConsoleReporter implements Reporter {
       this.crashed.push({ test, result });
     } else {
       const status = result.status === 'timedOut' ? 'failed' : result.status;
-      this.counts[status]++;
+      const notJudged = (type: string) => result.annotations.some((a) => a.type === type);
+      if (status === 'skipped' && notJudged(NOT_RUN_ANNOTATION)) this.unjudged.notRun++;
+      else if (status === 'skipped' && notJudged(INCONCLUSIVE_ANNOTATION)) this.unjudged.inconclusive++;
+      else this.counts[status]++;
       if (status === 'failed') this.failures.push({ test, result });
     }
     for (const a of result.annotations)
@@ -127,6 +135,8 @@ export default class ConsoleReporter implements Reporter {
       this.crashed.length > 0 ? `${this.crashed.length} broke outside any check (not judged)` : '',
       this.counts.interrupted > 0 ? `${this.counts.interrupted} interrupted` : '',
       this.total > this.count ? `${this.total - this.count} did not run` : '',
+      this.unjudged.inconclusive > 0 ? `${this.unjudged.inconclusive} inconclusive (not judged)` : '',
+      this.unjudged.notRun > 0 ? `${this.unjudged.notRun} not run (not judged)` : '',
       this.counts.skipped > 0 ? `${this.counts.skipped} skipped` : '',
       this.counts.passed > 0 ? `${this.counts.passed} passed (${(result.duration / 1000).toFixed(1)}s)` : '',
       this.transient > 0 ? transientLine(this.transient) : '',

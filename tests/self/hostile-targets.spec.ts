@@ -215,6 +215,8 @@ test('a target that dies mid-run: ERROR after 3 time-outs in a row and the price
   );
   expect(run.output).toMatch(/the price list, asked again after a pause of 5 s, got no complete answer within 3000 ms/);
   expect(run.report?.summary.tests.notRun, 'tests the breaker stopped before they sent anything').toBeGreaterThan(0);
+  // The console counts them as the reports do, "not run", where it counted them skipped (indep99).
+  expect(run.output).toMatch(new RegExp(`^  ${run.report?.summary.tests.notRun} not run \\(not judged\\)$`, 'm'));
   const explanations =
     run.output.match(
       /the target stopped answering at \S+, and the price list, .* \(last request: [A-Z]+ \S*: no complete answer/g,
