@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { FullConfig, Reporter, Suite, TestCase } from '@playwright/test/reporter';
 import { loadConfig } from '../config/config';
-import { apiBase, referenceProfilePath, targetInProcess } from '../config/target';
+import { apiBase, referenceProfilePath } from '../config/target';
 import { runDirOfThisRun } from '../http/run-state';
 import { validBodies } from '../model/bodies';
 import { DECLARED_ANNOTATION, type Plan, type PlannedTest, sharedOut, writePlan } from './declarations';
@@ -57,8 +57,7 @@ export default class PlanReporter implements Reporter {
     }
     const settings = loadConfig();
     // A replay (RSF_TARGET_URL=har:…) sends nothing ahead: the runner has no recording to answer from.
-    // The embedded reference without latency lives in this process: sending ahead would only take its CPU.
-    if (settings.maxRequestsPerSecond === 0 && !settings.recording && !targetInProcess(settings)) {
+    if (settings.maxRequestsPerSecond === 0 && !settings.recording) {
       const base = apiBase(settings, referenceProfilePath(settings));
       const ctx = { bodies: validBodies(settings), config: settings };
       this.runner = RunnerPrefetch.start(settings, ctx, base, dir, [...groups.values()], config.workers);

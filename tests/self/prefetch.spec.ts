@@ -344,6 +344,43 @@ test("the runner builds a chain's follow-up from each answer paired with its own
   }
 });
 
+test('the runner sends ahead for the embedded reference in its own process, though it answers at once', async () => {
+  // Any other quick target leaves nothing to overlap, and the runner stops after its first burst; the embedded
+  // reference without latency answers from the runner's process, whose core idles while the worker works.
+  const seen: string[] = [];
+  const target = await startHostileTarget({
+    misbehave: (req, res) => {
+      seen.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      return true;
+    },
+  });
+  const sent = async (env: Record<string, string>, name: string): Promise<number> => {
+    const runDir = makeRunFolder('run');
+    const key = `getProduct › self-test: twenty quick reads, ${name}`;
+    const reads = Array.from({ length: 20 }, (_, i) => read(3000 + i));
+    declareRequests(key, {}, () => reads);
+    const config = loadConfig({ RSF_MAX_REQUESTS_PER_SECOND: '0', ...env });
+    const ctx = { bodies: validBodies(config), config };
+    seen.length = 0;
+    const runner = RunnerPrefetch.start(config, ctx, `${target.url}/v1`, runDir, [[{ key, project: 'p', tags: [] }]]);
+    try {
+      // As a worker asks: answered once every request is, or once the runner stopped sending.
+      await answersFromRunner(runDir, key, 30_000);
+      return seen.length;
+    } finally {
+      runner?.close();
+      rmSync(runDir, { recursive: true, force: true });
+    }
+  };
+  try {
+    expect(await sent({ RSF_TARGET_URL: target.url }, 'external'), 'a quick external target').toBeLessThan(20);
+    expect(await sent({}, 'embedded'), 'the embedded reference, in process').toBe(20);
+  } finally {
+    await target.close();
+  }
+});
+
 test("a request declared twice (a property's restore that is one of its inputs) is answered ahead twice", async () => {
   // Each answer is taken once: the restore would otherwise find its answer taken by the input, and send its own.
   const seen: number[] = [];
