@@ -606,6 +606,18 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'op3-combining-marks-crash',
+    'OP3-SUCCESS-SHAPE',
+    'An address update whose strings hold a combining mark (U+0300 to U+036F: an accent typed apart from its ' +
+      'letter, NFD) answers HTTP 500, as a column collation that refuses them fails (indep100).',
+    {
+      reply: (reply, facts) =>
+        facts.op === 3 && reply.outcome === 'success' && /[\u0300-\u036f]/.test(JSON.stringify(facts.body))
+          ? { status: 500, body: plain('Internal server error'), outcome: 'internal' }
+          : reply,
+    },
+  ),
+  fault(
     'op1-array-body-crash',
     'OP1-ERROR-SHAPE',
     'A client update whose body is a JSON array answers HTTP 500 with a stack line, as code that reads a field of ' +
@@ -990,6 +1002,33 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     {
       // One item only: its product exists, since products are checked before types.
       reply: cartRefusalTaken('rule', (items) => items.length === 1 && isObject(items[0]) && items[0].amount === 0),
+    },
+  ),
+  fault(
+    'op5-six-items-crash',
+    'OP5-SUCCESS-SHAPE',
+    'A cart update of more than five items answers HTTP 500, as a fixed-size buffer of five overflows (indep100): ' +
+      '§4.5 shows no limit on the array.',
+    {
+      reply: (reply, { op, body }) =>
+        op === 5 && Array.isArray(body) && body.length > 5
+          ? { status: 500, body: plain('java.lang.ArrayIndexOutOfBoundsException: 5'), outcome: 'internal' }
+          : reply,
+    },
+  ),
+  fault(
+    'op6-price-in-exponent-crashes',
+    'OP6-SUCCESS-SHAPE',
+    'A unit_price that JSON writes with an exponent (1e+21 and above, or below 1e-6: 1e-7) answers HTTP 500, as a ' +
+      'decimal parser that takes plain notation only throws (indep100): §2.5 says number, format float.',
+    {
+      reply: (reply, { op, body }) => {
+        const price = op === 6 && isObject(body) ? body.unit_price : undefined;
+        const exponent = typeof price === 'number' && /e/i.test(String(price));
+        return exponent && reply.outcome === 'success'
+          ? { status: 500, body: plain('java.lang.NumberFormatException: 1E+21'), outcome: 'internal' }
+          : reply;
+      },
     },
   ),
   fault(

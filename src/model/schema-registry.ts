@@ -239,6 +239,8 @@ export function fieldsOf(name: SchemaName): FieldShape[] {
 
 /** Keywords that only say what a field is, not which values of its type it takes. */
 const ANNOTATIONS = new Set(['type', 'description', 'title', 'examples', '$comment']);
+/** Formats that only say how a number is stored, and take every number (OPENAPI_FORMATS): float, double. */
+const ANY_NUMBER = new Set<unknown>(['float', 'double']);
 
 /**
  * Fields of a request schema that take only some values of their type (a format, a bound, a pattern…), or several
@@ -249,7 +251,10 @@ export function constrainedFields(name: SchemaName): Set<string> {
   if (schema.type === 'array' && schema.items) schema = resolveRef(schema.items);
   const constrained = Object.entries(schema.properties ?? {}).filter(([, sub]) => {
     const resolved = resolveRef(sub);
-    return typeof resolved.type !== 'string' || Object.keys(resolved).some((k) => !ANNOTATIONS.has(k));
+    // OpenAPI's float and double take every number (OPENAPI_FORMATS): unit_price of §2.5 ranges as a number does.
+    const format = (resolved as { format?: unknown }).format;
+    const constraining = (k: string) => !ANNOTATIONS.has(k) && !(k === 'format' && ANY_NUMBER.has(format));
+    return typeof resolved.type !== 'string' || Object.keys(resolved).some(constraining);
   });
   return new Set(constrained.map(([field]) => field));
 }

@@ -389,7 +389,16 @@ test.describe('valid input of any length and characters (§8)', () => {
     });
   }
 
-  test('every valid cart update validates: 1 to 3 items, amounts positive, the configured product of its type', async ({
+  test('a unit_price of format float ranges as any number does, with 1e21 and 1e-7 among the examples', async ({
+    bodies,
+  }) => {
+    // indep100: unit_price was only ever 1500.5 or 1501.5, the format taken for a constraint it is not.
+    const { examples } = validBodyInputs('createPaymentPreference', bodies);
+    const prices = examples.map((body) => body.unit_price);
+    expect(prices).toEqual(expect.arrayContaining([1e21, 1e-7]));
+  });
+
+  test('every valid cart update validates: 1 to 8 items, amounts positive, the configured product of its type', async ({
     bodies,
   }) => {
     const configured = bodies.cartItem();
@@ -409,7 +418,7 @@ test.describe('valid input of any length and characters (§8)', () => {
     fc.assert(
       fc.property(arbitrary, (items) => {
         assert.deepEqual(verdict('cart-items.request', items).errors, []);
-        assert.ok(items.length >= 1 && items.length <= 3);
+        assert.ok(items.length >= 1 && items.length <= 8);
         assert.ok(keepsConfigured(items), JSON.stringify(items));
       }),
       RUNS,
