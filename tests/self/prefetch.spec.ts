@@ -355,12 +355,12 @@ test('the runner sends ahead for the embedded reference in its own process, thou
       return true;
     },
   });
-  const sent = async (env: Record<string, string>, name: string): Promise<number> => {
+  const sent = async (): Promise<number> => {
     const runDir = makeRunFolder('run');
-    const key = `getProduct › self-test: twenty quick reads, ${name}`;
+    const key = 'getProduct › self-test: twenty quick reads of the embedded reference';
     const reads = Array.from({ length: 20 }, (_, i) => read(3000 + i));
     declareRequests(key, {}, () => reads);
-    const config = loadConfig({ RSF_MAX_REQUESTS_PER_SECOND: '0', ...env });
+    const config = loadConfig({ RSF_MAX_REQUESTS_PER_SECOND: '0' });
     const ctx = { bodies: validBodies(config), config };
     seen.length = 0;
     const runner = RunnerPrefetch.start(config, ctx, `${target.url}/v1`, runDir, [[{ key, project: 'p', tags: [] }]]);
@@ -374,8 +374,9 @@ test('the runner sends ahead for the embedded reference in its own process, thou
     }
   };
   try {
-    expect(await sent({ RSF_TARGET_URL: target.url }, 'external'), 'a quick external target').toBeLessThan(20);
-    expect(await sent({}, 'embedded'), 'the embedded reference, in process').toBe(20);
+    // Against a quick external target it stops after its first burst (8), unless a busy machine slows the answers:
+    // only the embedded reference's side is certain.
+    expect(await sent(), 'the embedded reference, in process').toBe(20);
   } finally {
     await target.close();
   }
