@@ -16,7 +16,7 @@ import { firstRunFile, runFile } from './run-files';
 import { registerBearerToken } from './secrets';
 import { runState } from '../http/run-state';
 import { isObject } from '../model/operations';
-import { loggedInDataIn } from '../checks/stock';
+import { LOGGED_IN_FIELDS } from '../checks/stock';
 
 const TOKEN_FILE = 'bearer-token';
 const REFUSED_FILE = 'bearer-token-refused';
@@ -40,14 +40,15 @@ export function refusesAuthentication(exchange: Exchange): boolean {
 }
 
 /**
- * An answer of the operation that takes the token optionally (§5.2, operation 8) without the data a logged-in caller
+ * An answer of the operation that takes the token optionally (§5.2, operation 8) without the fields a logged-in caller
  * gets, to the valid token: what a token that expired gets from a server that answers it as no token, as §5.2
  * allows, with no 401 to say so (indep99). Whether the token is still accepted, GET /prices then tells.
  */
 export function answeredAsAnonymous(exchange: Exchange): boolean {
   if (exchange.operation.auth !== 'optional-bearer' || exchange.status < 200 || exchange.status > 299) return false;
   const body = exchange.body.kind === 'json' ? exchange.body.value : undefined;
-  return isObject(body) && loggedInDataIn(body).length === 0;
+  // Absent, as OP8-LOGGED-IN-FIELDS asks them present: a product whose stock fields are null asks nothing again.
+  return isObject(body) && LOGGED_IN_FIELDS.every((field) => !(field in body));
 }
 
 /** The token each configured token has been replaced with in this process. */
