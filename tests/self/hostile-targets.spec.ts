@@ -63,6 +63,7 @@ import {
   type Misbehaviour,
   answerFor,
   refusedIn200,
+  sixtyFourBitAddressIds,
   cutShort,
   drip,
   dripEvery,
@@ -641,6 +642,18 @@ test('cart items refused in HTTP 200, in a shape of the target: a refusal, not a
   expect([row('OP5-SUCCESS-SHAPE')?.status, row('OP5-UNKNOWN-PRODUCT')?.status]).toEqual(['passed', 'passed']);
   // A refusal in HTTP 200 is no 4xx: the SHOULD of HTTP practice warns, as the README says.
   expect(row('HTTP-INVALID-INPUT-4XX')?.status).toBe('warning');
+  expectOutcome(run, 'PASS', { lines: linesFor(run) });
+});
+
+test('a created address whose addressId is beyond 2^53 is updated by the id as written: judged', async () => {
+  test.setTimeout(90_000);
+  // indep101: a 64-bit addressId left LINK-ADDRESS-CREATED-UPDATABLE untested, since JSON.parse rounds it.
+  const ids = sixtyFourBitAddressIds(reference().url);
+  const args = ['links.spec.ts', '-g', 'updates an address it has just created'];
+  const { run } = await hostileRun({ misbehave: ids }, { RSF_ALLOW_WRITES: 'true' }, args, 80_000);
+  const row = run.report?.requirements.find((r) => r.id === 'LINK-ADDRESS-CREATED-UPDATABLE');
+  expect(row?.status, row?.reason).toBe('passed');
+  expect(ids.updated(), 'updates that named the id exactly').toBeGreaterThan(0);
   expectOutcome(run, 'PASS', { lines: linesFor(run) });
 });
 

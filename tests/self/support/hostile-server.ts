@@ -282,6 +282,45 @@ export function expiringAnsweredAsAnonymous(upstream: string, lifetime: number):
   };
 }
 
+/**
+ * A target whose shipping addresses have 64-bit ids (a Java long, a Snowflake id): the id a creation returns is the
+ * upstream's plus 2^60, which a JavaScript number does not hold exactly; an update names it as written, or is sent
+ * upstream as it came (and refused there as naming no address). `updated()` counts the updates that named it exactly.
+ */
+export function sixtyFourBitAddressIds(upstream: string): Misbehaviour & { updated: () => number } {
+  const OFFSET = 2n ** 60n;
+  let exact = 0;
+  const behave: Misbehaviour = (req, res) => {
+    if (!/\/v1\/miCuenta\/shippingAddress$/.test(req.url ?? '')) return false;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body = Buffer.concat(chunks).toString('utf8');
+      body = body.replace(/"idDirCli":(\d{17,})/, (_whole, id: string) => {
+        exact++;
+        return `"idDirCli":${BigInt(id) - OFFSET}`;
+      });
+      const headers = { ...req.headers, 'content-length': String(Buffer.byteLength(body)) };
+      const outgoing = request(`${upstream}${req.url}`, { method: req.method, headers }, (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (c: Buffer) => parts.push(c));
+        answer.on('end', () => {
+          const text = Buffer.concat(parts)
+            .toString('utf8')
+            .replace(/"addressId":(\d+)/, (_, id: string) => `"addressId":${BigInt(id) + OFFSET}`);
+          const { 'content-length': _length, ...rest } = answer.headers;
+          res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(Buffer.byteLength(text)) });
+          res.end(text);
+        });
+      });
+      outgoing.on('error', () => res.destroy());
+      outgoing.end(body);
+    });
+    return true;
+  };
+  return Object.assign(behave, { updated: () => exact });
+}
+
 /** The first misbehaviour that answers a request, or none (forwarded). */
 export function firstOf(...behaviours: Misbehaviour[]): Misbehaviour {
   return (req, res, index) => behaviours.some((behave) => behave(req, res, index));
