@@ -23,6 +23,7 @@ import {
   neitherSuccessNorRefusal,
   outcomeOf,
   saysRefused,
+  wasRefused,
 } from './outcome';
 import { schemas } from '../model/schema-registry';
 import { printable } from '../model/printable';
@@ -231,8 +232,7 @@ export function linkCheck(
 export function succeedsAgain(id: string): Check {
   return linkCheck(id, ([first, again], { config }) => {
     if (!first) return notApplicable('the update was not sent');
-    if (!outcomeOf(first, config).succeeded && !neitherSuccessNorRefusal(first, config))
-      return notApplicable('the update was refused: the test of the update judges it');
+    if (wasRefused(first, config)) return notApplicable('the update was refused: the test of the update judges it');
     throwIf(successProblem(first, config));
     if (!again) return notApplicable('the update was not sent again');
     throwIf(successProblem(again, config));

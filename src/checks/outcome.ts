@@ -226,5 +226,10 @@ export function labelledJsonNotJson(exchange: Exchange): boolean {
  * the request, whatever it answered, so the settings that named what it sent are not to blame for the answer.
  */
 export function neitherSuccessNorRefusal(exchange: Exchange, config: RecognitionConfig): boolean {
-  return !outcomeOf(exchange, config).succeeded && !saysRefused(exchange, config, documentedErrorSchemas());
+  return !outcomeOf(exchange, config).succeeded && !wasRefused(exchange, config);
+}
+
+/** Whether the target refused the request, in any way the spec documents or HTTP says (saysRefused). */
+export function wasRefused(exchange: Exchange, config: RecognitionConfig): boolean {
+  return saysRefused(exchange, config, documentedErrorSchemas());
 }

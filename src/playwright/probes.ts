@@ -21,7 +21,7 @@ import { authorizationHeader } from '../http/request';
 import type { Conformance, SettingKey } from './conformance';
 import { stopAsInconclusive } from './unjudged';
 import { consumedEarlier, recordConsumed } from './consumed';
-import { outcomeOf } from '../checks/outcome';
+import { outcomeOf, wasRefused } from '../checks/outcome';
 import { redact } from '../http/redact';
 import { printable } from '../model/printable';
 import { refusedAsWrongSettings } from './wrong-settings';
@@ -185,11 +185,13 @@ export function link(title: string, spec: LinkSpec): TestDeclaration {
     }
     const chain = [first, ...attempts.slice(-1)];
     const waits = SETTLE_WAITS_MS.slice(0, attempts.length - 1).map((ms) => `${ms / 1000} s`);
-    const note =
+    const settled =
       attempts.length > 1
         ? `the second step was sent ${attempts.length} times, again after ${waits.join(' and ')} more, since what ` +
           'the first wrote may show a moment later (the spec sets no time for it): the last answer is judged'
         : undefined;
+    const labelled = second.options.label && `the second request: ${second.options.label}`;
+    const note = [labelled, settled].filter(Boolean).join('; ');
     const evidence = [first, ...attempts];
     await conformance.checkChain(spec.check, chain, { settings: spec.settings, evidence, ...(note && { note }) });
   };
@@ -294,8 +296,8 @@ export function unacceptedTokenProbes(
 }
 
 /**
- * `test(...updatedTwice(title, spec))`: an update sent twice with the same body, as a form saved again, once the
- * first succeeded: the second finds nothing to change and answers the same documented success (`id`; indep98's
+ * `test(...updatedTwice(title, spec))`: an update sent twice with the same body, as a form saved again, unless the
+ * first was refused: the second finds nothing to change and answers the same documented success (`id`; indep98's
  * server answered {status} without the message §4.1 requires).
  */
 export function updatedTwice(
@@ -306,7 +308,11 @@ export function updatedTwice(
   return link(title, {
     operation: spec.operation,
     request: spec.request,
-    read: (ctx) => ({ operation: spec.operation, options: { ...spec.request(ctx), label: again } }),
+    // Refused, the first says nothing of an update that changes nothing: no second is sent.
+    read: (ctx, first) =>
+      wasRefused(first, ctx.config)
+        ? undefined
+        : { operation: spec.operation, options: { ...spec.request(ctx), label: again } },
     check: succeedsAgain(spec.id),
     // The first update, refused, is its own test's to judge; taken, it cleared the settings (checkChain).
     settings: [],

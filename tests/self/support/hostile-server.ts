@@ -227,14 +227,17 @@ export function refusedWith403(upstream: string, token: string, paths: RegExp, {
       forbid();
       return true;
     }
-    forward(upstream, req, res, {
-      onAnswer: (answer) => {
-        if ((answer.statusCode ?? 500) < 400) return passOn(answer, res);
-        answer.resume();
-        forbid();
-      },
-    });
+    forward(upstream, req, res, { onAnswer: refusalsAnswered(forbid) });
     return true;
+  };
+}
+
+/** An answer handler: the upstream's successes passed on, its refusals (any status from 400) answered by `answer`. */
+function refusalsAnswered(answer: () => void): AnswerHandler {
+  return (upstreamAnswer, res) => {
+    if ((upstreamAnswer.statusCode ?? 500) < 400) return passOn(upstreamAnswer, res);
+    upstreamAnswer.resume();
+    answer();
   };
 }
 
@@ -246,13 +249,8 @@ export function refusedWith403(upstream: string, token: string, paths: RegExp, {
 export function refusedIn200(upstream: string, paths: RegExp, body: string): Misbehaviour {
   return (req, res) => {
     if (!paths.test(req.url ?? '')) return false;
-    forward(upstream, req, res, {
-      onAnswer: (answer) => {
-        if ((answer.statusCode ?? 500) < 400) return passOn(answer, res);
-        answer.resume();
-        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-      },
-    });
+    const inOwnShape = () => res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    forward(upstream, req, res, { onAnswer: refusalsAnswered(inOwnShape) });
     return true;
   };
 }
