@@ -618,6 +618,21 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'op1-secondary-phone-beyond-ascii-crash',
+    'OP1-SUCCESS-SHAPE',
+    'A client update whose optional secondaryPhone holds a character outside ASCII answers HTTP 500, as a column ' +
+      'of a legacy charset that only the optional fields kept fails (indep100: they were never varied).',
+    {
+      reply: (reply, facts) =>
+        facts.op === 1 &&
+        reply.outcome === 'success' &&
+        isObject(facts.body) &&
+        [...String(facts.body.secondaryPhone ?? '')].some((c) => c > '\x7f')
+          ? { status: 500, body: plain('Internal server error'), outcome: 'internal' }
+          : reply,
+    },
+  ),
+  fault(
     'op1-array-body-crash',
     'OP1-ERROR-SHAPE',
     'A client update whose body is a JSON array answers HTTP 500 with a stack line, as code that reads a field of ' +

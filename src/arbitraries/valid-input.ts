@@ -138,6 +138,8 @@ export interface ValidBodyOptions {
   values?: Record<string, fc.Arbitrary<unknown>>;
   /** Its text is written on several lines (a message): the examples hold MULTILINE_TEXT too. */
   lines?: boolean;
+  /** Optional fields of `base` that a draw may also leave out (§4.1's secondaryPhone and clientWebsite). */
+  optional?: readonly string[];
 }
 
 /** The fields of `base` that are generated, each with its type: not kept, not constrained unless given values. */
@@ -153,16 +155,30 @@ function generatedFields(schema: string, base: Body, options: ValidBodyOptions):
   });
 }
 
+/** A drawn value that stands for an optional field left out of the body. */
+const LEFT_OUT = Symbol('left out');
+
 /**
  * Valid bodies of `schema`: `base` (the configured valid body) with each generated field either kept or given a
- * value of its type (text, an integer or a number at the edges, a boolean).
+ * value of its type (text, an integer or a number at the edges, a boolean), and each optional field also left out.
  */
 export function validBody(schema: string, base: Body, options: ValidBodyOptions = {}): fc.Arbitrary<Body> {
-  const fields = generatedFields(schema, base, options).map(([name, type]) => {
-    const values = options.values?.[name] ?? (VALUES[type] as () => fc.Arbitrary<unknown>)();
-    return [name, fc.oneof({ withCrossShrink: true }, fc.constant(base[name]), values)] as const;
-  });
-  return fc.record(Object.fromEntries(fields)).map((values) => ({ ...base, ...values }));
+  const generated = new Map(
+    generatedFields(schema, base, options).map(([name, type]) => {
+      const values = options.values?.[name] ?? (VALUES[type] as () => fc.Arbitrary<unknown>)();
+      return [name, fc.oneof({ withCrossShrink: true }, fc.constant(base[name]), values)] as const;
+    }),
+  );
+  // An optional field is left out, or sent as the configured value or a generated one: left out first, so that a
+  // failure shrinks to the body without it when the field is not to blame.
+  for (const name of options.optional ?? [])
+    generated.set(
+      name,
+      fc.oneof({ withCrossShrink: true }, fc.constant(LEFT_OUT), generated.get(name) ?? fc.constant(base[name])),
+    );
+  return fc
+    .record(Object.fromEntries(generated))
+    .map((values) => Object.fromEntries(Object.entries({ ...base, ...values }).filter(([, v]) => v !== LEFT_OUT)));
 }
 
 /**
@@ -224,7 +240,8 @@ interface BodyInput extends ValidBodyOptions {
 
 /** How the valid bodies of each operation with an object body are made from its configured body. */
 export const VALID_BODY_INPUTS = {
-  updateClient: { base: (b) => b.client() },
+  // With §4.1's optional fields, each left out or sent: secondaryPhone as text, clientWebsite (a URI) as configured.
+  updateClient: { base: (b) => b.clientWithOptionalFields(), optional: ['secondaryPhone', 'clientWebsite'] },
   // placeId names a locality of the target, idDirCli its address: §4.2 and §4.3 list no refusal of another.
   createShippingAddress: { base: (b) => b.addressWithPlaceId(), kept: ['placeId'] },
   updateShippingAddress: { base: (b) => b.addressUpdate(), kept: ['placeId', 'idDirCli'] },
