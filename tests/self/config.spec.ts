@@ -15,7 +15,7 @@ import {
   nearMissTokens,
   otherCase,
 } from '../../src/http/near-miss-tokens';
-import { REDACTED, redact } from '../../src/http/redact';
+import { REDACTED, redact, registerSecret } from '../../src/http/redact';
 import { authorizationHeader } from '../../src/http/request';
 import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
 import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
@@ -153,6 +153,18 @@ test('the near misses of the Bearer token are secrets too, from the config and f
   expect(redact('Bearer env-token-abd or ENV-TOKEN-AB9')).toBe(`Bearer ${REDACTED} or ${REDACTED}`);
   // The token with one character more holds the token: redacted whole, not as the token and a character after it.
   expect(redact('Bearer env-token-ab9A and Bearer env-token-ab')).toBe(`Bearer ${REDACTED} and Bearer ${REDACTED}`);
+});
+
+test('a secret is redacted in each of its forms in one pass, its characters taken literally, as soon as known', () => {
+  // redact() matches one pattern of every form: a secret's own characters must not act as the pattern's.
+  const secret = 'a.b+c$(d)|e*[f]?g\\h^{2}';
+  expect(redact(`x ${secret} y`)).toBe(`x ${secret} y`); // not known yet
+  registerSecret(secret);
+  const base64 = Buffer.from(`Bearer ${secret}`).toString('base64');
+  expect(redact(`x ${secret} y ${encodeURIComponent(secret)} z`)).toBe(`x ${REDACTED} y ${REDACTED} z`);
+  expect(redact(base64)).toContain(REDACTED);
+  expect(redact(base64)).not.toContain(Buffer.from(secret).toString('base64').slice(4, 16));
+  expect(redact('a.b+c and abbc')).toBe('a.b+c and abbc');
 });
 
 test('a near-miss token is the token one character off at its end, or in the other case of its letters', () => {
