@@ -188,11 +188,12 @@ function valueAt(body: unknown, pointer: string): unknown {
     .reduce<unknown>((at, key) => (isObject(at) || Array.isArray(at) ? (at as Obj)[key] : undefined), body);
 }
 
-/** Whether lax parsers take `value` for a value of JSON Schema `type` (lax-type-coercion). */
-function coercible(value: unknown, type: string): boolean {
+/** Whether lax parsers (Jackson's defaults) take `value` for a value of JSON Schema `type` (lax-type-coercion). */
+export function laxCoercible(value: unknown, type: string): boolean {
   const numeric = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim());
   if (type === 'integer') return numeric || (typeof value === 'number' && Number.isFinite(value));
   if (type === 'number') return numeric;
+  if (type === 'string') return typeof value === 'number' || typeof value === 'boolean';
   return type === 'boolean' && (value === 'true' || value === 'false' || value === 0 || value === 1);
 }
 
@@ -380,10 +381,11 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'lax-type-coercion',
     'GEN-NO-TYPE-COERCION',
     'Request bodies are read as Jackson reads them by default: a fraction or a numeric string passes for an ' +
-      'integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean.',
+      'integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean, a number or a boolean ' +
+      'for a string.',
     {
       ignoresRequestError: (_op, e, body) =>
-        e.keyword === 'type' && coercible(valueAt(body, e.instancePath), String(e.params.type)),
+        e.keyword === 'type' && laxCoercible(valueAt(body, e.instancePath), String(e.params.type)),
     },
   ),
   fault(

@@ -22,7 +22,6 @@ const WORD = fc
   .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), minLength: 1, maxLength: 12 })
   .filter((s) => !COERCIBLE_WORDS.test(s));
 const INTEGER = fc.integer();
-const FRACTION = fc.double({ min: -1e6, max: 1e6, noNaN: true }).filter((n) => !Number.isInteger(n));
 const BOOLEAN = fc.boolean();
 /** Two or three elements: no single value to unwrap ([5] → 5), and never empty ([] → 0, "" or false). */
 const ARRAY = fc.array(fc.integer(), { minLength: 2, maxLength: 3 });
@@ -33,12 +32,13 @@ const OBJECT = fc.record({ value: fc.integer() });
  * JSON values that are clearly of another JSON type than `type` (a JSON Schema type name), and that no common
  * coercion turns into one: for a number or an integer, no numeric string ("123"), no fraction (truncated to an
  * integer it would be one), no null (read as "not sent", or 0); for a boolean, no 0/1 nor "true"/"yes"; for a
- * string, numbers and booleans are fine. null is never used: many servers read it as an absent optional field.
+ * string, no number nor boolean, which Jackson, Gson and Json.NET write as text by default (indep104: 12345 for
+ * whatsApp was carried out, and failed a MUST). null is never used: many servers read it as an absent optional field.
  */
 export function valueNotOfType(type: string): fc.Arbitrary<unknown> {
   switch (type) {
     case 'string':
-      return fc.oneof(INTEGER, FRACTION, BOOLEAN, ARRAY, OBJECT);
+      return fc.oneof(ARRAY, OBJECT);
     case 'integer':
     case 'number':
       return fc.oneof(WORD, BOOLEAN, ARRAY, OBJECT);

@@ -60,11 +60,15 @@ export function without(body: Body, field: string): Body {
   return copy;
 }
 
-/** A value of another JSON type than the declared one. */
+/**
+ * A value of another JSON type than the declared one, which no common parser coerces into it: an object for a string,
+ * not a number or a boolean, which Jackson, Gson and Json.NET write as text by default (indep104; GEN-NO-TYPE-COERCION
+ * sends those apart, as a SHOULD).
+ */
 export function wrongTypeValue(type: string): unknown {
   switch (type) {
     case 'string':
-      return 12345;
+      return { value: 'not-a-string' };
     case 'integer':
     case 'number':
       return 'not-a-number';

@@ -477,7 +477,8 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
 
 /**
  * What lax parsers take for a value of `type` (Jackson's defaults, say), made from a valid one: a fraction or a
- * numeric string for an integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean.
+ * numeric string for an integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean, a number or
+ * a boolean for a string (Jackson, Gson and Json.NET write it as text).
  */
 const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) => unknown)[] }> = {
   integer: {
@@ -492,6 +493,7 @@ const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) =
   number: { how: 'a numeric string', forms: [String] },
   // 0 and 1 too: what `value in (True, False)` takes in Python, and C-like validators.
   boolean: { how: 'a string or as 0 or 1', forms: [String, (valid) => (valid ? 1 : 0)] },
+  string: { how: 'a number or a boolean', forms: [() => 12345, () => true] },
 };
 
 /**
