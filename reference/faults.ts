@@ -697,6 +697,22 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       },
     },
   ),
+  fault(
+    'op2-beyond-latin1-refused',
+    'OP2-SUCCESS-SHAPE',
+    'An address creation whose direccion holds a character beyond Latin-1 (Greek, CJK, an emoji) is refused, 400 ' +
+      "with a plain string, as a Latin-1 column's validation refuses it: §4.2 lists no such refusal. A refusal of " +
+      'the characters, not of the length: the configured address at the same length is taken (the size control).',
+    {
+      reply: (reply, facts) =>
+        facts.op === 2 &&
+        reply.outcome === 'success' &&
+        isObject(facts.body) &&
+        [...String(facts.body.direccion ?? '')].some((c) => c > '\u00ff')
+          ? { status: 400, body: plain('direccion holds characters that are not allowed'), outcome: 'invalid' }
+          : reply,
+    },
+  ),
   schemaRuleIgnored(2, 'required', 'OP2-REQUIRED-FIELDS', STREET_FIELDS),
   schemaRuleIgnored(2, 'type', 'OP2-FIELD-TYPES'),
   requestErrorIgnored(

@@ -32,6 +32,12 @@ export interface ModeChoices {
    * it is refused with "not authenticated", operation 8 included; POST /_tokens (outside /v1) mints fresh ones.
    */
   tokenLifetimeRequests: number | null;
+  /**
+   * The longest text, in characters, a string field of a request body may hold (§8 leaves payload size limits open),
+   * refused beyond it as invalid input, in the operation's documented refusal, as a VARCHAR column's validation does;
+   * null: no limit.
+   */
+  textLimit: number | null;
 }
 
 export interface Mode {
@@ -51,6 +57,7 @@ const REFERENCE_CHOICES: ModeChoices = {
   createdStatus: 201,
   gatewayBlipEvery: null,
   tokenLifetimeRequests: null,
+  textLimit: null,
 };
 
 /** The expiring-token mode's lifetime: a few tests' worth, so that a full run outlives several tokens. */
@@ -69,7 +76,8 @@ export const MODES: readonly Mode[] = [
     description:
       'As real deployments answer: documented errors with HTTP 200, an extra "requestId" member, ' +
       'Spanish stock labels, plain strings as raw text/plain, ' +
-      'creations and DELETE answer 200 (DELETE with a JSON object), a deleted product stays deleted (not found).',
+      'creations and DELETE answer 200 (DELETE with a JSON object), a deleted product stays deleted (not found), ' +
+      'a text in a request body refused beyond 250 characters (HTTP 200 with the documented refusal, as the rest).',
     choices: {
       errorStatus: '200',
       plainStrings: 'raw-text',
@@ -81,6 +89,7 @@ export const MODES: readonly Mode[] = [
       createdStatus: 200,
       gatewayBlipEvery: null,
       tokenLifetimeRequests: null,
+      textLimit: 250,
     },
   },
   {

@@ -133,6 +133,17 @@ function decodeParams(raw: Record<string, string>): Record<string, string> {
 // Credentials
 
 /** The bearer token presented, if the header is a Bearer one. */
+/** A text of a body (an object's, or each item's of an array) longer than the mode's limit is refused (ModeChoices). */
+function refuseLongTexts(body: unknown, limit: number | null): void {
+  if (limit === null) return;
+  for (const item of Array.isArray(body) ? body : [body]) {
+    if (typeof item !== 'object' || item === null) continue;
+    for (const [field, value] of Object.entries(item))
+      if (typeof value === 'string' && [...value].length > limit)
+        throw new Rejection('invalid', `${field} is longer than ${limit} characters`);
+  }
+}
+
 function presentedBearer(header: string | undefined): string | undefined {
   const m = header === undefined ? null : /^(\S+)(?:\s+(.*))?$/.exec(header.trim());
   return m && m[1]!.toLowerCase() === 'bearer' ? m[2] : undefined;
@@ -353,6 +364,7 @@ class ReferenceApp {
         ctx.body,
         (e) => hooks.ignoresRequestError?.(route.number, e, ctx.body) ?? false,
       );
+      refuseLongTexts(ctx.body, ctx.choices.textLimit);
       facts.body = ctx.body;
     }
     return route.handle(ctx);

@@ -60,6 +60,8 @@ export {
   validCartInputs,
   validCartItems,
   validBodyInputs,
+  configuredAtLengthsOf,
+  configuredBodyOf,
   VALID_BODY_INPUTS,
   type BodyOperation,
   validPathExamples,

@@ -254,6 +254,31 @@ export const VALID_BODY_INPUTS = {
 
 export type BodyOperation = keyof typeof VALID_BODY_INPUTS;
 
+/**
+ * The configured body `base`, with each text that the drawn `body` holds longer, in UTF-8 bytes, than its configured
+ * value made of that value's ASCII characters, repeated to the same size; undefined when no text is longer. It differs
+ * from the body the target takes only in those lengths: refused too, the drawn body was refused for its size (§8). In
+ * ASCII a text's characters, UTF-16 units and bytes are one count, so it is at least as long as the drawn text by any
+ * measure a server may limit.
+ */
+export function configuredAtLengthsOf(body: Body, base: Body): Body | undefined {
+  const longer = Object.entries(body).flatMap(([name, value]) => {
+    const configured = base[name];
+    if (typeof value !== 'string' || typeof configured !== 'string') return [];
+    const bytes = Buffer.byteLength(value);
+    if (bytes <= Buffer.byteLength(configured)) return [];
+    const ascii = configured.replace(/[^ -~]/g, '');
+    const unit = ascii.trim() === '' ? 'a' : ascii;
+    return [[name, unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)]];
+  });
+  return longer.length === 0 ? undefined : { ...base, ...Object.fromEntries(longer) };
+}
+
+/** The configured body the valid bodies of `operation` are made from. */
+export function configuredBodyOf(operation: BodyOperation, bodies: ValidBodies): Body {
+  return (VALID_BODY_INPUTS[operation] as BodyInput).base(bodies);
+}
+
 /** The valid bodies of `operation` and their examples, from the configured body. */
 export function validBodyInputs(
   operation: BodyOperation,

@@ -304,6 +304,19 @@ export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
   return combined(accepted.name, accepted, jsonUtf8());
 }
 
+/**
+ * Valid inputs refused for their size, though not with 413, 414 or 431: the property runner sent the configured body
+ * again at the refused texts' lengths (configuredAtLengthsOf), and it was refused too (property.ts, sizeControl). §8
+ * leaves payload size limits open, and a limit on a field's length may come with any status and body (indep102: 400
+ * in the documented shape, where the same limit answered 413 passed).
+ */
+const refusedForItsSize = new WeakMap<Exchange, string>();
+
+/** Marks `x` refused for its size, for the reason `how`: its sample is not judged (acceptsValidInput). */
+export function noteRefusedForItsSize(x: Exchange, how: string): void {
+  refusedForItsSize.set(x, how);
+}
+
 /** acceptsValidInput's first half: `id`, or a refusal the spec allows. */
 function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
   const shapes = refusal?.errorShape ? documentedSchemas(refusal.errorShape) : [];
@@ -313,6 +326,8 @@ function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
       const problem = successProblem(x, config);
       if (problem && SIZE_REFUSALS.has(x.status))
         return notApplicable(`refused for its size (HTTP ${x.status}), a limit §8 leaves open: no success to judge`);
+      const forSize = refusedForItsSize.get(x);
+      if (problem && forSize) return notApplicable(`refused for its size, a limit §8 leaves open (${forSize})`);
       if (!problem || !refusal) return throwIf(problem);
       // A 2xx body labelled JSON that does not parse is a success gone wrong (an echoed quote left unescaped), not
       // the documented plain string, which so labelled is a JSON string.

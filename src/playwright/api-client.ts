@@ -87,7 +87,7 @@ export class ApiClient {
   retried = 0;
   /** Transient gateway errors (502, 503 without Retry-After, 504, 52x) this client's requests got and sent again. */
   transient = 0;
-  /** Answers refused for the request's size (SIZE_REFUSALS): their samples are not judged. */
+  /** Answers refused for the request's size (SIZE_REFUSALS, or countRefusedForSize): their samples are not judged. */
   sizeRefused = 0;
   /** The longest chain of this client's requests that waited for each other (the test's critical path). */
   chainLength = 0;
@@ -345,6 +345,11 @@ export class ApiClient {
   private async attachAnswer(exchange: Exchange): Promise<void> {
     const body = JSON.stringify(recordOf(exchange, secretSettings(this.config)));
     await this.owner?.attach(UNJUDGED_ANSWER_ATTACHMENT, { body, contentType: 'application/json' });
+  }
+
+  /** Counts an answer refused for its size though not by its status: its sample is not judged (property.ts). */
+  countRefusedForSize(): void {
+    this.sizeRefused++;
   }
 
   /** Ends the test unjudged, once: a test whose requests ran side by side gets one reason, the first. */

@@ -8,10 +8,11 @@ import { relative, resolve } from 'node:path';
 import { type TestDetails, type TestInfo, test } from '@playwright/test';
 import { type RequestContext, declarationKey, declareRequests } from './declarations';
 import fc from 'fast-check';
-import { SEED_ANNOTATION } from '../checks/check-protocol';
 import { escapeRegex } from '../model/text';
 import { resumeSkip, stopAsInconclusive } from './unjudged';
-import { type Check, isNotApplicable, notApplicable } from '../checks/checks';
+import { type Check, isNotApplicable, notApplicable, noteRefusedForItsSize } from '../checks/checks';
+import { SEED_ANNOTATION, SIZE_REFUSALS } from '../checks/check-protocol';
+import { wasRefused } from '../checks/outcome';
 import type { Conformance, SettingKey } from './conformance';
 import { refusedAsWrongSettings, refusedWith4xx } from './wrong-settings';
 import { CheckFailure } from '../checks/failure';
@@ -210,6 +211,12 @@ export interface PropertySpec<T> {
    * property inconclusive, naming them (wrong-settings.ts), once.
    */
   wrongSettings?: WrongSettings<SettingKey>;
+  /**
+   * For an input the target refused: the configured input at the refused one's lengths (configuredAtLengthsOf), or
+   * undefined if none of its texts is longer. Refused too, the input was refused for its size, which §8 leaves open:
+   * not judged, and counted as a 413 is (noteRefusedForItsSize).
+   */
+  sizeControl?: (value: T, ctx: RequestContext) => T | undefined;
 }
 
 /** The arguments of Playwright's `test(title, details, body)` for a property, to spread. */
@@ -233,6 +240,7 @@ function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Co
   return async (value: T): Promise<Exchange> => {
     const request = spec.request(value, ctx);
     const exchange = await api.call(spec.operation, request);
+    await controlSize(spec, value, exchange, ctx, api);
     const wrong = spec.wrongSettings;
     if (!wrong) return exchange;
     // Inputs answered meanwhile wait for the answer, so that none is judged before the settings are cleared.
@@ -251,6 +259,36 @@ function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Co
     if (reason !== undefined) stopAsInconclusive(reason);
     return exchange;
   };
+}
+
+/** A refusal that is not one of its size by status: any other 4xx, or the operation's documented refusal. */
+function refusedNotAsTooLarge(x: Exchange, config: Config): boolean {
+  if (SIZE_REFUSALS.has(x.status)) return false;
+  return (x.status >= 400 && x.status <= 499) || wasRefused(x, config);
+}
+
+/**
+ * The input `exchange` sent, refused, is sent again as the configured input at its texts' lengths (sizeControl):
+ * refused too, its refusal was for its size. An input accepted, or refused for its size by status, sends nothing more.
+ */
+async function controlSize<T>(
+  spec: PropertySpec<T>,
+  value: T,
+  exchange: Exchange,
+  ctx: RequestContext & { config: Config },
+  api: ApiClient,
+): Promise<void> {
+  if (!spec.sizeControl || !refusedNotAsTooLarge(exchange, ctx.config)) return;
+  const control = spec.sizeControl(value, ctx);
+  if (control === undefined) return;
+  const again = await api.call(spec.operation, spec.request(control, ctx));
+  if (!refusedNotAsTooLarge(again, ctx.config) && !SIZE_REFUSALS.has(again.status)) return;
+  api.countRefusedForSize();
+  noteRefusedForItsSize(
+    exchange,
+    'the configured body, its texts made as long as these of its own ASCII characters, was refused too: ' +
+      `HTTP ${again.status}`,
+  );
 }
 
 /**

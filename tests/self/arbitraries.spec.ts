@@ -32,6 +32,7 @@ import {
   integerAtEdges,
   numberAtEdges,
   validBodyInputs,
+  configuredAtLengthsOf,
   validCartInputs,
   validPathExamples,
   validPathParams,
@@ -414,6 +415,24 @@ test.describe('valid input of any length and characters (§8)', () => {
       expect.arrayContaining([undefined, configured.clientWebsite]),
     );
     expect(examples.map((body) => body.secondaryPhone)).toEqual(expect.arrayContaining([...TEXT_EXAMPLES]));
+  });
+
+  test('a size control is the configured body at the drawn texts lengths, in its own ASCII characters', () => {
+    // indep102: a limit of 250 characters answered 400 failed OP2-, OP3- and OP15-SUCCESS-SHAPE, where 413 passed.
+    const base = { direccion: 'Córdoba 1234', telefono: '+54 341 555 0100', codigoPostal: '2000', n: 1 };
+    const drawn = { direccion: 'Ñandú '.repeat(50), telefono: 'عربي', codigoPostal: '2000', n: 2 ** 53 - 1 };
+    const control = configuredAtLengthsOf(drawn, base);
+    const bytes = Buffer.byteLength(drawn.direccion);
+    expect(control?.direccion).toBe('Crdoba 1234'.repeat(40).slice(0, bytes));
+    // At least as long as the drawn text in characters, UTF-16 units and bytes: whatever a server limits.
+    expect(String(control?.direccion).length).toBeGreaterThanOrEqual([...drawn.direccion].length);
+    expect(Buffer.byteLength(String(control?.direccion))).toBe(bytes);
+    // Every other field as configured: the control differs from the body the target takes only in that length.
+    expect({ ...control, direccion: base.direccion }).toEqual(base);
+    expect(configuredAtLengthsOf({ ...base, telefono: '1' }, base)).toBeUndefined();
+    expect(
+      configuredAtLengthsOf({ ...base, codigoPostal: 'ñandú' }, { ...base, codigoPostal: 'ñ' })?.codigoPostal,
+    ).toBe('aaaaaaa');
   });
 
   test('a unit_price of format float ranges as any number does, with 1e21 and 1e-7 among the examples', async ({
