@@ -338,13 +338,20 @@ export function noAnswerMessage(label: string, failure: NoAnswer, timeoutMs: num
  * what needs its body is not judged. The size is the one announced (Content-Length) when the target said it.
  */
 export function tooLargeUnjudgedMessage(label: string, response: WireResponse, limitBytes: number): string {
-  const size =
-    response.announcedBytes !== undefined
-      ? `${response.announcedBytes} bytes (Content-Length)`
-      : `more than ${limitBytes} bytes (its size was not announced)`;
+  const { announcedBytes } = response;
+  // A compressed body's Content-Length counts it compressed: its size once inflated is not said (indep103).
+  const coding = headerValue(response, 'content-encoding');
+  const compressed = headerValue(response, 'content-length');
+  let size = `more than ${limitBytes} bytes (its size was not announced)`;
+  if (announcedBytes !== undefined) size = `${announcedBytes} bytes (Content-Length)`;
+  else if (coding && !/^\s*identity\s*$/i.test(coding)) {
+    const counted = compressed === undefined ? '' : `, its Content-Length (${compressed} bytes) counting it compressed`;
+    size = `more than ${limitBytes} bytes once decompressed (${coding}${counted})`;
+  }
+  const raise = announcedBytes !== undefined ? `to ${announcedBytes} or more` : 'above its size';
   return redact(
     `${label} answered HTTP ${response.status} with a body of ${size}, over RSF_MAX_RESPONSE_BYTES=${limitBytes}: ` +
-      'only its first bytes were read, so it was not judged. Raise RSF_MAX_RESPONSE_BYTES to judge it.',
+      `only its first bytes were read, so it was not judged. Raise RSF_MAX_RESPONSE_BYTES ${raise} to judge it.`,
   );
 }
 

@@ -9,16 +9,29 @@ import { type ReferenceServer, startReferenceServer } from '../../../reference/s
 import { test } from '../../../src/playwright/fixtures';
 import { fakeSecrets } from './child-run';
 
-/** Starts the server before the first of the file's tests in this worker; `server()` is it, once started. */
-export function referenceForThisFile(): { secrets: ReturnType<typeof fakeSecrets>; server: () => ReferenceServer } {
+/**
+ * Starts the server before the first of the file's tests in this worker; `server()` is it, once started, and
+ * `serverStarted()` starts it first if need be: for a describe's beforeAll, which runs before any beforeEach.
+ */
+export function referenceForThisFile(): {
+  secrets: ReturnType<typeof fakeSecrets>;
+  server: () => ReferenceServer;
+  serverStarted: () => Promise<ReferenceServer>;
+} {
   const secrets = fakeSecrets();
+  let starting: Promise<ReferenceServer> | undefined;
   let started: ReferenceServer | undefined;
+  const serverStarted = async (): Promise<ReferenceServer> => {
+    starting ??= startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+    started = await starting;
+    return started;
+  };
   test.beforeEach(async () => {
-    started ??= await startReferenceServer({ bearerToken: secrets.bearer, channelToken: secrets.channel });
+    await serverStarted();
   });
   const server = (): ReferenceServer => {
     if (!started) throw new Error('the reference server starts in beforeEach: use it inside a test');
     return started;
   };
-  return { secrets, server };
+  return { secrets, server, serverStarted };
 }
