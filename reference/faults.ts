@@ -65,21 +65,28 @@ const replyChanged = (
     reply: (reply, facts) => (facts.op === op && reply.outcome === outcome ? change(reply) : reply),
   });
 
-/** A success of `op` whose request body `when` selects is refused instead, with `rejection`'s documented error. */
-const successRefused = (
+/**
+ * A success of `op` whose request body `when` selects is answered with `instead`: a refusal (its documented error)
+ * or another reply.
+ */
+const successReplaced = (
   op: OperationNumber,
   name: string,
   breaks: string,
   description: string,
-  rejection: () => Rejection,
+  instead: () => Rejection | Reply,
   when: (requestBody: Obj) => boolean = () => true,
 ) =>
   fault(name, breaks, description, {
-    reply: (reply, facts) =>
-      facts.op === op && reply.outcome === 'success' && when(isObject(facts.body) ? facts.body : {})
-        ? rejectionReply(routeOf(op), rejection())
-        : reply,
+    reply: (reply, facts) => {
+      if (facts.op !== op || reply.outcome !== 'success' || !when(isObject(facts.body) ? facts.body : {})) return reply;
+      const answer = instead();
+      return answer instanceof Rejection ? rejectionReply(routeOf(op), answer) : answer;
+    },
   });
+
+/** HTTP 500, as a write that fails answers. */
+const internalError = (): Reply => ({ status: 500, body: plain('Internal server error'), outcome: 'internal' });
 
 /** A cart update (op 5) refused as `outcome` is carried out instead, where its items are those `when` selects. */
 const cartRefusalTaken =
@@ -579,7 +586,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'A client update that carries secondaryPhone may leave mainPhone out, as if the one stood in for the other.',
     (e, body) => e.params.missingProperty === 'mainPhone' && isObject(body) && 'secondaryPhone' in body,
   ),
-  successRefused(
+  successReplaced(
     1,
     'op1-optional-fields-rejected',
     'OP1-OPTIONAL-FIELDS',
@@ -587,7 +594,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     () => new Rejection('invalid', 'secondaryPhone and clientWebsite are not accepted'),
     (body) => 'secondaryPhone' in body || 'clientWebsite' in body,
   ),
-  successRefused(
+  successReplaced(
     1,
     'op1-optional-fields-coupled',
     'OP1-OPTIONAL-FIELDS',
@@ -595,44 +602,32 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     () => new Rejection('invalid', 'secondaryPhone needs clientWebsite'),
     (body) => 'secondaryPhone' in body && !('clientWebsite' in body),
   ),
-  fault(
+  successReplaced(
+    1,
     'op1-astral-text-crash',
     'OP1-SUCCESS-SHAPE',
     'A client update whose strings hold a character outside the Basic Multilingual Plane (an emoji, say) answers ' +
       'HTTP 500 "Internal server error", as a write to a 3-byte utf8 database column fails.',
-    {
-      reply: (reply, facts) =>
-        facts.op === 1 && reply.outcome === 'success' && ASTRAL_CHARACTER.test(JSON.stringify(facts.body))
-          ? { status: 500, body: plain('Internal server error'), outcome: 'internal' }
-          : reply,
-    },
+    internalError,
+    (body) => ASTRAL_CHARACTER.test(JSON.stringify(body)),
   ),
-  fault(
+  successReplaced(
+    3,
     'op3-combining-marks-crash',
     'OP3-SUCCESS-SHAPE',
     'An address update whose strings hold a combining mark (U+0300 to U+036F: an accent typed apart from its ' +
       'letter, NFD) answers HTTP 500, as a column collation that refuses them fails (indep100).',
-    {
-      reply: (reply, facts) =>
-        facts.op === 3 && reply.outcome === 'success' && /[\u0300-\u036f]/.test(JSON.stringify(facts.body))
-          ? { status: 500, body: plain('Internal server error'), outcome: 'internal' }
-          : reply,
-    },
+    internalError,
+    (body) => /[\u0300-\u036f]/.test(JSON.stringify(body)),
   ),
-  fault(
+  successReplaced(
+    1,
     'op1-secondary-phone-beyond-ascii-crash',
     'OP1-SUCCESS-SHAPE',
     'A client update whose optional secondaryPhone holds a character outside ASCII answers HTTP 500, as a column ' +
       'of a legacy charset that only the optional fields kept fails (indep100: they were never varied).',
-    {
-      reply: (reply, facts) =>
-        facts.op === 1 &&
-        reply.outcome === 'success' &&
-        isObject(facts.body) &&
-        [...String(facts.body.secondaryPhone ?? '')].some((c) => c > '\x7f')
-          ? { status: 500, body: plain('Internal server error'), outcome: 'internal' }
-          : reply,
-    },
+    internalError,
+    (body) => [...String(body.secondaryPhone ?? '')].some((c) => c > '\x7f'),
   ),
   fault(
     'op1-array-body-crash',
@@ -697,21 +692,15 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
       },
     },
   ),
-  fault(
+  successReplaced(
+    2,
     'op2-beyond-latin1-refused',
     'OP2-SUCCESS-SHAPE',
-    'An address creation whose direccion holds a character beyond Latin-1 (Greek, CJK, an emoji) is refused, 400 ' +
-      "with a plain string, as a Latin-1 column's validation refuses it: §4.2 lists no such refusal. A refusal of " +
-      'the characters, not of the length: the configured address at the same length is taken (the size control).',
-    {
-      reply: (reply, facts) =>
-        facts.op === 2 &&
-        reply.outcome === 'success' &&
-        isObject(facts.body) &&
-        [...String(facts.body.direccion ?? '')].some((c) => c > '\u00ff')
-          ? { status: 400, body: plain('direccion holds characters that are not allowed'), outcome: 'invalid' }
-          : reply,
-    },
+    'An address creation whose direccion holds a character beyond Latin-1 (Greek, CJK, an emoji) is refused as ' +
+      "invalid, as a Latin-1 column's validation refuses it: §4.2 lists no such refusal. A refusal of the " +
+      'characters, not of the length: the configured address at the same length is taken (the size control).',
+    () => new Rejection('invalid', 'direccion holds characters that are not allowed'),
+    (body) => [...String(body.direccion ?? '')].some((c) => c > '\u00ff'),
   ),
   schemaRuleIgnored(2, 'required', 'OP2-REQUIRED-FIELDS', STREET_FIELDS),
   schemaRuleIgnored(2, 'type', 'OP2-FIELD-TYPES'),
@@ -729,7 +718,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'An address with neither provinceId nor placeId is accepted.',
     (e) => e.keyword === 'required' && e.params.missingProperty === 'placeId',
   ),
-  successRefused(
+  successReplaced(
     2,
     'op2-province-variant-rejected',
     'OP2-PROVINCE-VARIANT-ACCEPTED',
@@ -876,7 +865,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'utility is not bounded: 100.01 and 1e9 are accepted (the ajv "maximum" error is ignored).',
     (e) => e.keyword === 'maximum' && e.instancePath === '/utility',
   ),
-  successRefused(
+  successReplaced(
     4,
     'op4-utility-limit-refused',
     'OP4-UTILITY-MAX',
@@ -1335,7 +1324,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     'The order detail is wrapped in a JSON array.',
     (reply) => json([jsonValue(reply)]),
   ),
-  successRefused(
+  successReplaced(
     12,
     'op12-delete-not-found',
     'OP12-DELETE-SUCCEEDS',
