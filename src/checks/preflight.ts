@@ -140,6 +140,25 @@ function resourceReads(config: DataConfig & Pick<TargetConfig, 'writesEnabled'>)
   return [...byRequest.values()];
 }
 
+/**
+ * For an id whose JSON type the spec leaves open (§4.3's placeId, §4.4's categoryId), written as the other type would
+ * be refused by a target that types it (indep107: "10" to a C# int): the value in the other type, to try.
+ */
+function otherTypeNote(setting: string, value: unknown, field: string, section: string): string {
+  const other =
+    typeof value === 'string' && /^-?\d+$/.test(value.trim())
+      ? Number(value)
+      : typeof value === 'number'
+        ? String(value)
+        : undefined;
+  if (other === undefined) return '';
+  const what = typeof value === 'string' ? 'a JSON string' : 'a JSON number';
+  return (
+    `; ${setting} is ${what} (${JSON.stringify(value)}), and ${section} leaves ${field}'s type open: ` +
+    `a target that takes the other refuses it, so try ${JSON.stringify(other)}`
+  );
+}
+
 /** The updates (operations 3 and 4) that the tests send first: a refusal there means the settings name nothing. */
 function writeChecks(config: DataConfig): ResourceRead[] {
   const bodies = validBodies(config);
@@ -151,7 +170,9 @@ function writeChecks(config: DataConfig): ResourceRead[] {
       params: {},
       body: bodies.categoryUpdate(),
       expect: 'present',
-      names: 'a personal category of the account, and fields it accepts (writes are on: sent as the tests send it)',
+      names:
+        'a personal category of the account, and fields it accepts (writes are on: sent as the tests send it)' +
+        otherTypeNote('RSF_CATEGORY_ID', config.categoryId, 'categoryId', '§4.4'),
     },
     {
       settings: [
@@ -163,7 +184,9 @@ function writeChecks(config: DataConfig): ResourceRead[] {
       params: {},
       body: bodies.addressUpdate(),
       expect: 'present',
-      names: 'a shipping address of the account, and fields it accepts (writes are on: sent as the tests send it)',
+      names:
+        'a shipping address of the account, and fields it accepts (writes are on: sent as the tests send it)' +
+        otherTypeNote('RSF_PLACE_ID', config.placeId, 'placeId', '§4.3'),
     },
   ];
 }

@@ -994,6 +994,22 @@ test('RSF_MISSING_PRODUCT_ID answered 500 with a plain string: the §4.8 failure
   }
 });
 
+test('an id whose type the spec leaves open, refused, is named with the other JSON type to try', async () => {
+  // indep107: RSF_CATEGORY_ID="10" to a target that types categoryId as a C# int was refused as naming nothing.
+  const message = await preflightMessage({
+    ...token,
+    RSF_TARGET_URL: reference().url,
+    RSF_ALLOW_WRITES: 'true',
+    RSF_CATEGORY_ID: '"424242"',
+  });
+  expect(message).toMatch(/RSF_CATEGORY_ID="424242", RSF_CATEGORY_FIELDS=.* answered HTTP 4\d\d/);
+  expect(message).toContain(
+    'RSF_CATEGORY_ID is a JSON string ("424242"), and §4.4 leaves categoryId\'s type open: a target that takes the ' +
+      'other refuses it, so try 424242',
+  );
+  expect(message, 'placeId as configured: a string that is no number').not.toContain('RSF_PLACE_ID is a JSON');
+});
+
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
   // The deployment mode refuses with HTTP 200 and an error body: a refusal all the same (§7.3).
   const message = await preflightMessage({
