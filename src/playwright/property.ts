@@ -233,30 +233,32 @@ const asJson = (value: unknown): string => JSON.stringify(value);
 
 /**
  * Sends an input. The first refused one, when the property has wrongSettings, is sent with the Bearer token, and the
- * wrong settings' request is sent: refused alike, the property stops as inconclusive, naming the settings.
+ * wrong settings' request is sent: refused alike, the property stops as inconclusive, naming the settings. Then a
+ * refused input is controlled for its size, where the property has a sizeControl (controlSize).
  */
 function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Config }, api: ApiClient) {
   let suspect: Promise<string | undefined> | undefined;
   return async (value: T): Promise<Exchange> => {
     const request = spec.request(value, ctx);
     const exchange = await api.call(spec.operation, request);
-    await controlSize(spec, value, exchange, ctx, api);
     const wrong = spec.wrongSettings;
-    if (!wrong) return exchange;
     // Inputs answered meanwhile wait for the answer, so that none is judged before the settings are cleared.
-    suspect ??= refusedWith4xx(exchange, ctx.config)
-      ? refusedAsWrongSettings(
-          exchange,
-          {
-            wrong,
-            sendWrong: (variant) => api.call(spec.operation, variant.request(ctx)),
-            sendWithBearer: () => api.call(spec.operation, { ...request, credentials: 'valid' }),
-          },
-          ctx.config,
-        )
-      : undefined;
+    suspect ??=
+      wrong && refusedWith4xx(exchange, ctx.config)
+        ? refusedAsWrongSettings(
+            exchange,
+            {
+              wrong,
+              sendWrong: (variant) => api.call(spec.operation, variant.request(ctx)),
+              sendWithBearer: () => api.call(spec.operation, { ...request, credentials: 'valid' }),
+            },
+            ctx.config,
+          )
+        : undefined;
     const reason = await suspect;
     if (reason !== undefined) stopAsInconclusive(reason);
+    // After the settings are cleared: refused for a wrong channel token, the control would be refused alike.
+    await controlSize(spec, value, exchange, ctx, api);
     return exchange;
   };
 }
