@@ -32,6 +32,8 @@ export interface TransportOptions extends RetryOptions {
   resendAfterRestart?: boolean;
   /** How the breaker's pause ends (breaker.ts): the workers' ask for the price list; without it, a pause stops. */
   resume?: AskingAgain;
+  /** This worker's place among the run's workers (its parallel index): where its requests fall in the pace. */
+  paceSlot?: number;
 }
 
 /** The wire's part of the transport's options: the deadline, the body cap, the proxies, the client certificate. */
@@ -61,8 +63,9 @@ export class Transport {
     workers: number,
     private readonly state: RunState = runState(),
   ) {
-    const { maxRequestsPerSecond, inProcess } = options;
-    this.limiter = new Limiter({ maxRequestsPerSecond, workers, ...(inProcess && { inProcess }) }, state);
+    const { maxRequestsPerSecond, inProcess, paceSlot: slot } = options;
+    const share = { maxRequestsPerSecond, workers, ...(slot !== undefined && { slot }) };
+    this.limiter = new Limiter({ ...share, ...(inProcess && { inProcess }) }, state);
     if (options.innermost) {
       // A replay: the recording says what the breaker and the pace did (its "not sent" after a recorded trip). A
       // breaker of its own would open at its own moment, not the recorded one, and judge other tests.

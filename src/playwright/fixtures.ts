@@ -103,7 +103,10 @@ export const test = testWithoutBrowserPlumbing.extend<TestFixtures, WorkerFixtur
       // The preflight found the target up: a connection refused now is a restart's moment, sent again (wire.ts).
       // And a breaker's pause ends with the preflight's first request, the price list (breaker.ts).
       const resume = { probe: outgoingRequest(OPERATIONS.listPrices, {}, config, base), notify: toConsole };
-      await use(new Transport({ ...options, resendAfterRestart: true, resume }, base, workerInfo.config.workers));
+      const paceSlot = workerInfo.parallelIndex;
+      await use(
+        new Transport({ ...options, resendAfterRestart: true, resume, paceSlot }, base, workerInfo.config.workers),
+      );
     },
     { scope: 'worker', box: 'self' },
   ],

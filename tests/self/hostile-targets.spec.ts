@@ -23,7 +23,7 @@ import { Transport } from '../../src/http/transport';
 import { breakerMessage, unavailableMessage, unusableDetail } from '../../src/http/presentation';
 import type { Exchange } from '../../src/http/exchange';
 import { askedWaitMs, isGatewayError, retryAfterMs, retryWaitMs, retrying } from '../../src/http/retry';
-import { Limiter, type RunThrottle, paced } from '../../src/http/limiter';
+import { Limiter, type RunThrottle, paceSlot, paced } from '../../src/http/limiter';
 import { OPERATIONS } from '../../src/model/operations';
 import { printable } from '../../src/model/printable';
 import { ABANDONED_AFTER_MS, removeAbandonedRunFolders } from '../../src/http/run-folders';
@@ -1458,6 +1458,31 @@ test.describe('retries and the breaker', () => {
     await Promise.all(Array.from({ length: 11 }, () => send(pricesRead())));
     // 10 were not refused when it came; half of them count: 5 a second, which the run's pace then halves.
     expect(told[0], 'the accepted rate the first slow-down was told of').toBe(5);
+  });
+
+  test('workers under a pace send on one grid of the rate, between each other: never two at once', () => {
+    // indep105: slots of their own let two workers send 22 to 70 ms apart at 4 a second, which nginx's limit_req
+    // without burst refuses. Whenever each worker asks, its slots fall on the run's grid, offset by its index.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.tuple(fc.nat(3), fc.nat(10_000)), { minLength: 2, maxLength: 40 }),
+        (rate, workers, asks) => {
+          const gapMs = 1000 / rate;
+          const sent = asks.map(([slot, at]) => paceSlot(1_700_000_000_000 + at, rate, workers, slot % workers));
+          for (const [i, [slot, at]] of asks.entries()) {
+            const time = sent[i] as number;
+            assert.ok(time >= 1_700_000_000_000 + at, 'never before it is asked');
+            assert.ok(time < 1_700_000_000_000 + at + gapMs * workers + 1e-6, 'within one interval of its share');
+            for (const [j, [other]] of asks.entries()) {
+              if (other % workers === slot % workers || j === i) continue;
+              assert.ok(Math.abs(time - (sent[j] as number)) >= gapMs - 0.01, 'other workers are a gap away');
+            }
+          }
+        },
+      ),
+    );
   });
 
   test('Retry-After in seconds or as an HTTP date, capped; without it, a back-off with full jitter', () => {
