@@ -60,7 +60,7 @@ export {
   validCartInputs,
   validCartItems,
   validBodyInputs,
-  configuredAtLengthsOf,
+  cutToConfiguredLengths,
   configuredBodyOf,
   VALID_BODY_INPUTS,
   type BodyOperation,

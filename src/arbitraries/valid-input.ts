@@ -254,24 +254,33 @@ export const VALID_BODY_INPUTS = {
 
 export type BodyOperation = keyof typeof VALID_BODY_INPUTS;
 
+/** A text's length by each measure a server may limit: characters, UTF-16 units, UTF-8 bytes. */
+const measures = (text: string): [number, number, number] => [[...text].length, text.length, Buffer.byteLength(text)];
+
 /**
- * The configured body `base`, with each text that the drawn `body` holds longer, in UTF-8 bytes, than its configured
- * value made of that value's ASCII characters, repeated to the same size; undefined when no text is longer. It differs
- * from the body the target takes only in those lengths: refused too, the drawn body was refused for its size (§8). In
- * ASCII a text's characters, UTF-16 units and bytes are one count, so it is at least as long as the drawn text by any
- * measure a server may limit.
+ * The drawn `body` with each text that is longer than its configured value in `base`, by any measure a server may
+ * limit (characters, UTF-16 units, UTF-8 bytes), cut to its longest start that is no longer by any; undefined when no
+ * text is longer, or a cut would leave nothing. The cut keeps the drawn characters at a size the target takes: carried
+ * out, the drawn body was refused for its size (§8), not for its characters or its values (indep108: a postal code
+ * that does not match the place is refused at any length).
  */
-export function configuredAtLengthsOf(body: Body, base: Body): Body | undefined {
-  const longer = Object.entries(body).flatMap(([name, value]) => {
+export function cutToConfiguredLengths(body: Body, base: Body): Body | undefined {
+  let cut = false;
+  const entries = Object.entries(body).map(([name, value]) => {
     const configured = base[name];
-    if (typeof value !== 'string' || typeof configured !== 'string') return [];
-    const bytes = Buffer.byteLength(value);
-    if (bytes <= Buffer.byteLength(configured)) return [];
-    const ascii = configured.replace(/[^ -~]/g, '');
-    const unit = ascii.trim() === '' ? 'a' : ascii;
-    return [[name, unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)]];
+    if (typeof value !== 'string' || typeof configured !== 'string') return [name, value];
+    const limits = measures(configured);
+    if (measures(value).every((n, i) => n <= (limits[i] as number))) return [name, value];
+    let start = '';
+    for (const character of value) {
+      if (measures(start + character).some((n, i) => n > (limits[i] as number))) break;
+      start += character;
+    }
+    cut = true;
+    return [name, start];
   });
-  return longer.length === 0 ? undefined : { ...base, ...Object.fromEntries(longer) };
+  if (!cut || entries.some(([name, value]) => value === '' && body[name as string] !== '')) return undefined;
+  return Object.fromEntries(entries);
 }
 
 /** The configured body the valid bodies of `operation` are made from. */

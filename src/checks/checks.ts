@@ -305,8 +305,8 @@ export function acceptsValidInput(id: string, refusal?: AllowedRefusal): Check {
 }
 
 /**
- * Valid inputs refused for their size, though not with 413, 414 or 431: the property runner sent the configured body
- * again at the refused texts' lengths (configuredAtLengthsOf), and it was refused too (property.ts, sizeControl). §8
+ * Valid inputs refused for their size, though not with 413, 414 or 431: the property runner sent the input again with
+ * its long texts cut to the configured values' size (cutToConfiguredLengths), and it was carried out (sizeControl). §8
  * leaves payload size limits open, and a limit on a field's length may come with any status and body (indep102: 400
  * in the documented shape, where the same limit answered 413 passed).
  */

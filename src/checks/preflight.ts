@@ -186,7 +186,10 @@ function writeChecks(config: DataConfig): ResourceRead[] {
       expect: 'present',
       names:
         'a shipping address of the account, and fields it accepts (writes are on: sent as the tests send it)' +
-        otherTypeNote('RSF_PLACE_ID', config.placeId, 'placeId', '§4.3'),
+        otherTypeNote('RSF_PLACE_ID', config.placeId, 'placeId', '§4.3') +
+        // No value of the settings mends a target that refuses a valid update (indep108: "provinceId is mandatory").
+        '; if they name such an address, the target refused an update with every field §4.3 requires, which §4.3 ' +
+        'lists no reason to refuse',
     },
   ];
 }

@@ -212,9 +212,9 @@ export interface PropertySpec<T> {
    */
   wrongSettings?: WrongSettings<SettingKey>;
   /**
-   * For an input the target refused: the configured input at the refused one's lengths (configuredAtLengthsOf), or
-   * undefined if none of its texts is longer. Refused too, the input was refused for its size, which §8 leaves open:
-   * not judged, and counted as a 413 is (noteRefusedForItsSize).
+   * For an input the target refused: the input with its texts cut to the configured values' size
+   * (cutToConfiguredLengths), or undefined if none is longer. Carried out, the input was refused for its size, which
+   * §8 leaves open: not judged, and counted as a 413 is (noteRefusedForItsSize).
    */
   sizeControl?: (value: T, ctx: RequestContext) => T | undefined;
 }
@@ -270,8 +270,8 @@ function refusedNotAsTooLarge(x: Exchange, config: Config): boolean {
 }
 
 /**
- * The input `exchange` sent, refused, is sent again as the configured input at its texts' lengths (sizeControl):
- * refused too, its refusal was for its size. An input accepted, or refused for its size by status, sends nothing more.
+ * The input `exchange` sent, refused, is sent again with its texts cut to the configured values' size (sizeControl):
+ * carried out, its refusal was for its size. An input accepted, or refused for its size by status, sends nothing more.
  */
 async function controlSize<T>(
   spec: PropertySpec<T>,
@@ -284,12 +284,11 @@ async function controlSize<T>(
   const control = spec.sizeControl(value, ctx);
   if (control === undefined) return;
   const again = await api.call(spec.operation, spec.request(control, ctx));
-  if (!refusedNotAsTooLarge(again, ctx.config) && !SIZE_REFUSALS.has(again.status)) return;
+  if (again.status < 200 || again.status > 299 || wasRefused(again, ctx.config)) return;
   api.countRefusedForSize();
   noteRefusedForItsSize(
     exchange,
-    'the configured body, its texts made as long as these of its own ASCII characters, was refused too: ' +
-      `HTTP ${again.status}`,
+    `the same body, its long texts cut to the configured values' size, was carried out: HTTP ${again.status}`,
   );
 }
 

@@ -51,9 +51,9 @@ export function verdictLine(summary: Summary, htmlPath: string): string {
 /** The requests refused for their size, whose samples were not judged: §8 leaves payload limits open. */
 export function sizeRefusedLine(count: number): string {
   return (
-    `${plural(count, 'request')} (HTTP 413, 414 or 431, or refused as the configured body made as long was): the ` +
-    'valid input they carried was not judged, a limit §8 leaves open (the API, or a web server in front of it, may ' +
-    'set one)'
+    `${plural(count, 'request')} (HTTP 413, 414 or 431, or refused though carried out with its long texts cut ` +
+    "to the configured values' size): the valid input they carried was not judged, a limit §8 leaves open (the API, " +
+    'or a web server in front of it, may set one)'
   );
 }
 

@@ -20,7 +20,7 @@ import {
   stockProbe,
   utilityAbove100,
   validBodyInputs,
-  configuredAtLengthsOf,
+  cutToConfiguredLengths,
   configuredBodyOf,
   validCartInputs,
   validCategoryUpdate,
@@ -435,13 +435,14 @@ const bodyInputs =
     validBodyInputs(operation, bodies);
 
 /**
- * Where the spec lists no refusal of a valid body, one refused is sent again as the configured body at its texts'
- * lengths: refused too, it was refused for its size, a limit §8 leaves open (indep102: 250 characters, answered 400).
+ * Where the spec lists no refusal of a valid body, one refused is sent again with its long texts cut to the
+ * configured values' size: carried out, it was refused for its size, a limit §8 leaves open (indep102: 250 characters,
+ * answered 400).
  */
 const sizeControlOf =
   (operation: BodyOperation) =>
   (body: Record<string, unknown>, { bodies }: RequestContext): Record<string, unknown> | undefined =>
-    configuredAtLengthsOf(body, configuredBodyOf(operation, bodies));
+    cutToConfiguredLengths(body, configuredBodyOf(operation, bodies));
 
 /** Path parameters: the configured ones (which name the target's data), each kept or generated. */
 const pathInputs =

@@ -925,6 +925,8 @@ test('writes refused with 403, as to an account that reads only: the message say
     expect(message).toMatch(/2 settings do not name what the target has/);
     expect(message).toMatch(/RSF_CATEGORY_ID=\S+, RSF_CATEGORY_FIELDS=.* answered HTTP 403: \{"error":"forbidden"/);
     expect(message).toMatch(/RSF_ADDRESS_ID=\S+, .* answered HTTP 403: /);
+    // No setting mends a target that refuses a valid update: the message says that it may be the one at fault.
+    expect(message).toContain('the target refused an update with every field §4.3 requires');
     expect(message.match(/may not be allowed to write/g), 'said once, after the settings').toHaveLength(1);
     expect(message).toMatch(/Use a token whose account may write, or leave RSF_ALLOW_WRITES off\.$/);
   } finally {

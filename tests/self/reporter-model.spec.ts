@@ -247,8 +247,9 @@ test('requests refused for their size are counted in the facts: their valid inpu
   expect(report.summary).toMatchObject({ verdict: 'PASS', sizeRefused: 3 });
   expect(runFacts(report.summary)).toContainEqual([
     'Refused for their size',
-    '3 requests (HTTP 413, 414 or 431, or refused as the configured body made as long was): the valid input they ' +
-      'carried was not judged, a limit §8 leaves open (the API, or a web server in front of it, may set one)',
+    '3 requests (HTTP 413, 414 or 431, or refused though carried out with its long texts cut to the configured ' +
+      "values' size): the valid input they carried was not judged, a limit §8 leaves open (the API, or a web server " +
+      'in front of it, may set one)',
   ]);
   expect(renderMarkdown(report)).toContain('Refused for their size');
   // None refused: no such fact.
