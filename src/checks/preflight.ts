@@ -281,6 +281,15 @@ function transportProblem(
   const check = `\n  Check RSF_TARGET_URL, and that the server is up.${through}`;
   if (delivery.kind === 'not-sent') return `The target had stopped answering.${check}`;
   const { kind, message } = delivery.failure;
+  // localhost that resolved to IPv4 alone: a server listening on ::1 only is not there (curl tries both, Node not).
+  const ipv6 = new URL(url);
+  if (kind === 'refused' && ipv6.hostname === 'localhost' && !message.includes('[::1]')) {
+    ipv6.hostname = '[::1]';
+    return (
+      `The target gave no complete HTTP answer: ${message}${check}\n  localhost named no IPv6 address here: a ` +
+      `server listening on ::1 alone is reached at ${ipv6.origin} (write that in RSF_TARGET_URL).`
+    );
+  }
   if (kind === 'timeout')
     return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
   // Not as far as HTTP: a name that does not resolve, TLS, a proxy.

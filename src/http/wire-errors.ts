@@ -89,6 +89,22 @@ export function isOwnError(error: unknown): boolean {
   return OWN_ERRORS.includes(codeOf(error));
 }
 
+/**
+ * Where a refused connection went, as " at 127.0.0.1:5450": the address a name resolved to, which the URL does not
+ * show (indep105: localhost, 127.0.0.1 alone on that machine, for a server listening on ::1 only). Each address when
+ * several were tried (Node's happy eyeballs throws an AggregateError).
+ */
+function atAddress(error: unknown): string {
+  const tried = error instanceof AggregateError ? error.errors : [error];
+  const where = tried.flatMap((e) => {
+    const { address, port } = (e ?? {}) as { address?: unknown; port?: unknown };
+    if (typeof address !== 'string') return [];
+    const host = address.includes(':') ? `[${address}]` : address;
+    return [typeof port === 'number' ? `${host}:${port}` : host];
+  });
+  return where.length === 0 ? '' : ` at ${where.join(' and ')}`;
+}
+
 /** The kind of no-answer an error of the wire is, and a message that says what to do about it. */
 export function describeError(
   error: unknown,
@@ -109,7 +125,8 @@ export function describeError(
   }
   const code = codeOf(error);
   const firstLine = firstLines(String((error as Error)?.message ?? error));
-  if (code === 'ECONNREFUSED') return { kind: 'refused', message: 'connection refused (ECONNREFUSED)' };
+  if (code === 'ECONNREFUSED')
+    return { kind: 'refused', message: `connection refused (ECONNREFUSED)${atAddress(error)}` };
   if (code === 'ECONNRESET' || code === 'EPIPE' || firstLine === 'socket hang up') {
     return { kind: 'reset', message: `connection closed or reset by the target (${code || firstLine})` };
   }

@@ -78,6 +78,15 @@ test('an unreachable target', async () => {
   expect(message, 'unless the server was still starting').toContain('set RSF_WAIT_FOR_TARGET_MS to wait for it');
 });
 
+test('an unreachable localhost: the address it named, and how to reach a server on ::1 alone', async () => {
+  // indep105: a server listening on ::1 only, with localhost named 127.0.0.1 alone in /etc/hosts (curl tries ::1 too).
+  const port = await closedLoopbackPort();
+  const message = await preflightMessage({ RSF_TARGET_URL: `http://localhost:${port}` });
+  expect(message).toMatch(new RegExp(`connection refused \\(ECONNREFUSED\\) at (127\\.0\\.0\\.1|\\[::1\\]):${port}`));
+  // Where localhost names ::1 too, both were tried and refused: nothing to suggest.
+  if (!message.includes('[::1]:')) expect(message).toContain(`reached at http://[::1]:${port} (write that in`);
+});
+
 /** A gateway in front of `upstream` (none: nothing behind it) that answers 503 to its first `notUpFor` requests. */
 function gateway(upstream: string | undefined, notUpFor: number) {
   return startHostileTarget({
@@ -112,7 +121,8 @@ test('a target still starting: RSF_WAIT_FOR_TARGET_MS makes the preflight wait, 
     });
     expect(startedLate).toEqual({
       said: [
-        'The target is not up yet (connection refused (ECONNREFUSED)): waiting up to RSF_WAIT_FOR_TARGET_MS=30000.',
+        `The target is not up yet (connection refused (ECONNREFUSED) at 127.0.0.1:${latePort}): waiting up to ` +
+          'RSF_WAIT_FOR_TARGET_MS=30000.',
       ],
       failed: undefined,
       breaker: undefined,
