@@ -29,6 +29,12 @@ export function configTable(): string {
   return [START, '| variable | default | meaning |', '|---|---|---|', ...rows, END].join('\n');
 }
 
+/** Node's own variable for a target whose certificate a private CA signed (README, "Configuration"). */
+const CA_CERTS_DOC =
+  "An https target whose certificate a private CA signed (or that is self-signed): Node's NODE_EXTRA_CA_CERTS names " +
+  'a PEM file of CA certificates to trust as well. Node reads it as it starts, so set it in the environment of the ' +
+  'command, not here.';
+
 export function envExample(): string {
   const lines = [
     '# Configuration of the conformance suite. Copy to .env and edit; every line is optional.',
@@ -40,6 +46,8 @@ export function envExample(): string {
     lines.push(`# ${s.doc}`, `# ${s.name}=${s.secret ? '' : asInDotenv(s.name, s.default)}`, '');
   }
   lines.push(`# ${PROXY_VARIABLES_DOC}`, ...PROXY_VARIABLES.map((name) => `# ${name}=`), '');
+  // Not a setting of the suite's, and not read from .env: the one way to trust a private CA (indep105 looked here).
+  lines.push(`# ${CA_CERTS_DOC}`, '# (in the environment) NODE_EXTRA_CA_CERTS=/path/to/ca.pem', '');
   return lines.join('\n');
 }
 

@@ -20,10 +20,14 @@ const read = (operation: string): Pick<SettingCheck, 'how' | 'wrong'> => ({
   how: `Preflight reads it (${operation}), without writing`,
   wrong: READ,
 });
-const write = (operation: string): Pick<SettingCheck, 'how' | 'wrong'> => ({
+const write = (operation: string, note = ''): Pick<SettingCheck, 'how' | 'wrong'> => ({
   how: `Preflight sends the tests' own update (${operation}) when writes are on`,
-  wrong: WRITE,
+  wrong: note ? WRITE.replace(READ, `${READ}${note}`) : WRITE,
 });
+/** For an id whose JSON type the spec leaves open (preflight.ts, otherTypeNote). */
+const otherType = (field: string, section: string): string =>
+  `, and, for a number written as a JSON string ("10") or the other way round, the other type to try: ${section} ` +
+  `leaves ${field}'s type open`;
 const hint = (how: string, howToCheck: string): SettingCheck => ({
   how,
   wrong: 'The check that uses it fails, with a hint naming the setting and how to check it',
@@ -59,11 +63,11 @@ export const SETTING_CHECKS: Partial<Record<Key, SettingCheck>> = {
   voucherBranch: read('GET /paymentVoucher/{branch}-{order}, operation 10'),
   voucherOrder: read('operation 10, with RSF_VOUCHER_BRANCH'),
   postSaleId: read('GET /postventa/{id}/messageChannel, operation 14'),
-  categoryId: write('PATCH /miCuenta/misCategorias, operation 4'),
+  categoryId: write('PATCH /miCuenta/misCategorias, operation 4', otherType('categoryId', '§4.4')),
   categoryFields: write('operation 4, with RSF_CATEGORY_ID'),
   addressId: write('PATCH /miCuenta/shippingAddress, operation 3'),
   addressFields: write('operation 3, with RSF_ADDRESS_ID'),
-  placeId: write('operation 3, with RSF_ADDRESS_ID'),
+  placeId: write('operation 3, with RSF_ADDRESS_ID', otherType('placeId', '§4.3')),
   missingCategoryId: hint(
     'Not checked: a check would update the category if it existed',
     'make sure no personal category of the account has this id (§4.4)',
