@@ -56,6 +56,8 @@ export function concurrencyWindow(answerTimesMs: readonly number[], ratePerSecon
  * staging gateway has it, indep105: a cap of 4 a second met 12 refusals of a limit of 8).
  */
 export function paceSlot(earliestMs: number, rate: number, workers: number, slot: number): number {
+  // One worker has no other to fall between: after a pause, it need not wait for the grid.
+  if (workers <= 1) return earliestMs;
   const intervalMs = (1000 * workers) / rate;
   const phaseMs = ((slot % workers) * 1000) / rate;
   return Math.ceil((earliestMs - phaseMs) / intervalMs) * intervalMs + phaseMs;
