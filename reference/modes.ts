@@ -38,6 +38,11 @@ export interface ModeChoices {
    * null: no limit.
    */
   textLimit: number | null;
+  /**
+   * The largest cart amount the store takes (§8 shows no limit; a 32-bit column's is 2^31 − 1), refused beyond it as
+   * "could not be updated" (§4.5), a refusal the suite allows and shows in its reports; null: no limit.
+   */
+  cartAmountLimit: number | null;
 }
 
 export interface Mode {
@@ -58,6 +63,7 @@ const REFERENCE_CHOICES: ModeChoices = {
   gatewayBlipEvery: null,
   tokenLifetimeRequests: null,
   textLimit: null,
+  cartAmountLimit: null,
 };
 
 /** The expiring-token mode's lifetime: a few tests' worth, so that a full run outlives several tokens. */
@@ -77,7 +83,8 @@ export const MODES: readonly Mode[] = [
       'As real deployments answer: documented errors with HTTP 200, an extra "requestId" member, ' +
       'Spanish stock labels, plain strings as raw text/plain, ' +
       'creations and DELETE answer 200 (DELETE with a JSON object), a deleted product stays deleted (not found), ' +
-      'a text in a request body refused beyond 250 characters (HTTP 200 with the documented refusal, as the rest).',
+      'a text in a request body refused beyond 250 characters (HTTP 200 with the documented refusal, as the rest), ' +
+      'and a cart amount beyond 2^31 − 1, as a 32-bit column refuses it ("could not be updated").',
     choices: {
       errorStatus: '200',
       plainStrings: 'raw-text',
@@ -90,6 +97,7 @@ export const MODES: readonly Mode[] = [
       gatewayBlipEvery: null,
       tokenLifetimeRequests: null,
       textLimit: 250,
+      cartAmountLimit: 2 ** 31 - 1,
     },
   },
   {

@@ -192,6 +192,9 @@ export const ROUTES: readonly Route[] = [
         if (!ctx.holds('cart-type-allowed', ALLOWED_CART_TYPES.has(integerOf(item.type) ?? NaN))) {
           throw new Rejection('rule', `item type ${JSON.stringify(item.type)} is not allowed`);
         }
+        const limit = ctx.choices.cartAmountLimit;
+        if (limit !== null && (integerOf(item.amount) ?? 0) > limit)
+          throw new Rejection('rule', `error: the cart could not be updated, amount ${String(item.amount)} too large`);
       }
       // Amount > 0 sets the line (add or update); 0 or less removes it (§4.5 leaves this open).
       for (const item of items) {

@@ -58,6 +58,12 @@ export const SIZE_REFUSED_ANNOTATION = 'refused-for-size';
  */
 export const SIZE_REFUSALS: ReadonlySet<number> = new Set([413, 414, 431]);
 /**
+ * Annotation type of a property's valid inputs that the target refused for a reason the spec allows (§4.5's "could
+ * not be updated", say): "count<TAB>the first of them", so that the reports show them, judged or not (indep106: a
+ * 32-bit amount refused at 2^32 left no trace).
+ */
+export const ALLOWED_REFUSALS_ANNOTATION = 'valid-input-refused';
+/**
  * Annotation type of one halving of the run's pace (slow-downs.ts), e.g. `HTTP 429: 5.2 requests a second over the
  * run`, heard by the test's worker since its last test, or by the runner and handed on (RunState.handOverSlowDown):
  * the reports say how often the target slowed the run down, and how far.

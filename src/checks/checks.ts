@@ -42,6 +42,8 @@ export interface CheckContext {
 /** The exchange cannot speak to the requirement: the check is recorded as untested, with the reason. */
 export interface NotApplicable {
   notApplicable: string;
+  /** A valid input refused for a reason the spec allows: not judged, but counted in the reports (property.ts). */
+  allowedRefusal?: true;
 }
 
 export const notApplicable = (reason: string): NotApplicable => ({ notApplicable: reason });
@@ -290,6 +292,11 @@ export interface AllowedRefusal {
    * it, or where it says no, a 2xx JSON object or array that is no recognised refusal is a success off its shape.
    */
   refusedInAnyShape?: (exchange: Exchange) => boolean;
+  /**
+   * Whether a refusal of the request is to be expected from its drawn values (a generated id names nothing): such a
+   * refusal is not shown in the reports, where the others are (allowedRefusal), lest a run list every made-up id.
+   */
+  expected?: (exchange: Exchange) => boolean;
 }
 
 /**
@@ -344,7 +351,8 @@ function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
       // is too likely to judge.
       const unreadable = shapes.length === 0 && jsonInPlaceOfText(x) && neitherSuccessNorRefusal(x, config);
       if (unreadable && !refusal.refusedInAnyShape?.(x)) throw problem;
-      return notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);
+      const allowed = notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);
+      return refusal.expected?.(x) ? allowed : { ...allowed, allowedRefusal: true };
     },
     'success',
   );

@@ -12,6 +12,7 @@ import {
   REQUESTS_ANNOTATION,
   RETRIES_ANNOTATION,
   SIZE_REFUSED_ANNOTATION,
+  ALLOWED_REFUSALS_ANNOTATION,
   TRANSIENT_ANNOTATION,
   SLOWED_DOWN_ANNOTATION,
   PAUSED_ANNOTATION,
@@ -152,6 +153,7 @@ export function testRecordOf(test: TestCase): TestRecord {
   const retries = total(of(RETRIES_ANNOTATION));
   const transient = total(of(TRANSIENT_ANNOTATION));
   const sizeRefused = total(of(SIZE_REFUSED_ANNOTATION));
+  const allowedRefusals = of(ALLOWED_REFUSALS_ANNOTATION).map((d) => d.split('\t'));
   const slowDowns = of(SLOWED_DOWN_ANNOTATION).flatMap((d) => slowDownOf(d) ?? []);
   const pauses = of(PAUSED_ANNOTATION).filter(Boolean);
   const status = runStatusOf(result);
@@ -180,6 +182,12 @@ export function testRecordOf(test: TestCase): TestRecord {
     ...(retries !== undefined && { retries }),
     ...(transient !== undefined && { transientRetried: transient }),
     ...(sizeRefused !== undefined && { sizeRefused }),
+    ...(allowedRefusals.length > 0 && {
+      allowedRefusals: {
+        count: total(allowedRefusals.map(([count]) => count ?? '')) ?? 0,
+        example: allowedRefusals[0]?.slice(1).join('\t') ?? '',
+      },
+    }),
     ...(slowDowns.length > 0 && { slowDowns }),
     ...(pauses.length > 0 && { pauses }),
     ...(credentials && { credentials }),

@@ -11,7 +11,9 @@ import fc from 'fast-check';
 import { escapeRegex } from '../model/text';
 import { resumeSkip, stopAsInconclusive } from './unjudged';
 import { type Check, isNotApplicable, notApplicable, noteRefusedForItsSize } from '../checks/checks';
-import { SEED_ANNOTATION, SIZE_REFUSALS } from '../checks/check-protocol';
+import { ALLOWED_REFUSALS_ANNOTATION, SEED_ANNOTATION, SIZE_REFUSALS } from '../checks/check-protocol';
+import { redact } from '../http/redact';
+import { printableLine } from '../model/printable';
 import { wasRefused } from '../checks/outcome';
 import type { Conformance, SettingKey } from './conformance';
 import { refusedAsWrongSettings, refusedWith4xx } from './wrong-settings';
@@ -374,73 +376,96 @@ export async function checkProperty<T>(options: PropertyOptions<T>): Promise<Pro
 
   const results: CheckResult[] = [];
   const assertions = checks.flatMap(({ check, when }) => check.assertions.map((assertion) => ({ assertion, when })));
-  for (const { assertion, when } of assertions) {
-    const first = cache.values().next().value;
-    const evidence: Exchange[] = first ? [await first] : [];
-    const before = misses;
-    const result: CheckResult = {
-      id: assertion.id,
-      runs: 0,
-      judged: 0,
-      shrinks: 0,
-      requests: 0,
-      failed: false,
-      interrupted: false,
-    };
-    results.push(result);
-    try {
-      await conformance.verify(assertion.id, evidence, async (context) => {
-        let failing: Exchange | undefined;
-        let inapplicable = 'no generated value is one the requirement speaks about';
-        const details = await fc.check<[T]>(
-          fc.asyncProperty(arbitrary, async (value) => {
-            if (when && !when(value)) return;
-            const exchange = await sendCached(value);
-            try {
-              const outcome = await assertion.judge(exchange, context);
-              if (isNotApplicable(outcome)) inapplicable = outcome.notApplicable;
-              else result.judged++;
-            } catch (e) {
-              failing = exchange; // the last failure is the shrunk counterexample's
-              throw e;
-            }
-          }),
-          {
-            seed,
-            // Examples come first and do not use up the generated runs, which stay those fc.sample drew.
-            numRuns: numRuns + examples.length,
-            examples: examples.map((e): [T] => [e]),
-            includeErrorInReport: true,
-            // The plugin form of the `interruptAfterTimeLimit` parameter (deprecated in fast-check 4.10); its
-            // type is declared for unknown values only, hence the cast.
-            plugins: [fc.interruptAfterTimeLimit(Math.max(2_000, stopAt - Date.now())) as fc.Plugin<[T]>],
-            ...(path ? { path, endOnFailure: true } : {}),
-          },
-        );
-        Object.assign(result, {
-          runs: details.numRuns,
-          shrinks: details.numShrinks,
-          failed: details.failed,
-          interrupted: details.interrupted,
+  // The valid inputs refused for a reason the spec allows: not judged, but shown (noteAllowedRefusals).
+  const allowedRefusals = new Set<Exchange>();
+  try {
+    for (const { assertion, when } of assertions) {
+      const first = cache.values().next().value;
+      const evidence: Exchange[] = first ? [await first] : [];
+      const before = misses;
+      const result: CheckResult = {
+        id: assertion.id,
+        runs: 0,
+        judged: 0,
+        shrinks: 0,
+        requests: 0,
+        failed: false,
+        interrupted: false,
+      };
+      results.push(result);
+      try {
+        await conformance.verify(assertion.id, evidence, async (context) => {
+          let failing: Exchange | undefined;
+          let inapplicable = 'no generated value is one the requirement speaks about';
+          const details = await fc.check<[T]>(
+            fc.asyncProperty(arbitrary, async (value) => {
+              if (when && !when(value)) return;
+              const exchange = await sendCached(value);
+              try {
+                const outcome = await assertion.judge(exchange, context);
+                if (isNotApplicable(outcome)) inapplicable = outcome.notApplicable;
+                else result.judged++;
+                if (isNotApplicable(outcome) && outcome.allowedRefusal) allowedRefusals.add(exchange);
+              } catch (e) {
+                failing = exchange; // the last failure is the shrunk counterexample's
+                throw e;
+              }
+            }),
+            {
+              seed,
+              // Examples come first and do not use up the generated runs, which stay those fc.sample drew.
+              numRuns: numRuns + examples.length,
+              examples: examples.map((e): [T] => [e]),
+              includeErrorInReport: true,
+              // The plugin form of the `interruptAfterTimeLimit` parameter (deprecated in fast-check 4.10); its
+              // type is declared for unknown values only, hence the cast.
+              plugins: [fc.interruptAfterTimeLimit(Math.max(2_000, stopAt - Date.now())) as fc.Plugin<[T]>],
+              ...(path ? { path, endOnFailure: true } : {}),
+            },
+          );
+          Object.assign(result, {
+            runs: details.numRuns,
+            shrinks: details.numShrinks,
+            failed: details.failed,
+            interrupted: details.interrupted,
+          });
+          if (details.failed) resumeSkip(); // a request the transport stopped: not the requirement's failure
+          if (details.failed) throw propertyFailure(assertion.id, details, info, result, failing);
+          // No run could judge it: a vacuous pass would vouch for nothing.
+          if (result.judged === 0) return notApplicable(`no generated input could be judged: ${inapplicable}`);
         });
-        if (details.failed) resumeSkip(); // a request the transport stopped: not the requirement's failure
-        if (details.failed) throw propertyFailure(assertion.id, details, info, result, failing);
-        // No run could judge it: a vacuous pass would vouch for nothing.
-        if (result.judged === 0) return notApplicable(`no generated input could be judged: ${inapplicable}`);
-      });
-    } finally {
-      result.requests = misses - before;
-      info.annotations.push({
-        type: PROPERTY_ANNOTATION,
-        description:
-          `${assertion.id}: ${result.runs} runs of ${numRuns + examples.length} ` +
-          `(${result.judged} judged), ${result.shrinks} shrinks, ` +
-          `${result.requests} inputs sent while checking, ${prefetched} sent ahead` +
-          `${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
-      });
+      } finally {
+        result.requests = misses - before;
+        info.annotations.push({
+          type: PROPERTY_ANNOTATION,
+          description:
+            `${assertion.id}: ${result.runs} runs of ${numRuns + examples.length} ` +
+            `(${result.judged} judged), ${result.shrinks} shrinks, ` +
+            `${result.requests} inputs sent while checking, ${prefetched} sent ahead` +
+            `${result.interrupted ? '; interrupted by the time limit' : ''}${result.failed ? '; failed' : ''}`,
+        });
+      }
     }
+  } finally {
+    noteAllowedRefusals(info, allowedRefusals);
   }
   return { seed, numRuns, prefetched, checks: results };
+}
+
+/**
+ * Annotates the test with the valid inputs its target refused for a reason the spec allows, and the first of them:
+ * right by the spec's words, and so not failed, but a vendor's 32-bit column refusing an amount of 2^32 as "could not
+ * be updated" should not pass without a word (indep106).
+ */
+function noteAllowedRefusals(info: TestInfo, refused: ReadonlySet<Exchange>): void {
+  const [first] = refused;
+  if (!first) return;
+  const { number } = first.operation;
+  // Redacted before they are cut, so that no piece of a secret is left at the cut.
+  const sent = printableLine(first.request.body ?? first.request.url, 120, redact);
+  const answer = printableLine(first.text, 80, redact);
+  const example = `operation ${number}: ${sent} answered HTTP ${first.status} ${answer}`;
+  info.annotations.push({ type: ALLOWED_REFUSALS_ANNOTATION, description: `${refused.size}\t${example}` });
 }
 
 function propertyFailure<T>(

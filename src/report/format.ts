@@ -57,6 +57,20 @@ export function sizeRefusedLine(count: number): string {
   );
 }
 
+/**
+ * The valid inputs refused for a reason the spec allows (§4.5's "could not be updated"): not failed, and not judged,
+ * shown so that a refusal of an ordinary value (an amount of 2^32, a 0) does not pass without a word (indep106).
+ */
+export function allowedRefusalsLine({ count, byOperation, examples }: NonNullable<Summary['allowedRefusals']>): string {
+  const where = Object.entries(byOperation)
+    .map(([operation, n]) => `operation ${operation}: ${n}`)
+    .join(', ');
+  return (
+    `${plural(count, 'valid input')} (${where}) refused for a reason the spec lists for the operation, so not judged ` +
+    `and not failed; check that your API means to refuse ${count === 1 ? 'it' : 'them'}. E.g. ${examples.join('; ')}`
+  );
+}
+
 /** The outages the run rode out: the circuit breaker paused, asked for the price list again, and went on. */
 export function pausedLine({ times, firstSince }: NonNullable<Summary['paused']>): string {
   return (
@@ -113,6 +127,9 @@ export function runFacts(summary: Summary): [string, string][] {
     ...(summary.paused ? [['Run paused', pausedLine(summary.paused)] as [string, string]] : []),
     ...(summary.sizeRefused
       ? [['Refused for their size', sizeRefusedLine(summary.sizeRefused)] as [string, string]]
+      : []),
+    ...(summary.allowedRefusals
+      ? [['Valid input refused', allowedRefusalsLine(summary.allowedRefusals)] as [string, string]]
       : []),
     [
       'Tests',

@@ -88,6 +88,8 @@ export interface TestRecord {
   transientRetried?: number;
   /** Answers the test got that refused a request for its size (413, 414, 431): samples not judged (§8). */
   sizeRefused?: number;
+  /** Valid inputs its target refused for a reason the spec allows (not judged), and the first of them. */
+  allowedRefusals?: { count: number; example: string };
   /** The outages the circuit breaker's pauses rode out that the test carries: when each began (ISO time). */
   pauses?: string[];
   /**
@@ -186,6 +188,11 @@ export interface Summary {
   transientRetried: number;
   /** Answers that refused a request for its size (413, 414, 431), whose samples were not judged; 0 when none. */
   sizeRefused: number;
+  /**
+   * Valid inputs refused for a reason the spec allows, not judged: how many, by operation number, and the first of
+   * up to three operations.
+   */
+  allowedRefusals?: { count: number; byOperation: Record<string, number>; examples: string[] };
   /** Set when the target slowed the run down: it throttled (429), or a rate limiter refused requests (503). */
   slowedDown?: SlowedDown;
   /** Set when the run paused for an outage and went on (breaker.ts): how often, and when the first began. */
@@ -253,6 +260,23 @@ export interface SlowedDown {
   statuses: number[];
   /** The slowest pace it came to, in requests a second over all workers. */
   slowestRatePerSecond: number;
+}
+
+/** The valid inputs refused for a reason the spec allows, over the tests: how many, and up to three operations'. */
+function allowedRefusalsOf(tests: readonly TestRecord[]): { allowedRefusals?: Summary['allowedRefusals'] } {
+  const refused = tests.flatMap((t) => (t.allowedRefusals ? [t.allowedRefusals] : []));
+  if (refused.length === 0) return {};
+  const count = refused.reduce((n, r) => n + r.count, 0);
+  // Each property is of one operation, which its example names first ("operation 5: …").
+  const operationOf = (example: string) => /^operation (\d+)/.exec(example)?.[1] ?? '?';
+  const byOperation: Record<string, number> = {};
+  const first = new Map<string, string>();
+  for (const { count: n, example } of refused) {
+    const operation = operationOf(example);
+    byOperation[operation] = (byOperation[operation] ?? 0) + n;
+    if (!first.has(operation)) first.set(operation, example);
+  }
+  return { allowedRefusals: { count, byOperation, examples: [...first.values()].slice(0, 3) } };
 }
 
 /** The run's pauses, from the tests that carry them: each outage once, however many tests saw it. */
@@ -564,6 +588,7 @@ export function buildReport(input: ReportInput): ConformanceReport {
       requestsRetried: sum(input.tests.flatMap((t) => (t.retries === undefined ? [] : [t.retries]))),
       transientRetried: input.tests.reduce((n, t) => n + (t.transientRetried ?? 0), 0),
       sizeRefused: input.tests.reduce((n, t) => n + (t.sizeRefused ?? 0), 0),
+      ...allowedRefusalsOf(input.tests),
       ...slowedDownOf([...(input.runnerSlowDowns ?? []), ...input.tests.flatMap((t) => t.slowDowns ?? [])]),
       ...pausedOf(input.tests.flatMap((t) => t.pauses ?? [])),
       tests,

@@ -44,7 +44,7 @@ import {
   succeeds,
 } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
-import { sentJson } from '../../src/checks/outcome';
+import { isObject, sentJson } from '../../src/checks/outcome';
 import { shareOutTestByTest, test } from '../../src/playwright/fixtures';
 import { type Exchange, type SendOptions, jsonBody } from '../../src/http/exchange';
 import { OPERATIONS, type OperationName } from '../../src/model/operations';
@@ -455,14 +455,28 @@ const CART_REFUSAL: AllowedRefusal = {
   reason: '§4.5: the product does not exist or could not be updated, or the item type is not allowed',
 };
 
+/** Whether every item of the cart update `x` sent is of the product and type of `configured`, at any amount. */
+function onlyProduct(configured: Record<string, unknown>, x: Exchange): boolean {
+  const items = sentJson(x);
+  const same = (item: unknown) =>
+    isObject(item) && item.productId === configured.productId && item.type === configured.type;
+  return Array.isArray(items) && items.length > 0 && items.every(same);
+}
+
 /** Whether every item of the cart update `x` sent is `configured`, as the settings name it. */
 function onlyItem(configured: object, x: Exchange): boolean {
   const items = sentJson(x);
   return Array.isArray(items) && items.length > 0 && items.every((item) => isDeepStrictEqual(item, configured));
 }
 
-/** Where the spec shows no error body (§7.1 lists none, §7.4), any refusal that is not a 5xx. */
-const unknownResource = (what: string): AllowedRefusal => ({ reason: `${what} may name nothing on the target` });
+/**
+ * Where the spec shows no error body (§7.1 lists none, §7.4), any refusal that is not a 5xx: of a generated id that
+ * names nothing, which the reports need not list.
+ */
+const unknownResource = (what: string): AllowedRefusal => ({
+  reason: `${what} may name nothing on the target`,
+  expected: () => true,
+});
 
 test.describe('§8 · valid input of any length and characters · properties', () => {
   test(
@@ -526,6 +540,9 @@ test.describe('§8 · valid input of any length and characters · properties', (
         acceptsValidInput('OP5-SUCCESS-SHAPE', {
           ...CART_REFUSAL,
           refusedInAnyShape: (x) => !onlyItem(bodies.cartItem(), x),
+          // Shown: a refusal of the configured product and type, at an amount of 2^32, say (indep106: a 32-bit
+          // column); one of other products, which may not exist, is expected.
+          expected: (x) => !onlyProduct(bodies.cartItem(), x),
         }),
       inputs: ({ bodies }) => validCartInputs(bodies),
       request: (json) => ({ json }),
@@ -575,6 +592,7 @@ test.describe('§8 · valid input of any length and characters · properties', (
       check: acceptsValidInput('OP7-SUCCESS-SHAPE', {
         reason: '§4.7: the shipping cannot be calculated (an address format that is not valid)',
         errorShape: 'OP7-ERROR-SHAPE',
+        expected: () => true, // a generated address is seldom one a shipping rate is known for
       }),
       inputs: pathInputs(
         ({ config }) => ({
@@ -594,6 +612,7 @@ test.describe('§8 · valid input of any length and characters · properties', (
         reason: '§4.8: the product could not be obtained',
         errorShape: 'OP8-ERROR-SHAPE',
         serverError: true, // §4.8's sample failure is an internal server error message
+        expected: () => true, // a generated product_id names no product
       }),
       inputs: pathInputs(({ config }) => ({ product_id: config.productId }), { product_id: 'text' }),
       request: (params, { config }) => ({ params, query: config.productDetailQuery, credentials: 'valid' }),

@@ -131,6 +131,11 @@ test('the suite passes every conforming mode and kills every fault of the refere
     };
   });
 
+  // The deployment mode refuses cart amounts beyond 2^31 − 1 as "could not be updated", which §4.5 allows: shown in the
+  // reports among the valid inputs refused, never failed (indep106: a 32-bit column left no trace).
+  const deployment = reportOf(modeProject('deployment')).summary.allowedRefusals;
+  expect.soft(deployment?.byOperation['5'], 'the deployment mode: its cart amounts refused, shown').toBeGreaterThan(0);
+
   // A round's report holds several faults: each requirement it flags is credited to the fault its tests ran against.
   const faults: FaultResult[] = rounds.flatMap((round, i) => {
     const rows = reportOf(roundProject(i)).requirements;

@@ -242,6 +242,25 @@ test('a test stopped as inconclusive or not run: what it had judged counts, the 
   );
 });
 
+test('valid inputs refused for a reason the spec allows are counted by operation, with an example of each', () => {
+  const refused = (count: number, example: string) => ({ allowedRefusals: { count, example } });
+  const { report } = build([
+    t(['A-MUST'], refused(2, 'operation 5: [{"amount":4294967296}] answered HTTP 422 "could not be updated"')),
+    t(['B-MUST'], refused(1, 'operation 1: {"clientPostalCode":0} answered HTTP 422 {"status":"error"}')),
+    t(['C-MUST'], refused(4, 'operation 5: [{"amount":9007199254740991}] answered HTTP 422 "could not be updated"')),
+    t(['D-SHOULD']),
+  ]);
+  expect(report.summary).toMatchObject({
+    verdict: 'PASS',
+    allowedRefusals: { count: 7, byOperation: { '1': 1, '5': 6 } },
+  });
+  const [, line] = runFacts(report.summary).find(([name]) => name === 'Valid input refused') ?? [];
+  expect(line).toContain('7 valid inputs (operation 1: 1, operation 5: 6) refused for a reason the spec lists');
+  expect(line, 'the first example of each operation').toContain('4294967296');
+  expect(line).not.toContain('9007199254740991');
+  expect(runFacts(build([t(['A-MUST'])]).report.summary).map(([name]) => name)).not.toContain('Valid input refused');
+});
+
 test('requests refused for their size are counted in the facts: their valid input was not judged', () => {
   const { report } = build([t(['A-MUST'], { sizeRefused: 2 }), t(['B-MUST'], { sizeRefused: 1 }), t(['C-SHOULD'])]);
   expect(report.summary).toMatchObject({ verdict: 'PASS', sizeRefused: 3 });
