@@ -184,10 +184,10 @@ export function validBody(schema: string, base: Body, options: ValidBodyOptions 
 /**
  * The examples of validBody, sent before the generated bodies: every generated string field set to each text of
  * TEXT_EXAMPLES in turn (and to MULTILINE_TEXT, with `lines`), each generated boolean field the other way, then every
- * generated integer field at its largest and at its smallest edge, every generated number field at 1e21 and 1e-7
- * (written with an exponent), then each numeric field that is not kept alone one
- * above its configured value: an ordinary other value, which a target carries out more often than an edge, so that
- * its success answer to other data than the configured is judged too (a quantity of 2, say).
+ * generated integer field at its largest and at its smallest edge and at 0, every generated number field at 1e21 and
+ * 1e-7 (written with an exponent), then each numeric field that is not kept alone one above its configured value: an
+ * ordinary other value, which a target carries out more often than an edge, so that its success answer to other data
+ * than the configured is judged too (a quantity of 2, say).
  */
 export function validBodyExamples(schema: string, base: Body, options: ValidBodyOptions = {}): Body[] {
   const fields = generatedFields(schema, base, options).filter(([name]) => !options.values?.[name]);
@@ -210,7 +210,10 @@ export function validBodyExamples(schema: string, base: Body, options: ValidBody
     ...(has('string') ? TEXT_EXAMPLES.map((text) => set('string', text)) : []),
     ...(has('string') && options.lines ? [set('string', MULTILINE_TEXT)] : []),
     ...flipped,
-    ...(has('integer') ? [set('integer', Number.MAX_SAFE_INTEGER), set('integer', Number.MIN_SAFE_INTEGER)] : []),
+    // And 0, which Go's, Java's and C#'s zero values make a server take for a field left out (indep106).
+    ...(has('integer')
+      ? [set('integer', Number.MAX_SAFE_INTEGER), set('integer', Number.MIN_SAFE_INTEGER), set('integer', 0)]
+      : []),
     // Numbers JSON writes with an exponent, which a parser of plain decimals refuses (indep100: a price of 1e+21).
     ...(has('number') ? [set('number', 1e21), set('number', 1e-7)] : []),
     ...oneAbove,

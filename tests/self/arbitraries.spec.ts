@@ -433,6 +433,16 @@ test.describe('valid input of any length and characters (§8)', () => {
     expect(configuredLengths({ ...base, codigoPostal: '𠀋𠀋' }, { ...base, codigoPostal: 'ab' })).toBeUndefined();
   });
 
+  test('the integers of a body are also sent at 0, the zero value a server may take for a field left out', async ({
+    bodies,
+  }) => {
+    // indep106: a Go server refused a clientPostalCode of 0 as missing; at 25 runs no draw sent 0.
+    const { examples } = validBodyInputs('updateClient', bodies);
+    expect(examples).toContainEqual(
+      expect.objectContaining({ formatFiscalId: 0, taxCategoryId: 0, clientPostalCode: 0, clientCityId: 0 }),
+    );
+  });
+
   test('a unit_price of format float ranges as any number does, with 1e21 and 1e-7 among the examples', async ({
     bodies,
   }) => {
