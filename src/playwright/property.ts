@@ -267,8 +267,7 @@ function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Co
 
 /** A refusal that is not one of its size by status: any other 4xx, or the operation's documented refusal. */
 function refusedNotAsTooLarge(x: Exchange, config: Config): boolean {
-  if (SIZE_REFUSALS.has(x.status)) return false;
-  return (x.status >= 400 && x.status <= 499) || wasRefused(x, config);
+  return !SIZE_REFUSALS.has(x.status) && wasRefused(x, config);
 }
 
 /**
@@ -286,7 +285,8 @@ async function controlSize<T>(
   const control = spec.sizeControl(value, ctx);
   if (control === undefined) return;
   const again = await api.call(spec.operation, spec.request(control, ctx));
-  if (again.status < 200 || again.status > 299 || wasRefused(again, ctx.config)) return;
+  // wasRefused says so of every status but 2xx too.
+  if (wasRefused(again, ctx.config)) return;
   api.countRefusedForSize();
   noteRefusedForItsSize(
     exchange,

@@ -455,19 +455,22 @@ const CART_REFUSAL: AllowedRefusal = {
   reason: '§4.5: the product does not exist or could not be updated, or the item type is not allowed',
 };
 
-/** Whether every item of the cart update `x` sent is of the product and type of `configured`, at any amount. */
-function onlyProduct(configured: Record<string, unknown>, x: Exchange): boolean {
+/** Whether the cart update `x` sent holds items, each of which `matches`. */
+function everyItemSent(x: Exchange, matches: (item: unknown) => boolean): boolean {
   const items = sentJson(x);
-  const same = (item: unknown) =>
-    isObject(item) && item.productId === configured.productId && item.type === configured.type;
-  return Array.isArray(items) && items.length > 0 && items.every(same);
+  return Array.isArray(items) && items.length > 0 && items.every(matches);
 }
 
+/** Whether every item of the cart update `x` sent is of the product and type of `configured`, at any amount. */
+const onlyProduct = (configured: Record<string, unknown>, x: Exchange): boolean =>
+  everyItemSent(
+    x,
+    (item) => isObject(item) && item.productId === configured.productId && item.type === configured.type,
+  );
+
 /** Whether every item of the cart update `x` sent is `configured`, as the settings name it. */
-function onlyItem(configured: object, x: Exchange): boolean {
-  const items = sentJson(x);
-  return Array.isArray(items) && items.length > 0 && items.every((item) => isDeepStrictEqual(item, configured));
-}
+const onlyItem = (configured: object, x: Exchange): boolean =>
+  everyItemSent(x, (item) => isDeepStrictEqual(item, configured));
 
 /**
  * Where the spec shows no error body (§7.1 lists none, §7.4), any refusal that is not a 5xx: of a generated id that

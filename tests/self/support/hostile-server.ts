@@ -55,20 +55,43 @@ const passOn: AnswerHandler = (answer, res) => {
 };
 
 /**
- * Forwards a request to `upstream` (a listener of any server, https too), with `headers` if given, and its answer back
- * through `onAnswer`: byte for byte unless told otherwise.
+ * An answer handler that passes on the upstream's answer with its body made by `rewrite` (from the whole body, read
+ * uncompressed: ask for it with Accept-Encoding: identity), and a Content-Length to match.
+ */
+function bodyRewritten(rewrite: (body: Buffer) => Buffer | string): AnswerHandler {
+  return (answer, res) => {
+    const chunks: Buffer[] = [];
+    answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+    answer.on('end', () => {
+      const body = rewrite(Buffer.concat(chunks));
+      const { 'content-length': _, 'transfer-encoding': __, ...rest } = answer.headers;
+      res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    });
+  };
+}
+
+/**
+ * Forwards a request to `upstream` (a listener of any server, https too), with `headers` if given, and `body` in place
+ * of its own if given, and its answer back through `onAnswer`: byte for byte unless told otherwise.
  */
 export function forward(
   upstream: string,
   req: IncomingMessage,
   res: ServerResponse,
-  { headers = req.headers, onAnswer = passOn }: { headers?: IncomingMessage['headers']; onAnswer?: AnswerHandler } = {},
+  {
+    headers = req.headers,
+    onAnswer = passOn,
+    body,
+  }: { headers?: IncomingMessage['headers']; onAnswer?: AnswerHandler; body?: string } = {},
 ): void {
-  const outgoing = request(`${upstream}${req.url ?? ''}`, { method: req.method, headers }, (answer) =>
+  const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+  const outgoing = request(`${upstream}${req.url ?? ''}`, { method: req.method, headers: sent }, (answer) =>
     onAnswer(answer, res),
   );
   outgoing.on('error', () => res.destroy());
-  req.pipe(outgoing);
+  if (body === undefined) req.pipe(outgoing);
+  else outgoing.end(body);
 }
 
 export async function startHostileTarget(options: HostileOptions): Promise<HostileTarget> {
@@ -293,26 +316,16 @@ export function sixtyFourBitAddressIds(upstream: string): Misbehaviour & { updat
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      let body = Buffer.concat(chunks).toString('utf8');
-      body = body.replace(/"idDirCli":(\d{17,})/, (_whole, id: string) => {
-        exact++;
-        return `"idDirCli":${BigInt(id) - OFFSET}`;
-      });
-      const headers = { ...req.headers, 'content-length': String(Buffer.byteLength(body)) };
-      const outgoing = request(`${upstream}${req.url}`, { method: req.method, headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (c: Buffer) => parts.push(c));
-        answer.on('end', () => {
-          const text = Buffer.concat(parts)
-            .toString('utf8')
-            .replace(/"addressId":(\d+)/, (_, id: string) => `"addressId":${BigInt(id) + OFFSET}`);
-          const { 'content-length': _length, ...rest } = answer.headers;
-          res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(Buffer.byteLength(text)) });
-          res.end(text);
+      const body = Buffer.concat(chunks)
+        .toString('utf8')
+        .replace(/"idDirCli":(\d{17,})/, (_whole, id: string) => {
+          exact++;
+          return `"idDirCli":${BigInt(id) - OFFSET}`;
         });
-      });
-      outgoing.on('error', () => res.destroy());
-      outgoing.end(body);
+      const withLargeId = (answer: Buffer) =>
+        answer.toString('utf8').replace(/"addressId":(\d+)/, (_, id: string) => `"addressId":${BigInt(id) + OFFSET}`);
+      const headers = { ...req.headers, 'accept-encoding': 'identity' };
+      forward(upstream, req, res, { headers, body, onAnswer: bodyRewritten(withLargeId) });
     });
     return true;
   };
@@ -411,17 +424,7 @@ export function paddedTo(path: RegExp, upstream: () => string, bytes: number): M
     if (!path.test(req.url ?? '')) return false;
     forward(upstream(), req, res, {
       headers: { ...req.headers, 'accept-encoding': 'identity' },
-      onAnswer: (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          const body = Buffer.concat(chunks);
-          const padded = Buffer.concat([body, Buffer.alloc(Math.max(0, bytes - body.length), 0x20)]);
-          const { 'content-length': _, 'transfer-encoding': __, ...rest } = answer.headers;
-          res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': String(padded.length) });
-          res.end(padded);
-        });
-      },
+      onAnswer: bodyRewritten((body) => Buffer.concat([body, Buffer.alloc(Math.max(0, bytes - body.length), 0x20)])),
     });
     return true;
   };
