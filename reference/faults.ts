@@ -694,6 +694,16 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   successReplaced(
     2,
+    'op2-long-street-crash',
+    'OP2-SUCCESS-SHAPE',
+    'An address creation whose direccion is longer than 255 characters answers HTTP 500, as a write to a ' +
+      'VARCHAR(255) column that fails does: a server error, never a refusal for the size §8 leaves open, though the ' +
+      'same address cut short is taken.',
+    internalError,
+    (body) => [...String(body.direccion ?? '')].length > 255,
+  ),
+  successReplaced(
+    2,
     'op2-beyond-latin1-refused',
     'OP2-SUCCESS-SHAPE',
     'An address creation whose direccion holds a character beyond Latin-1 (Greek, CJK, an emoji) is refused as ' +

@@ -265,9 +265,12 @@ function controlled<T>(spec: PropertySpec<T>, ctx: RequestContext & { config: Co
   };
 }
 
-/** A refusal that is not one of its size by status: any other 4xx, or the operation's documented refusal. */
+/**
+ * A refusal that is not one of its size by status: any other 4xx, or the operation's documented refusal. Not a 5xx:
+ * a server failing is never a refusal, of its size or not (fault op2-long-street-crash).
+ */
 function refusedNotAsTooLarge(x: Exchange, config: Config): boolean {
-  return !SIZE_REFUSALS.has(x.status) && wasRefused(x, config);
+  return x.status < 500 && !SIZE_REFUSALS.has(x.status) && wasRefused(x, config);
 }
 
 /**
