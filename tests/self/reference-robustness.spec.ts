@@ -243,28 +243,32 @@ test("fuzz: 300 random byte bodies and 300 random JSON values: no crash, and no 
   ];
   const requests = fc.sample(request, { seed: FUZZ_SEED + 2, numRuns: bodies.length });
   const failures: string[] = [];
-  for (const [i, body] of bodies.entries()) {
-    const r = requests[i]!;
-    let p = 0;
-    const path = r.route.path.replace(/\{\w+\}/g, () => {
-      const value = r.params[p++] ?? 'x';
-      return RAW_SEGMENTS.has(value) ? value : encodeURIComponent(value);
-    });
-    const headers: Record<string, string> = { ...r.auth };
-    if (r.contentType) headers['content-type'] = r.contentType;
-    let res: RawResponse;
-    try {
-      res = await send(server.url, `${r.profile}/v1${path}`, { method: r.method || r.route.method, headers, body });
-    } catch (e) {
-      failures.push(`#${i} ${r.route.method} ${path}: ${(e as Error).message}`);
-      continue;
+  // Restored however the loop ends: a send that throws would leave this worker's console swallowing crash logs.
+  try {
+    for (const [i, body] of bodies.entries()) {
+      const r = requests[i]!;
+      let p = 0;
+      const path = r.route.path.replace(/\{\w+\}/g, () => {
+        const value = r.params[p++] ?? 'x';
+        return RAW_SEGMENTS.has(value) ? value : encodeURIComponent(value);
+      });
+      const headers: Record<string, string> = { ...r.auth };
+      if (r.contentType) headers['content-type'] = r.contentType;
+      let res: RawResponse;
+      try {
+        res = await send(server.url, `${r.profile}/v1${path}`, { method: r.method || r.route.method, headers, body });
+      } catch (e) {
+        failures.push(`#${i} ${r.route.method} ${path}: ${(e as Error).message}`);
+        continue;
+      }
+      if (res.status >= 500 && !faultProfiles.has(r.profile))
+        failures.push(
+          `#${i} ${r.method || r.route.method} ${r.profile}/v1${path}: ${res.status} ${res.text.slice(0, 200)}`,
+        );
     }
-    if (res.status >= 500 && !faultProfiles.has(r.profile))
-      failures.push(
-        `#${i} ${r.method || r.route.method} ${r.profile}/v1${path}: ${res.status} ${res.text.slice(0, 200)}`,
-      );
+  } finally {
+    console.error = log;
   }
-  console.error = log;
   expect(failures).toEqual([]);
   expect(crashes, 'internal errors the server logged').toEqual([]);
   await alive();
