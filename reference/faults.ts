@@ -195,11 +195,12 @@ function valueAt(body: unknown, pointer: string): unknown {
     .reduce<unknown>((at, key) => (isObject(at) || Array.isArray(at) ? (at as Obj)[key] : undefined), body);
 }
 
-/** Whether lax parsers (Jackson's defaults) take `value` for a value of JSON Schema `type` (lax-type-coercion). */
+/** Whether lax parsers (Jackson's, pydantic's) take `value` for a value of JSON Schema `type` (lax-type-coercion). */
 export function laxCoercible(value: unknown, type: string): boolean {
   const numeric = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim());
-  if (type === 'integer') return numeric || (typeof value === 'number' && Number.isFinite(value));
-  if (type === 'number') return numeric;
+  if (type === 'integer')
+    return numeric || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+  if (type === 'number') return numeric || typeof value === 'boolean';
   if (type === 'string') return typeof value === 'number' || typeof value === 'boolean';
   return type === 'boolean' && (value === 'true' || value === 'false' || value === 0 || value === 1);
 }
@@ -387,9 +388,9 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   fault(
     'lax-type-coercion',
     'GEN-NO-TYPE-COERCION',
-    'Request bodies are read as Jackson reads them by default: a fraction or a numeric string passes for an ' +
-      'integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean, a number or a boolean ' +
-      'for a string.',
+    'Request bodies are read as Jackson and pydantic read them by default: a fraction, a numeric string or a ' +
+      'boolean passes for an integer, a numeric string or a boolean for a number, "true" or "false", 1 or 0 for ' +
+      'a boolean, a number or a boolean for a string.',
     {
       ignoresRequestError: (_op, e, body) =>
         e.keyword === 'type' && laxCoercible(valueAt(body, e.instancePath), String(e.params.type)),
@@ -974,7 +975,8 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   requestErrorIgnored(
     5,
     'op5-boolean-amount-accepted',
-    'OP5-FIELD-TYPES',
+    // A form lax parsers take (pydantic reads true as 1): not a wrong type that no parser coerces (indep109).
+    'GEN-NO-TYPE-COERCION',
     'A cart item whose amount is a boolean is taken, true as 1 and false as 0, as a lax validator reads it.',
     (e, body) =>
       e.keyword === 'type' &&

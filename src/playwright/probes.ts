@@ -443,14 +443,9 @@ export function typedFieldProbes(rule: BodyRule): TestDeclaration[] {
     return probe(`refuses ${field.name} that is not of type ${type}`, {
       operation: rule.operation,
       request: (ctx) => withValue(ctx, () => wrongTypeValue(type)),
-      // A boolean for a number too (`amount: true` read as 1 by a lax validator), as the properties send it; and a
-      // list of the valid value for a scalar, which a normaliser joins or takes the first element of.
-      ...(SCALAR_TYPES.has(type) && {
-        alsoSending: (ctx: RequestContext) => [
-          ...(NUMERIC.has(type) ? [withValue(ctx, () => true)] : []),
-          withValue(ctx, listOf),
-        ],
-      }),
+      // And a list of the valid value for a scalar, which a normaliser joins or takes the first element of. Not a
+      // boolean for a number: pydantic's lax mode reads true as 1, a form GEN-NO-TYPE-COERCION probes (indep109).
+      ...(SCALAR_TYPES.has(type) && { alsoSending: (ctx: RequestContext) => [withValue(ctx, listOf)] }),
       checks: [check],
     });
   });
@@ -476,21 +471,23 @@ export function requestBodyProbes(rule: BodyRule): TestDeclaration[] {
 }
 
 /**
- * What lax parsers take for a value of `type` (Jackson's defaults, say), made from a valid one: a fraction or a
- * numeric string for an integer, a numeric string for a number, "true" or "false", 1 or 0 for a boolean, a number or
- * a boolean for a string (Jackson, Gson and Json.NET write it as text).
+ * What lax parsers take for a value of `type` (Jackson's defaults, say), made from a valid one: a fraction, a
+ * numeric string or a boolean for an integer, a numeric string or a boolean for a number (pydantic's lax mode reads
+ * true as 1), "true" or "false", 1 or 0 for a boolean, a number or a boolean for a string (Jackson, Gson and
+ * Json.NET write it as text).
  */
 const COERCED: Record<string, { how: string; forms: readonly ((valid: unknown) => unknown)[] }> = {
   integer: {
-    how: 'a fraction or a numeric string',
+    how: 'a fraction, a numeric string or a boolean',
     // None from 2^52 on, where a double holds no fraction: valid + 0.5 is another integer, a valid value (another
     // product, say), which would be sent, and carried out, as if it were a fraction.
     forms: [
       (valid) => (typeof valid !== 'number' ? 1.5 : Number.isInteger(valid + 0.5) ? undefined : valid + 0.5),
       String,
+      () => true,
     ],
   },
-  number: { how: 'a numeric string', forms: [String] },
+  number: { how: 'a numeric string or a boolean', forms: [String, () => true] },
   // 0 and 1 too: what `value in (True, False)` takes in Python, and C-like validators.
   boolean: { how: 'a string or as 0 or 1', forms: [String, (valid) => (valid ? 1 : 0)] },
   string: { how: 'a number or a boolean', forms: [() => 12345, () => true] },
