@@ -504,10 +504,26 @@ function refusalStatus(id: string, title: string, expected: string, fits: (statu
   });
 }
 
-/** A refusal: `primary` (the rule, refused), then its status, content type and documented shape. */
+/**
+ * A refusal: `primary` (the rule, refused), then its status, content type and documented shape, which a refusal for
+ * the request's size does not answer to: §8 leaves payload size limits open, and a framework refuses an oversized body
+ * before the API's code reads it (Express's body-parser: a 413 page, before the credentials are looked at; indep110).
+ */
 function refusal(name: string, primary: Check, status: Check, errorShape?: string): Check {
   const shape = errorShape ? [documentedErrorShape(errorShape)] : [];
-  return combined(name, primary, status, errorContentType(), ...shape);
+  return combined(name, primary, ...[status, errorContentType(), ...shape].map(unlessRefusedForSize));
+}
+
+/** `check`, not judged on a refusal for the request's size (SIZE_REFUSALS). */
+function unlessRefusedForSize(check: Check): Check {
+  const assertions = check.assertions.map(({ id, judge }) => ({
+    id,
+    judge: (x: Exchange, context: CheckContext) =>
+      SIZE_REFUSALS.has(x.status)
+        ? notApplicable(`refused for its size (HTTP ${x.status}), a limit §8 leaves open: how is not judged`)
+        : judge(x, context),
+  }));
+  return { ...check, assertions };
 }
 
 /**

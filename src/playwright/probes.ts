@@ -16,7 +16,7 @@ import {
   succeedsAgain,
   tagsOf,
 } from '../checks/checks';
-import type { Config } from '../config/config';
+import { type Config, SETTINGS } from '../config/config';
 import { authorizationHeader } from '../http/request';
 import type { Conformance, SettingKey } from './conformance';
 import { stopAsInconclusive } from './unjudged';
@@ -25,7 +25,7 @@ import { outcomeOf, wasRefused } from '../checks/outcome';
 import { redact } from '../http/redact';
 import { printable } from '../model/printable';
 import { refusedAsWrongSettings } from './wrong-settings';
-import { CREDENTIALS_ANNOTATION } from '../checks/check-protocol';
+import { CREDENTIALS_ANNOTATION, SIZE_REFUSALS } from '../checks/check-protocol';
 import type { ApiClient } from './api-client';
 import type { Credentials, Exchange, SendOptions } from '../http/exchange';
 import { OPERATIONS, type OperationName } from '../model/operations';
@@ -74,6 +74,24 @@ export function declaredTags(operation: OperationName, checks: readonly Check[],
   return [...tagsOf(...checks), ...labels, ...(mayWrite(OPERATIONS[operation], checks) ? [WRITES_TAG] : [])];
 }
 
+/**
+ * Why a request that a conforming target carries out is not judged when the target refused it for its size (413, 414
+ * or 431): §8 leaves payload size limits open (indep110: a post-sale body of 105 kB, over Express's 100 kB). The run
+ * cannot judge what it could not send, and says which settings make the request.
+ */
+export function refusedForItsSize(exchange: Exchange, settings: readonly SettingKey[] = []): string {
+  const { method, url, body } = exchange.request;
+  const size = body === undefined ? '' : `, its body ${Buffer.byteLength(body)} bytes`;
+  const names = settings.map((key) => (SETTINGS[key] as { name: string }).name);
+  const remedy = names.length
+    ? `Its body is made from ${names.join(', ')}: a value the target takes lets the run judge it.`
+    : 'The target limits requests below the size of this one.';
+  return (
+    `${method} ${redact(url)} was refused for its size (HTTP ${exchange.status}${size}), a limit §8 leaves open: ` +
+    `not judged. ${remedy}`
+  );
+}
+
 /** Sends the probe's request and judges the exchange with each of its checks. */
 export async function runProbe(
   spec: ProbeSpec,
@@ -87,6 +105,8 @@ export async function runProbe(
   if ((spec.mayConsume || spec.consumes) && succeeded) recordConsumed(url, consumedBy(exchange));
   const consumed = spec.consumes && !succeeded ? consumedEarlier(spec.consumes, url) : undefined;
   if (consumed !== undefined) stopAsInconclusive(consumed);
+  if (SIZE_REFUSALS.has(exchange.status) && spec.checks.some((c) => c.expects === 'success'))
+    stopAsInconclusive(refusedForItsSize(exchange, spec.settings));
   // Each other credential sent once, whichever check asks (worksWithoutCredentials, refusedAsWrongSettings).
   const resent = new Map<Credentials, Promise<Exchange>>();
   const resend = (credentials: Credentials) => {

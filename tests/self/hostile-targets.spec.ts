@@ -62,6 +62,7 @@ import {
   type HostileTarget,
   type Misbehaviour,
   answerFor,
+  bodyLimit,
   refusedIn200,
   sixtyFourBitAddressIds,
   cutShort,
@@ -624,6 +625,27 @@ test('a write refused with 403 where no error body is shown: judged once its val
   expect(row('OP13-SUCCESS-SHAPE')?.reason).toContain(
     'Its valid request (the one its success test sends), sent with the same token, was not carried out either.',
   );
+  expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test("a configured body over a framework's size limit (413, Express's page): not judged, ERROR naming it", async () => {
+  test.setTimeout(90_000);
+  // indep110: a post-sale body of 105 kB against Express's 100 kB failed OP13-SUCCESS-SHAPE, and its credential probes,
+  // refused for their size before the credentials were read, warned HTTP-AUTH-401. §8 leaves size limits open.
+  const postSale = JSON.stringify({ orderId: 123456, productId: 1001, reason: 'x'.repeat(5000) });
+  const env = { RSF_ALLOW_WRITES: 'true', RSF_POSTSALE_BODY: postSale };
+  const args = ['post-sale.spec.ts', '-g', 'operation 13'];
+  const { run } = await hostileRun({ after: 0, misbehave: bodyLimit(4096) }, env, args, 80_000);
+  expect(run.output, 'a limit §8 leaves open is never a failure').not.toMatch(/^\s*\d+ failed/m);
+  const row = (id: string) => run.report?.requirements.find((r) => r.id === id);
+  expect(row('OP13-SUCCESS-SHAPE')?.status).toBe('inconclusive');
+  expect(row('OP13-SUCCESS-SHAPE')?.reason).toMatch(
+    /POST \S+\/v1\/postventa was refused for its size \(HTTP 413, its body 5\d{3} bytes\).*RSF_POSTSALE_BODY/,
+  );
+  // Refused before the credentials were read: no answer to them to judge, nor how the body was refused.
+  expect(row('OP13-AUTH-REQUIRED')?.status).toBe('passed');
+  expect(row('HTTP-AUTH-401')?.status).toBe('untested');
+  expect(run.report?.requirements.filter((r) => r.status === 'warning').map((r) => r.id)).toEqual([]);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
 });
 

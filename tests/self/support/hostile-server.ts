@@ -236,6 +236,24 @@ export function writesRefusedFor(token: string): Misbehaviour {
   };
 }
 
+/** Express's page for a body over body-parser's limit, which it answers before any handler, credentials included. */
+const EXPRESS_413_PAGE =
+  '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n' +
+  '<pre>PayloadTooLargeError: request entity too large</pre>\n</body>\n</html>\n';
+
+/**
+ * A framework's limit on request bodies (Express's body-parser: 100 kB by default), in front of a conforming API:
+ * a body announced larger than `limitBytes` is answered 413 with Express's page, before anything else looks at it.
+ */
+export function bodyLimit(limitBytes: number): Misbehaviour {
+  return (req, res) => {
+    if (Number(req.headers['content-length'] ?? 0) <= limitBytes) return false;
+    req.resume();
+    res.writeHead(413, { 'content-type': 'text/html; charset=utf-8' }).end(EXPRESS_413_PAGE);
+    return true;
+  };
+}
+
 /**
  * The upstream's refusals (any status from 400) of requests with `token` to the paths `paths` matches, answered HTTP
  * 403 with a JSON object of the target's own; its successes forwarded as they are. `writes`: also every write to
