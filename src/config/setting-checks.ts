@@ -124,7 +124,9 @@ export const SETTING_CHECKS: Partial<Record<Key, SettingCheck>> = {
   deleteProductId: {
     ...hint(
       'Not checked: the check is the deletion itself (operation 12)',
-      'make sure the product is in the account\'s "mis productos" list before the run; a run deletes it',
+      'make sure the product is in the account\'s "mis productos" list before the run; a run deletes it. If it was ' +
+        'there and the deletion found none, a request sent before it without valid credentials deleted it, though ' +
+        'refused (§5.4)',
     ),
     wrong:
       'The check that uses it fails, with a hint naming the setting and how to check it. A product that an earlier ' +
