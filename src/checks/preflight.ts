@@ -172,7 +172,10 @@ function writeChecks(config: DataConfig): ResourceRead[] {
       expect: 'present',
       names:
         'a personal category of the account, and fields it accepts (writes are on: sent as the tests send it)' +
-        otherTypeNote('RSF_CATEGORY_ID', config.categoryId, 'categoryId', '§4.4'),
+        otherTypeNote('RSF_CATEGORY_ID', config.categoryId, 'categoryId', '§4.4') +
+        // indep110: a target that took hide: false for missing ("!body.hide") blamed the settings alone.
+        '; if they name such a category, the target refused an update with every field §4.4 requires, whatever ' +
+        'the value of each (hide false as well as true): its answer says why',
     },
     {
       settings: [

@@ -200,14 +200,18 @@ function blockedMessage(label: string, exchange: Exchange): string {
 /**
  * For a failure judged on an error status with a whole web page: where the API answers JSON or plain strings, a web
  * server or proxy in front of it may have put its own page in place of the API's error body, which the spec judges
- * (nginx's proxy_intercept_errors, IIS's custom errors). Undefined for any other answer.
+ * (nginx's proxy_intercept_errors, IIS's custom errors), or the framework's default error handler, which runs before
+ * the API's code (Express's finalhandler after body-parser, Spring's Whitelabel page: indep110). Undefined for any
+ * other answer.
  */
 export function webPageNote(exchange: Exchange): string | undefined {
   if (exchange.status < 400 || !isHtmlDocument(exchange)) return undefined;
   return (
     `the answer is a web page (HTTP ${exchange.status}), where the API answers JSON or plain strings: a web server ` +
     "or proxy in front of the API may put its own page in place of the API's error body (nginx's " +
-    "proxy_intercept_errors, IIS's custom errors). Send the request to the API itself to see its own answer."
+    "proxy_intercept_errors, IIS's custom errors), or the framework's default error handler may answer before the " +
+    "API's code runs (Express's, Spring's Whitelabel page). Send the request to the API itself, and see where its " +
+    'errors are handled.'
   );
 }
 

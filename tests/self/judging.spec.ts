@@ -101,7 +101,8 @@ test('an error status with a whole web page: its failure notes that a server in 
   expect(note(400, nginx)).toBe(
     'the answer is a web page (HTTP 400), where the API answers JSON or plain strings: a web server or proxy in ' +
       "front of the API may put its own page in place of the API's error body (nginx's proxy_intercept_errors, IIS's " +
-      'custom errors). Send the request to the API itself to see its own answer.',
+      "custom errors), or the framework's default error handler may answer before the API's code runs (Express's, " +
+      "Spring's Whitelabel page). Send the request to the API itself, and see where its errors are handled.",
   );
   // The API's own answers: a plain string, JSON, a success (a page with a success status is not judged at all).
   for (const [status, body] of [

@@ -1020,6 +1020,8 @@ test('an id whose type the spec leaves open, refused, is named with the other JS
       'other refuses it, so try 424242',
   );
   expect(message, 'placeId as configured: a string that is no number').not.toContain('RSF_PLACE_ID is a JSON');
+  // indep110: the target may refuse a valid update (hide false read as missing): the message says so too.
+  expect(message).toContain('the target refused an update with every field §4.4 requires, whatever the value');
 });
 
 test('settings that name nothing on the target stop the run, each named with its value and the answer', async () => {
