@@ -218,6 +218,18 @@ export function plainString(body: ParsedBody): string | undefined {
   return undefined;
 }
 
+/** The decimal digits of the integer a JSON number writes (1.58e+18: 1580000000000000000), exactly; else undefined. */
+export function integerDigits(number: string): string | undefined {
+  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(number);
+  if (!parts) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
+  const shift = Number(exponent) - fraction.length;
+  const digits = BigInt(whole + fraction);
+  if (shift >= 0) return `${sign}${digits * 10n ** BigInt(shift)}`;
+  const divisor = 10n ** BigInt(-shift);
+  return digits % divisor === 0n ? `${sign}${digits / divisor}` : undefined;
+}
+
 /** The parsed JSON body, or undefined when the body is empty or not JSON. */
 export function jsonBody(exchange: Exchange): unknown {
   return exchange.body.kind === 'json' ? exchange.body.value : undefined;

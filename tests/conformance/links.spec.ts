@@ -4,7 +4,7 @@ import { channelParams } from '../../src/model/body-rules';
 import { linkCheck, notApplicable, successProblem } from '../../src/checks/checks';
 import { failure } from '../../src/checks/failure';
 import { test } from '../../src/playwright/fixtures';
-import { type Exchange, jsonBody } from '../../src/http/exchange';
+import { type Exchange, integerDigits, jsonBody } from '../../src/http/exchange';
 import { isObject, neitherSuccessNorRefusal, outcomeOf } from '../../src/checks/outcome';
 import { link } from '../../src/playwright/probes';
 import { runNonce } from '../../src/http/run-state';
@@ -29,7 +29,9 @@ function integerField(exchange: Exchange, names: readonly string[]): number | un
 
 /**
  * An integer id beyond 2^53 (a 64-bit one: a Snowflake id, a Java long) under one of `names`, as the answer's text
- * writes it: JSON.parse rounds it, so that the id sent back as a number would not be the one returned (indep101).
+ * writes it, in its decimal digits: JSON.parse rounds it, so that the id sent back as a number would not be the one
+ * returned (indep101). Also when written with an exponent (1.58e+18, as PHP writes an integer that became a float:
+ * indep112), which JSON's grammar allows for any number.
  */
 function bigIntegerLiteral(exchange: Exchange, names: readonly string[]): string | undefined {
   const body = jsonBody(exchange);
@@ -37,8 +39,11 @@ function bigIntegerLiteral(exchange: Exchange, names: readonly string[]): string
   for (const name of names) {
     const value = body[name];
     if (typeof value !== 'number' || !Number.isInteger(value) || Number.isSafeInteger(value)) continue;
-    const literal = new RegExp(`"${name}"\\s*:\\s*(-?\\d+)\\s*[,}]`).exec(exchange.text)?.[1];
-    if (literal !== undefined) return literal;
+    const number = new RegExp(`"${name}"\\s*:\\s*(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)\\s*[,}]`).exec(
+      exchange.text,
+    )?.[1];
+    const digits = number === undefined ? undefined : integerDigits(number);
+    if (digits !== undefined) return digits;
   }
   return undefined;
 }
@@ -61,7 +66,15 @@ const createdAddressUpdates = linkCheck('LINK-ADDRESS-CREATED-UPDATABLE', ([crea
   if (!created) return notApplicable('no address was created');
   const stopped = firstStepFailed(created, config, 'OP2-SUCCESS-SHAPE');
   if (stopped) return notApplicable(stopped);
-  if (!updated) return notApplicable('the creation returned no addressId (§4.2 makes it optional)');
+  if (!updated) {
+    const body = jsonBody(created);
+    const addressId = isObject(body) ? body.addressId : undefined;
+    if (addressId === undefined) return notApplicable('the creation returned no addressId (§4.2 makes it optional)');
+    return notApplicable(
+      `the creation returned addressId ${JSON.stringify(addressId)}, no integer to send back as idDirCli ` +
+        '(OP2-SUCCESS-SHAPE judges its type)',
+    );
+  }
   // Taken, with an answer off §4.3's success shape: the update was carried out, and OP3-SUCCESS-SHAPE judges the shape.
   if (neitherSuccessNorRefusal(updated, config)) {
     return notApplicable("the update was taken, with a body that is not §4.3's success (OP3-SUCCESS-SHAPE judges it)");

@@ -325,8 +325,12 @@ export function expiringAnsweredAsAnonymous(upstream: string, lifetime: number):
  * A target whose shipping addresses have 64-bit ids (a Java long, a Snowflake id): the id a creation returns is the
  * upstream's plus 2^60, which a JavaScript number does not hold exactly; an update names it as written, or is sent
  * upstream as it came (and refused there as naming no address). `updated()` counts the updates that named it exactly.
+ * `exponent`: the id written with every digit, in exponent form (1.152921504606846979e+18), which JSON allows.
  */
-export function sixtyFourBitAddressIds(upstream: string): Misbehaviour & { updated: () => number } {
+export function sixtyFourBitAddressIds(
+  upstream: string,
+  { exponent = false } = {},
+): Misbehaviour & { updated: () => number } {
   const OFFSET = 2n ** 60n;
   let exact = 0;
   const behave: Misbehaviour = (req, res) => {
@@ -340,8 +344,11 @@ export function sixtyFourBitAddressIds(upstream: string): Misbehaviour & { updat
           exact++;
           return `"idDirCli":${BigInt(id) - OFFSET}`;
         });
+      const written = (digits: string) => (exponent ? `${digits[0]}.${digits.slice(1)}e+${digits.length - 1}` : digits);
       const withLargeId = (answer: Buffer) =>
-        answer.toString('utf8').replace(/"addressId":(\d+)/, (_, id: string) => `"addressId":${BigInt(id) + OFFSET}`);
+        answer
+          .toString('utf8')
+          .replace(/"addressId":(\d+)/, (_, id: string) => `"addressId":${written(String(BigInt(id) + OFFSET))}`);
       const headers = { ...req.headers, 'accept-encoding': 'identity' };
       forward(upstream, req, res, { headers, body, onAnswer: bodyRewritten(withLargeId) });
     });
