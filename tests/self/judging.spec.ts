@@ -676,11 +676,14 @@ test("a failure's curl line and the recording show the headers the client added:
 
 test('the integer a JSON number writes, in digits, exactly: an exponent or a fraction of zeros too', () => {
   // indep112: PHP writes an integer that became a float as 1.58e+18; JSON.parse would round a 64-bit one.
-  expect(integerDigits('1580000000000000001')).toBe('1580000000000000001');
-  expect(integerDigits('1.58e+18')).toBe('1580000000000000000');
-  expect(integerDigits('1.152921504606846979E18')).toBe('1152921504606846979');
-  expect(integerDigits('-25.000')).toBe('-25');
-  expect(integerDigits('1500e-2')).toBe('15');
+  const integers = {
+    '1580000000000000001': '1580000000000000001',
+    '1.58e+18': '1580000000000000000',
+    '1.152921504606846979E18': '1152921504606846979',
+    '-25.000': '-25',
+    '1500e-2': '15',
+  };
+  for (const [number, digits] of Object.entries(integers)) expect(integerDigits(number), number).toBe(digits);
   for (const notAnInteger of ['1.5', '15e-2', '1e', '0x10', ' 1', '+1'])
     expect(integerDigits(notAnInteger)).toBeUndefined();
 });
