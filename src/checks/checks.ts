@@ -346,9 +346,9 @@ function validInputAccepted(id: string, refusal?: AllowedRefusal): Check {
       const refused = shapes.length ? schemaProblem(x, shapes) : undefined;
       if (refused) throw neitherSuccessNorRefusalProblem(x, config, refused, refusal.reason);
       // A success that is a plain string (operation 5), answered 2xx with a JSON object or array that the suite
-      // recognises as no refusal (README, "How a rejection is recognised"), {added: 2} to two cart items, is a success
-      // off its shape. Where the success is JSON, a 2xx refusal of another shape (null, a text in another language)
-      // is too likely to judge.
+      // recognises as no refusal (docs/judging.md, "How a rejection is recognised"), {added: 2} to two cart items, is
+      // a success off its shape. Where the success is JSON, a 2xx refusal of another shape (null, a text in another
+      // language) is too likely to judge.
       const unreadable = shapes.length === 0 && jsonInPlaceOfText(x) && neitherSuccessNorRefusal(x, config);
       if (unreadable && !refusal.refusedInAnyShape?.(x)) throw problem;
       const allowed = notApplicable(`refused for a reason the spec allows (${refusal.reason}): no success to judge`);

@@ -174,7 +174,7 @@ function headerValue(headers: HeaderMap, name: string): string | undefined {
   return found ? headerValues(found[1])[0] : undefined;
 }
 
-/** 429, or 503 with Retry-After: the answers the transport sends again (README, "Running against …"). */
+/** 429, or 503 with Retry-After: the answers the transport sends again (docs/running.md, "Gateways, …"). */
 function isThrottled(r: ExchangeRecord): boolean {
   return r.status === 429 || (r.status === 503 && headerValue(r.responseHeaders, 'retry-after') !== undefined);
 }

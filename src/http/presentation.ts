@@ -376,8 +376,8 @@ export function breakerMessage(trip: BreakerTrip): string {
   const again = `${what}, and the price list, asked again after a pause of ${RESUME_PAUSE_MS / 1000} s, got`;
   // A gateway's error is sent again, RSF_MAX_RETRIES times: more of them outlast a longer outage; a time-out is not.
   const remedy = /^HTTP \d/.test(trip.askedAgain)
-    ? '. A longer outage than the retries outlast (README, "Gateways, firewalls, slow servers and dying targets"): ' +
-      'raise RSF_MAX_RETRIES, or run again once the target serves'
+    ? '. A longer outage than the retries outlast (docs/running.md, "Gateways, firewalls, slow servers and dying ' +
+      'targets"): raise RSF_MAX_RETRIES, or run again once the target serves'
     : '';
   return redact(`${again} ${trip.askedAgain} (${last})${remedy}`);
 }

@@ -18,7 +18,14 @@ import {
 import { REDACTED, redact, registerSecret } from '../../src/http/redact';
 import { authorizationHeader } from '../../src/http/request';
 import { registerEnvSecrets, secretsToHide } from '../../src/playwright/secrets';
-import { ENV_EXAMPLE_PATH, README_PATH, envExample, readmeWithTable } from '../../src/config/config-docs';
+import {
+  ENV_EXAMPLE_PATH,
+  README_PATH,
+  RUNNING_PATH,
+  envExample,
+  readmeWithTable,
+  runningWithTable,
+} from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
 import { expiredJwtNote, jwtExpiry } from '../../src/config/jwt-expiry';
 import { jwtWith } from './support/jwt';
@@ -382,11 +389,13 @@ test('a target URL refused for its credentials or query string is shown without 
   }
 });
 
-test('README and .env.example document every setting, as the code defines them', () => {
+test('README, docs/running.md and .env.example document every setting, as the code defines them', () => {
   expect(readFileSync(ENV_EXAMPLE_PATH, 'utf8'), 'stale .env.example: run npm run docs:config').toBe(envExample());
   const readme = readFileSync(README_PATH, 'utf8');
   expect(readme, 'stale README configuration table: run npm run docs:config').toBe(readmeWithTable(readme));
   for (const setting of Object.values(SETTINGS)) expect(readme).toContain(`\`${setting.name}\``);
+  const running = readFileSync(RUNNING_PATH, 'utf8');
+  expect(running, 'stale docs/running.md settings table: run npm run docs:config').toBe(runningWithTable(running));
 });
 
 test('.env.example, its lines uncommented as a user copies it to .env, gives every setting its default', () => {

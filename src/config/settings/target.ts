@@ -4,7 +4,7 @@ import { REDACTED } from '../../model/text';
 import type { ClientCertificate } from '../../http/wire';
 import { ConfigProblem, type Parsed, S, type SettingTable, bounded, flag, optional, secretText, text } from './setting';
 
-/** RSF_TARGET_URL=har:PATH replays a recording instead of sending (README, "Evidence bundles"). */
+/** RSF_TARGET_URL=har:PATH replays a recording instead of sending (docs/evidence.md). */
 export const REPLAY_SCHEME = 'har:';
 
 /**
