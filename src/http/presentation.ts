@@ -375,10 +375,13 @@ export function breakerMessage(trip: BreakerTrip): string {
   // What the pause found first: the verdict line keeps a reason's first 300 characters (indep99).
   const again = `${what}, and the price list, asked again after a pause of ${RESUME_PAUSE_MS / 1000} s, got`;
   // A gateway's error is sent again, RSF_MAX_RETRIES times: more of them outlast a longer outage; a time-out is not.
+  // No answer either may be a server busy with the run's own requests, not one down (indep111: two threads, 2 s pauses,
+  // and an unpaced run's hundred requests side by side, the price list queued behind them).
   const remedy = /^HTTP \d/.test(trip.askedAgain)
     ? '. A longer outage than the retries outlast (docs/running.md, "Gateways, firewalls, slow servers and dying ' +
       'targets"): raise RSF_MAX_RETRIES, or run again once the target serves'
-    : '';
+    : '. If it was busy rather than down (a server of few threads answering the requests side by side in turn), a ' +
+      'lower RSF_MAX_REQUESTS_PER_SECOND or a higher RSF_REQUEST_TIMEOUT_MS lets it through';
   return redact(`${again} ${trip.askedAgain} (${last})${remedy}`);
 }
 

@@ -1674,6 +1674,12 @@ test.describe('retries and the breaker', () => {
     );
     expect(worker().breakerOpen(), 'a new worker sees it open').toEqual(trip);
     expect(trip?.cause).toBe('no-answer');
+    // Asked again in vain: the target may be down, or busy with the run's own requests (indep111).
+    const askedInVain = breakerMessage({ ...(trip as BreakerTrip), askedAgain: why });
+    expect(askedInVain).toContain('asked again after a pause of 5 s, got no complete answer within 3000 ms');
+    expect(askedInVain).toMatch(
+      /If it was busy rather than down .*, a lower RSF_MAX_REQUESTS_PER_SECOND or a higher RSF_REQUEST_TIMEOUT_MS/,
+    );
   });
 
   test('the breaker is half open after requests that got no answer: one process asks again, MAX_RESUMES a run', () => {

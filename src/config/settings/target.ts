@@ -195,7 +195,9 @@ export const TARGET_SETTINGS = {
     optional(bounded(0, 10000)),
     'Upper bound on requests per second, over all workers; 0 means unbounded. ' +
       'Empty: 10 against an external target, unbounded against the embedded reference. A paced run seldom sends ' +
-      'two requests at once: a race, or a cache that lasts a second or two, shows more often unbounded (0).',
+      'two requests at once: a race, or a cache that lasts a second or two, shows more often unbounded (0). ' +
+      'Unbounded against a slow target, up to about 100 requests are out at once: a server of few threads may ' +
+      'then not answer in time (ERROR).',
   ),
   maxResponseBytes: S(
     'RSF_MAX_RESPONSE_BYTES',
