@@ -293,8 +293,17 @@ function transportProblem(
       `server listening on ::1 alone is reached at ${ipv6.origin} (write that in RSF_TARGET_URL).`
     );
   }
-  if (kind === 'timeout')
-    return `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}${check}`;
+  const waited = `The target did not answer within RSF_REQUEST_TIMEOUT_MS=${config.requestTimeoutMs}: ${message}`;
+  // The URL and the server are not in doubt: the reads side by side may wait for each other (indep111: one thread
+  // that serves a kept-alive connection until the client lets it go).
+  if (kind === 'timeout' && afterPriceList)
+    return (
+      `${waited}\n  It answered the price list: the URL is right and the server up. The preflight reads these ` +
+      'side by side: a server that serves one connection at a time keeps the others waiting (docs/running.md, ' +
+      `"Gateways, firewalls, slow servers and dying targets": a pace of RSF_MAX_REQUESTS_PER_SECOND=3 and a longer ` +
+      `RSF_REQUEST_TIMEOUT_MS).${through}`
+    );
+  if (kind === 'timeout') return `${waited}${check}`;
   // Not as far as HTTP: a name that does not resolve, TLS, a proxy.
   if (kind === 'other') return `The request got no answer: ${message}${check}`;
   // The certificate's trouble has its remedy in the message: the URL and the server are not in doubt (indep96).

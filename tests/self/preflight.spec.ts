@@ -28,6 +28,7 @@ import {
   type Misbehaviour,
   answerFor,
   forward,
+  hang,
   rawAnswer,
   startHostileTarget,
   writesRefusedFor,
@@ -1001,6 +1002,22 @@ test('RSF_MISSING_PRODUCT_ID answered 500 with a plain string: the §4.8 failure
   const target = await startHostileTarget({ upstream: reference().url, misbehave: missing });
   try {
     expect((await preflightOutcome({ ...token, RSF_TARGET_URL: target.url })).failed).toBeUndefined();
+  } finally {
+    await target.close();
+  }
+});
+
+test('a read that times out after the price list answered: the URL and the server are not blamed', async () => {
+  // indep111: one thread serving a kept-alive connection until the client lets it go kept the reads side by side
+  // waiting, and the message said to check RSF_TARGET_URL and that the server is up.
+  const oneRead: Misbehaviour = (req, res, index) => /\/v1\/item\/1001\b/.test(req.url ?? '') && hang(req, res, index);
+  const target = await startHostileTarget({ upstream: reference().url, misbehave: oneRead });
+  try {
+    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url, RSF_REQUEST_TIMEOUT_MS: '800' });
+    expect(message).toContain('did not answer within RSF_REQUEST_TIMEOUT_MS=800');
+    expect(message).toContain('It answered the price list: the URL is right and the server up.');
+    expect(message).toContain('RSF_MAX_REQUESTS_PER_SECOND=3');
+    expect(message).not.toContain('Check RSF_TARGET_URL');
   } finally {
     await target.close();
   }
