@@ -61,8 +61,9 @@ export function targetInProcess(config: Pick<TargetConfig, 'embedded'> & { refer
 /** What the transport (src/http/transport.ts) needs of the configuration: time-outs, caps, retries, rate, proxies. */
 export function transportOptions(config: TargetConfig & { referenceLatencyMs: number }) {
   const { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond, proxy } = config;
-  const { clientCertificate } = config;
+  const { clientCertificate, keepAlive } = config;
   const inProcess = targetInProcess(config);
   const options = { requestTimeoutMs, maxResponseBytes, maxRetries, retryMaxWaitMs, maxRequestsPerSecond, inProcess };
-  return { ...options, ...(proxy && { proxy }), ...(clientCertificate && { clientCertificate }) };
+  const closing = !keepAlive && { keepAlive };
+  return { ...options, ...(proxy && { proxy }), ...(clientCertificate && { clientCertificate }), ...closing };
 }

@@ -30,19 +30,25 @@ export interface TransportOptions extends RetryOptions {
   clientCertificate?: ClientCertificate;
   /** Rides out a restart of the target within the deadline (wire.ts): the workers', once the preflight found it up. */
   resendAfterRestart?: boolean;
+  /** false: a connection of its own per request, closed after its answer (RSF_KEEP_ALIVE). */
+  keepAlive?: boolean;
   /** How the breaker's pause ends (breaker.ts): the workers' ask for the price list; without it, a pause stops. */
   resume?: AskingAgain;
   /** This worker's place among the run's workers (its parallel index): where its requests fall in the pace. */
   paceSlot?: number;
 }
 
-/** The wire's part of the transport's options: the deadline, the body cap, the proxies, the client certificate. */
+/**
+ * The wire's part of the transport's options: the deadline, the body cap, the proxies, the client certificate, and
+ * whether connections are kept alive.
+ */
 export function wireOptions(options: TransportOptions): WireOptions {
-  const { requestTimeoutMs, maxResponseBytes, proxy, clientCertificate, resendAfterRestart } = options;
+  const { requestTimeoutMs, maxResponseBytes, proxy, clientCertificate, resendAfterRestart, keepAlive } = options;
   return {
     timeoutMs: requestTimeoutMs,
     maxBodyBytes: maxResponseBytes,
     ...(resendAfterRestart && { resendAfterRestart }),
+    ...(keepAlive === false && { keepAlive }),
     ...(proxy && { proxy }),
     ...(clientCertificate && { clientCertificate }),
   };

@@ -53,6 +53,8 @@ export interface WireOptions {
    * waits, RSF_WAIT_FOR_TARGET_MS).
    */
   resendAfterRestart?: boolean;
+  /** false: each request on a connection of its own, closed after its answer (RSF_KEEP_ALIVE); the pool's otherwise. */
+  keepAlive?: boolean;
 }
 
 /** The waits before a refused connection is tried again (resendAfterRestart): 3.75 s in all, at most. */
@@ -117,7 +119,7 @@ export async function sendOnce(wire: WireRequest): Promise<WireResponse> {
     try {
       // Once more, after a reused connection turned out closed: on a new one, not another of the pool, which a server
       // closing its idle connections may have closed at the same moment.
-      return await exchange(wire, started, stale);
+      return await exchange(wire, started, stale || wire.keepAlive === false);
     } catch (e) {
       if (isOwnError(e)) throw e;
       stale = e instanceof StaleConnection && attempt === 0;

@@ -63,6 +63,7 @@ import {
   type Misbehaviour,
   answerFor,
   bodyLimit,
+  oneConnectionAtATime,
   refusedIn200,
   sixtyFourBitAddressIds,
   cutShort,
@@ -647,6 +648,24 @@ test("a configured body over a framework's size limit (413, Express's page): not
   expect(row('HTTP-AUTH-401')?.status).toBe('untested');
   expect(run.report?.requirements.filter((r) => r.status === 'warning').map((r) => r.id)).toEqual([]);
   expectOutcome(run, 'ERROR', { lines: linesFor(run) });
+});
+
+test('a server of one kept-alive connection at a time: ERROR naming it; with RSF_KEEP_ALIVE=false, PASS', async () => {
+  test.setTimeout(90_000);
+  // indep111: a single-threaded HTTP/1.1 server serves a connection until the client lets it go, 4 s after its last
+  // answer: the preflight's reads side by side waited on it and timed out. Closed after each answer, each is served.
+  const target = await oneConnectionAtATime((await serverStarted()).url);
+  try {
+    const args = ['prices.spec.ts', 'product-detail.spec.ts'];
+    const env = { RSF_REQUEST_TIMEOUT_MS: '2500', RSF_MAX_REQUESTS_PER_SECOND: '0' };
+    const kept = await suiteAgainst(target.url, secrets, env, args, 60_000);
+    expect(kept.output).toContain('It answered the price list: the URL is right and the server up.');
+    expectOutcome(kept, 'ERROR', { lines: 40 });
+    const closed = await suiteAgainst(target.url, secrets, { ...env, RSF_KEEP_ALIVE: 'false' }, args, 60_000);
+    expectOutcome(closed, 'PASS', { lines: linesFor(closed) });
+  } finally {
+    await target.close();
+  }
 });
 
 test('cart items refused in HTTP 200, in a shape of the target: a refusal, not a success off its shape', async () => {

@@ -1016,7 +1016,7 @@ test('a read that times out after the price list answered: the URL and the serve
     const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url, RSF_REQUEST_TIMEOUT_MS: '800' });
     expect(message).toContain('did not answer within RSF_REQUEST_TIMEOUT_MS=800');
     expect(message).toContain('It answered the price list: the URL is right and the server up.');
-    expect(message).toContain('RSF_MAX_REQUESTS_PER_SECOND=3');
+    expect(message).toContain('RSF_KEEP_ALIVE=false sends each request on a connection of its own');
     expect(message).not.toContain('Check RSF_TARGET_URL');
   } finally {
     await target.close();

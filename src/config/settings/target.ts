@@ -179,6 +179,15 @@ export const TARGET_SETTINGS = {
     'Time-out of one request, in milliseconds (100 to 120000). A test whose request times out is inconclusive; ' +
       'an operation that times out twice in a row is not sent again.',
   ),
+  keepAlive: S(
+    'RSF_KEEP_ALIVE',
+    'true',
+    flag,
+    'Keep connections open between requests (HTTP keep-alive); a free one is closed after 4 s. false: each request ' +
+      'on a connection of its own, closed after its answer (Connection: close), as curl --no-keepalive and k6 ' +
+      "noConnectionReuse do: for a server that serves one kept-alive connection at a time (Python's http.server " +
+      'in HTTP/1.1), which otherwise keeps the requests sent side by side waiting until they time out.',
+  ),
   waitForTargetMs: S(
     'RSF_WAIT_FOR_TARGET_MS',
     '0',

@@ -2,7 +2,7 @@
 // forwarding to the embedded reference) until its misbehaviour starts, then dies, resets, drips, throttles, or sends
 // what no API should. Every timer is unref'd and close() ends every connection, so a test never waits on one.
 import { type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
-import type { Socket } from 'node:net';
+import { type Socket, createServer as createTcpServer } from 'node:net';
 import { listenOnLoopback } from './listening';
 
 export interface HostileTarget {
@@ -234,6 +234,40 @@ export function writesRefusedFor(token: string): Misbehaviour {
     res.writeHead(403, { 'content-type': 'application/json' }).end('{"error":"forbidden","message":"read-only"}');
     return true;
   };
+}
+
+/**
+ * A server that serves one connection at a time, as a single-threaded HTTP/1.1 server that keeps connections alive
+ * does (Python's http.server): the next connection waits, accepted but unread, until the client closes the one
+ * served, which has no idle time-out of its own (indep111). Every request is forwarded to `upstream`.
+ */
+export async function oneConnectionAtATime(upstream: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const http = createServer((req, res) => forward(upstream, req, res));
+  http.keepAliveTimeout = 0;
+  const waiting: Socket[] = [];
+  const open = new Set<Socket>();
+  let serving: Socket | undefined;
+  const serveNext = (): void => {
+    serving = waiting.shift();
+    if (!serving) return;
+    serving.once('close', serveNext);
+    http.emit('connection', serving);
+    serving.resume();
+  };
+  const server = createTcpServer({ pauseOnConnect: true }, (socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+    waiting.push(socket);
+    if (!serving) serveNext();
+  });
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
+  const close = async (): Promise<void> => {
+    for (const socket of open) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+  return { url: `http://127.0.0.1:${port}`, close };
 }
 
 /** Express's page for a body over body-parser's limit, which it answers before any handler, credentials included. */
