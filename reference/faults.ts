@@ -504,7 +504,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   fault(
     'op13-token-without-scheme-accepted',
-    'OP13-AUTH-REQUIRED',
+    'HTTP-AUTH-BEARER-ONLY',
     'POST /postventa takes an Authorization header of one word, the token alone, as if "Bearer" came before it.',
     {
       authorization: (op, header) =>
@@ -1220,8 +1220,16 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
     },
   ),
   fault(
+    'token-scheme-taken',
+    'HTTP-AUTH-BEARER-ONLY',
+    "Every operation takes the token under the scheme Token as under Bearer, as Rails' " +
+      'authenticate_with_http_token does: "Token <token>" is the caller\'s token (indep113); a deleted product ' +
+      'stays deleted (not found), as a real store does.',
+    { authorization: (_op, header) => header?.replace(/^Token /, 'Bearer '), choices: { deletions: 'once' } },
+  ),
+  fault(
     'op8-any-scheme-logged-in',
-    'OP8-INVALID-TOKEN-NO-LOGGED-IN-FIELDS',
+    'HTTP-AUTH-BEARER-ONLY',
     "Operation 8's optional sign-in reads the last word of the Authorization header, whatever its scheme: the " +
       'token alone, or under another scheme than Bearer, counts as logged in.',
     {

@@ -139,6 +139,7 @@ const KIND_PATTERNS: readonly { kind: CheckKind; ids: readonly RegExp[] }[] = [
       /-AUTH-REQUIRED$/,
       /^HTTP-AUTH-401$/,
       /^HTTP-AUTH-SCHEME-CASE$/,
+      /^HTTP-AUTH-BEARER-ONLY$/,
       /-NO-AUTH-HEADER$/,
       /^OP8-TOKEN-OPTIONAL$/,
       /-NO-LOGGED-IN-FIELDS$/,
@@ -205,6 +206,9 @@ export function checkKind(id: string): CheckKind | undefined {
 export function requirementVariants(requirement: Pick<Requirement, 'id'>): readonly CredentialVariant[] {
   if (/-NO-AUTH-HEADER$|^OP8-TOKEN-OPTIONAL$|^OP8-ANONYMOUS-/.test(requirement.id)) return ['none'];
   if (/^OP8-INVALID-TOKEN-|^OP15-CHANNEL-TOKEN$/.test(requirement.id)) return ['unknown-token'];
+  // The token itself under another scheme, or alone, is judged under a SHOULD of its own (probes.ts).
+  if (requirement.id === 'HTTP-AUTH-BEARER-ONLY') return ['non-bearer'];
+  if (/-AUTH-REQUIRED$/.test(requirement.id)) return CREDENTIAL_VARIANTS.filter((v) => v !== 'non-bearer');
   return CREDENTIAL_VARIANTS;
 }
 

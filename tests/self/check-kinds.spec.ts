@@ -14,7 +14,7 @@ test('every requirement with operations is of exactly one kind of check', () => 
   expect(misfits, 'requirements that match no kind, or several: extend KIND_PATTERNS in check-kinds.ts').toEqual([]);
 });
 
-test('every column has requirements, and each credential column has the refusals of every Bearer operation', () => {
+test('every column has requirements; each credential column the refusals of each Bearer operation', () => {
   const catalogue = requirements();
   for (const column of MATRIX_COLUMNS) {
     const behind = catalogue.filter((r) => columnsOf(r).some((c) => c.key === column.key));
@@ -25,8 +25,10 @@ test('every column has requirements, and each credential column has the refusals
   expect(refusals.length).toBeGreaterThan(0);
   for (const r of refusals) {
     expect(checkKind(r.id)).toBe('credentials');
-    expect(columnsOf(r).map((c) => c.variant)).toEqual([...CREDENTIAL_VARIANTS]);
+    expect(columnsOf(r).map((c) => c.variant)).toEqual(CREDENTIAL_VARIANTS.filter((v) => v !== 'non-bearer'));
   }
+  // The token under another scheme, or alone: a SHOULD of its own, in that column alone (indep113).
+  expect(columnsOf({ id: 'HTTP-AUTH-BEARER-ONLY' }).map((c) => c.variant)).toEqual(['non-bearer']);
   // A token that is not needed is about sending none.
   expect(columnsOf({ id: 'OP6-NO-AUTH-HEADER' }).map((c) => c.key)).toEqual(['credentials-none']);
 });
@@ -112,19 +114,34 @@ test('without "operation N" in its title, a test belongs to the operation of its
 });
 
 test('a refused credential fails only its own variant column, read from the credentials annotation', () => {
-  const variants = CREDENTIAL_VARIANTS.map((variant) =>
-    record(`PATCH /miCuenta/misCategorias · operation 4 · §4.4 › refuses ${variant}`, ['OP4-AUTH-REQUIRED'], {
-      credentials: variant,
-    }),
-  );
-  const matrix = matrixOf(variants.map((t) => (t.credentials === 'non-bearer' ? failing(t, 'OP4-AUTH-REQUIRED') : t)));
-  expect(CREDENTIAL_VARIANTS.map((v) => status(matrix, 4, `credentials-${v}`))).toEqual([
+  const variants = credentialRecords();
+  const failed = variants.map((t) => (t.credentials === 'empty-bearer' ? failing(t, 'OP4-AUTH-REQUIRED') : t));
+  expect(CREDENTIAL_VARIANTS.map((v) => status(matrixOf(failed), 4, `credentials-${v}`))).toEqual([
+    'passed',
     'passed',
     'passed',
     'failed',
+  ]);
+  // The token under another scheme, taken: a SHOULD of its own, a warning in that column only (indep113).
+  const taken = variants.map((t) => (t.credentials === 'non-bearer' ? failing(t, 'HTTP-AUTH-BEARER-ONLY') : t));
+  expect(CREDENTIAL_VARIANTS.map((v) => status(matrixOf(taken), 4, `credentials-${v}`))).toEqual([
+    'passed',
+    'passed',
+    'warning',
     'passed',
   ]);
 });
+
+/** A test of operation 4 per credential variant, tagged as credentialProbes tags it. */
+function credentialRecords(): TestRecord[] {
+  return CREDENTIAL_VARIANTS.map((variant) =>
+    record(
+      `PATCH /miCuenta/misCategorias · operation 4 · §4.4 › refuses ${variant}`,
+      [variant === 'non-bearer' ? 'HTTP-AUTH-BEARER-ONLY' : 'OP4-AUTH-REQUIRED'],
+      { credentials: variant },
+    ),
+  );
+}
 
 test('a near-miss token that is accepted fails the unknown-token column only', () => {
   const nearMiss = record(
@@ -134,12 +151,7 @@ test('a near-miss token that is accepted fails the unknown-token column only', (
       credentials: 'other-case',
     },
   );
-  const variants = CREDENTIAL_VARIANTS.map((variant) =>
-    record(`PATCH /miCuenta/misCategorias · operation 4 · §4.4 › refuses ${variant}`, ['OP4-AUTH-REQUIRED'], {
-      credentials: variant,
-    }),
-  );
-  const matrix = matrixOf([...variants, failing(nearMiss, 'OP4-AUTH-REQUIRED')]);
+  const matrix = matrixOf([...credentialRecords(), failing(nearMiss, 'OP4-AUTH-REQUIRED')]);
   expect(CREDENTIAL_VARIANTS.map((v) => status(matrix, 4, `credentials-${v}`))).toEqual([
     'passed',
     'failed',
