@@ -18,6 +18,7 @@ import {
   errorContentType,
   jsonContentType,
   jsonUtf8,
+  negativeDataRejection,
   notRejected,
   rejectionProblem,
   schemaProblem,
@@ -686,4 +687,27 @@ test('the integer a JSON number writes, in digits, exactly: an exponent or a fra
   for (const [number, digits] of Object.entries(integers)) expect(integerDigits(number), number).toBe(digits);
   for (const notAnInteger of ['1.5', '15e-2', '1e', '0x10', ' 1', '+1'])
     expect(integerDigits(notAnInteger)).toBeUndefined();
+});
+
+test("a refusal's status is judged on refusals: not on a 2xx neither a documented success nor a refusal", async () => {
+  // indep115: a creation coerced and carried out (201, a fresh addressId) under a fault whose success is `true` where
+  // §4.2 shows "ok" failed OP2-SUCCESS-SHAPE, and also warned that invalid input was not answered with a 4xx.
+  const status = negativeDataRejection('GEN-NO-TYPE-COERCION').assertions.find(
+    (a) => a.id === 'HTTP-INVALID-INPUT-4XX',
+  );
+  const judge = async (code: number, body: string) => {
+    try {
+      return await status?.judge(answered(OPERATIONS.createShippingAddress, code, body), { config: loadConfig() });
+    } catch (e) {
+      return e instanceof CheckFailure ? e.data.title : e;
+    }
+  };
+  expect(await judge(201, '{"success":true,"msg":"Dirección agregada","addressId":517}')).toEqual({
+    notApplicable: expect.stringContaining('neither a documented success nor a refusal'),
+  });
+  // A refusal in HTTP 200, in the documented shape, is one: not a 4xx, as HTTP practice asks.
+  expect(await judge(200, '{"success":"error","msg":"direccion must be a string"}')).toBe(
+    'Invalid input not answered with a 4xx',
+  );
+  expect(await judge(400, '{"success":"error","msg":"direccion must be a string"}')).toBeUndefined();
 });
