@@ -224,6 +224,7 @@ export function integerDigits(number: string): string | undefined {
   if (!parts) return undefined;
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
   const shift = Number(exponent) - fraction.length;
+  if (Math.abs(shift) > 400 || whole.length + fraction.length > 400) return undefined; // beyond any double: no id
   const digits = BigInt(whole + fraction);
   if (shift >= 0) return `${sign}${digits * 10n ** BigInt(shift)}`;
   const divisor = 10n ** BigInt(-shift);

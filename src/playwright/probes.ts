@@ -307,7 +307,7 @@ const BEARER_ONLY = 'HTTP-AUTH-BEARER-ONLY';
  */
 const usedUpWithTheToken = new Map<string, Exchange>();
 
-/** `check` asserting `id` in place of each requirement it asserts: the same judgement of another requirement. */
+/** `check` whose first assertion, the rule, judges requirement `id`; its status, type and shape judge their own. */
 function judgedAs(check: Check, id: string): Check {
   return { ...check, name: id, assertions: check.assertions.map((a, i) => (i === 0 ? { ...a, id } : a)) };
 }
