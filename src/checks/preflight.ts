@@ -299,9 +299,10 @@ function transportProblem(
   if (kind === 'timeout' && afterPriceList)
     return (
       `${waited}\n  It answered the price list: the URL is right and the server up. The preflight reads these ` +
-      'side by side: a server that serves one kept-alive connection at a time keeps the others waiting. ' +
-      'RSF_KEEP_ALIVE=false sends each request on a connection of its own, closed after its answer (docs/running.md, ' +
-      `"Gateways, firewalls, slow servers and dying targets").${through}`
+      'side by side, and a read beside others may wait: behind a server that serves one kept-alive connection at ' +
+      'a time (RSF_KEEP_ALIVE=false sends each request on a connection of its own, closed after its answer), or for ' +
+      'an instance of its own to start cold (a serverless target: RSF_REQUEST_TIMEOUT_MS above its longest cold ' +
+      `start, indep114). See docs/running.md, "Gateways, firewalls, slow servers and dying targets".${through}`
     );
   if (kind === 'timeout') return `${waited}${check}`;
   // Not as far as HTTP: a name that does not resolve, TLS, a proxy.

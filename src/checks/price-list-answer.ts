@@ -263,8 +263,9 @@ export function readPriceListAnswer(
     return stop(
       'HTTP 403: the target refused the request. Either RSF_BEARER_TOKEN is not valid, or may not read the price ' +
         'list (§5), or what stands in front of the API refuses it: an API gateway that wants a key of its own ' +
-        '(RSF_EXTRA_HEADERS sends it), an IP allowlist or a resource policy that does not let this machine in.' +
-        `${says} Body: ${body || '(empty body)'}`,
+        '(RSF_EXTRA_HEADERS sends it), an IP allowlist or a resource policy that does not let this machine in, or ' +
+        `one that routes by a part of the path RSF_TARGET_URL=${targetShown(config)} lacks (a stage, https://…/prod; ` +
+        `indep114).${says} Body: ${body || '(empty body)'}`,
     );
   // Before the markup: a server's error page says the target is failing, not that it is another site.
   if (status >= 500)

@@ -571,7 +571,8 @@ test('an API gateway that wants a key: RSF_EXTRA_HEADERS sends it with every req
     expect(await preflightMessage({ ...token, RSF_TARGET_URL: url })).toContain(
       'HTTP 403: the target refused the request. Either RSF_BEARER_TOKEN is not valid, or may not read the price ' +
         'list (§5), or what stands in front of the API refuses it: an API gateway that wants a key of its own ' +
-        '(RSF_EXTRA_HEADERS sends it), an IP allowlist or a resource policy that does not let this machine in. ' +
+        '(RSF_EXTRA_HEADERS sends it), an IP allowlist or a resource policy that does not let this machine in, or ' +
+        `one that routes by a part of the path RSF_TARGET_URL=${url} lacks (a stage, https://…/prod; indep114). ` +
         'Body: {"message":"Forbidden"}',
     );
     keys.length = 0;
@@ -1017,6 +1018,7 @@ test('a read that times out after the price list answered: the URL and the serve
     expect(message).toContain('did not answer within RSF_REQUEST_TIMEOUT_MS=800');
     expect(message).toContain('It answered the price list: the URL is right and the server up.');
     expect(message).toContain('RSF_KEEP_ALIVE=false sends each request on a connection of its own');
+    expect(message, 'a serverless cold start (indep114)').toContain('RSF_REQUEST_TIMEOUT_MS above its longest cold');
     expect(message).not.toContain('Check RSF_TARGET_URL');
   } finally {
     await target.close();
