@@ -865,7 +865,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   requestErrorIgnored(
     4,
     'op4-description-null-accepted',
-    'OP4-REQUIRED-FIELDS',
+    'GEN-NO-TYPE-COERCION',
     'A category update whose description is null is carried out, as if null were a description.',
     (e, body) => e.instancePath === '/description' && isObject(body) && body.description === null,
   ),
@@ -985,7 +985,7 @@ export const FAULT_DEFINITIONS: readonly FaultDefinition[] = [
   ),
   fault(
     'op5-type-null-taken-as-allowed',
-    'OP5-REQUIRED-FIELDS',
+    'GEN-NO-TYPE-COERCION',
     'A cart item whose type is null is taken as of the allowed type, as a default fills in a null.',
     {
       ignoresRequestError: (op, e, body) =>
