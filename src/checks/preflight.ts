@@ -60,6 +60,11 @@ interface ResourceRead {
    * target finds whatever it is asked for, and the setting is not to blame: the tests judge that.
    */
   control?: Record<string, string | number>;
+  /**
+   * For a write refused: the same body with one value changed to another the spec allows (hide's other boolean). Taken
+   * so, the target refuses a valid value, not the settings' resource: the run stops naming that, not the settings.
+   */
+  otherValue?: { body: Record<string, unknown>; said: string };
 }
 
 /** A product id of 12 random digits: a control that no catalogue has. */
@@ -163,12 +168,25 @@ function otherTypeNote(setting: string, value: unknown, field: string, section: 
 function writeChecks(config: DataConfig): ResourceRead[] {
   const bodies = validBodies(config);
   const shown = (value: unknown): string => JSON.stringify(value);
+  const category = bodies.categoryUpdate();
+  const { hide } = category;
   return [
     {
       settings: [`RSF_CATEGORY_ID=${shown(config.categoryId)}`, `RSF_CATEGORY_FIELDS=${shown(config.categoryFields)}`],
       operation: 'updateCategory',
       params: {},
-      body: bodies.categoryUpdate(),
+      body: category,
+      // indep110, indep118: a validator that reads false as missing (`!body.hide`, Go's `binding:"required"`).
+      ...(typeof hide === 'boolean' && {
+        otherValue: {
+          body: { ...category, hide: !hide },
+          said:
+            `with hide ${hide} refused, and with hide ${!hide} carried out: the target refuses one of the two values ` +
+            '§4.4 allows hide (a boolean, both required in every update), not the category. RSF_CATEGORY_FIELDS with ' +
+            `hide ${!hide} lets the run go on, and its reports then show the refusal of hide ${hide} among the valid ` +
+            'inputs refused',
+        },
+      }),
       expect: 'present',
       names:
         'a personal category of the account, and fields it accepts (writes are on: sent as the tests send it)' +
@@ -403,6 +421,9 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
       const problem = resourceProblem(read, exchange, config);
+      const otherTaken =
+        problem !== undefined && read.otherValue && (await takenOtherwise(transport, read, config, base));
+      if (otherTaken && read.otherValue) return { targetProblem: `${sent}\n  ${read.otherValue.said}` };
       const anyFound = problem !== undefined && read.control && (await foundAsWell(transport, read, config, base));
       const wrongSetting = anyFound ? undefined : problem;
       // Refused as unauthorised, although the price list took the token: a write, by an account that reads only (as a
@@ -430,6 +451,20 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
  * Whether the target also finds the made-up resource of `read.control`: then it finds whatever it is asked for (the
  * tests fail it, OP8-UNKNOWN-PRODUCT), and the setting is not what stops the run. Unanswered counts as not found.
  */
+/** Whether the write of `read` with its other value (ResourceRead.otherValue) is carried out. */
+async function takenOtherwise(
+  transport: Transport,
+  read: ResourceRead,
+  config: PreflightConfig,
+  base: string,
+): Promise<boolean> {
+  const operation = OPERATIONS[read.operation];
+  const request = outgoing(operation, { params: read.params, json: read.otherValue?.body }, config, base);
+  const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
+  if (delivery.kind !== 'answer') return false;
+  return outcomeOf(answered(operation, request, delivery, config), config).succeeded;
+}
+
 async function foundAsWell(
   transport: Transport,
   read: ResourceRead,

@@ -1025,6 +1025,37 @@ test('a read that times out after the price list answered: the URL and the serve
   }
 });
 
+test('a category update refused with one value of hide and taken with the other: the target is named', async () => {
+  // indep110, indep118: a validator that reads hide false as missing (Go's binding:"required") was blamed on the
+  // settings, which named a category the target has.
+  const hideFalseRefused: Misbehaviour = (req, res) => {
+    if (req.method !== 'PATCH' || !/\/v1\/miCuenta\/misCategorias$/.test(req.url ?? '')) return false;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (JSON.parse(body).hide === false)
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"success":false,"msg":"hide is required"}');
+      else forward(reference().url, req, res, { body });
+    });
+    return true;
+  };
+  const target = await startHostileTarget({ upstream: reference().url, misbehave: hideFalseRefused });
+  try {
+    const settings = { ...token, RSF_TARGET_URL: target.url, RSF_ALLOW_WRITES: 'true' };
+    const fields = (hide: boolean) => JSON.stringify({ utility: 40, description: 'Conformance suite', hide });
+    const message = await preflightMessage({ ...settings, RSF_CATEGORY_FIELDS: fields(false) });
+    expect(message).toContain('with hide false refused, and with hide true carried out: the target refuses one');
+    expect(message).not.toContain('A setting does not name');
+    // Configured with the value it takes, the preflight passes: the tests then show the refusal of the other.
+    expect((await preflightOutcome({ ...settings, ...CONFORMING, RSF_CATEGORY_FIELDS: fields(true) })).failed).toBe(
+      undefined,
+    );
+  } finally {
+    await target.close();
+  }
+});
+
 test('an id whose type the spec leaves open, refused, is named with the other JSON type to try', async () => {
   // indep107: RSF_CATEGORY_ID="10" to a target that types categoryId as a C# int was refused as naming nothing.
   const message = await preflightMessage({
