@@ -30,14 +30,31 @@ export interface JudgeOptions {
   note?: string;
 }
 
+/**
+ * A text value as it is written in its setting: a JSON setting's string quoted (RSF_CATEGORY_ID="10", which 10 would
+ * not be: indep116), any other as it is.
+ */
+function asWritten(parse: (raw: string) => unknown, value: string): string {
+  try {
+    return parse(value) === value ? value : JSON.stringify(value);
+  } catch {
+    return JSON.stringify(value);
+  }
+}
+
 /** "RSF_CATEGORY_ID=10, RSF_CHANNEL_TOKEN (secret)": a secret is named, never shown. */
 export function settingValues(config: Config, keys: readonly SettingKey[]): string {
   return keys
     .map((key) => {
-      const setting = SETTINGS[key] as { name: string; secret?: boolean };
+      const setting = SETTINGS[key] as { name: string; secret?: boolean; parse: (raw: string) => unknown };
       const value = config[key as keyof Config];
       // A pattern (RSF_REJECTION_TEXT) as its source: JSON.stringify would show {}.
-      const shown = typeof value === 'string' ? value : value instanceof RegExp ? value.source : JSON.stringify(value);
+      const shown =
+        typeof value === 'string'
+          ? asWritten(setting.parse, value)
+          : value instanceof RegExp
+            ? value.source
+            : JSON.stringify(value);
       return setting.secret ? `${setting.name} (secret)` : `${setting.name}=${shown}`;
     })
     .join(', ');

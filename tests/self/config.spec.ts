@@ -27,6 +27,7 @@ import {
   runningWithTable,
 } from '../../src/config/config-docs';
 import { expect, test } from '../../src/playwright/fixtures';
+import { settingValues } from '../../src/playwright/conformance';
 import { expiredJwtNote, jwtExpiry } from '../../src/config/jwt-expiry';
 import { jwtWith } from './support/jwt';
 import {
@@ -460,4 +461,14 @@ test("a JWT's exp claim says when it expired, for a refused token's message; any
     'a.%%%.c',
   ])
     expect(expiredJwtNote(token, now), token).toBe('');
+});
+
+test("a failure's hint shows each setting as it is written: a JSON setting's string quoted", () => {
+  // indep116: RSF_CATEGORY_ID="10" was shown as RSF_CATEGORY_ID=10, the other JSON type, which a target may refuse.
+  const shown = (env: Record<string, string>) =>
+    settingValues(loadConfig(env), ['categoryId', 'placeId', 'channelUserId', 'productId']);
+  expect(shown({ RSF_CATEGORY_ID: '"10"', RSF_PLACE_ID: '"PL-2000"', RSF_CHANNEL_USER_ID: 'u-42' })).toBe(
+    'RSF_CATEGORY_ID="10", RSF_PLACE_ID="PL-2000", RSF_CHANNEL_USER_ID=u-42, RSF_PRODUCT_ID=1001',
+  );
+  expect(shown({ RSF_CATEGORY_ID: '10' })).toMatch(/^RSF_CATEGORY_ID=10, /);
 });
