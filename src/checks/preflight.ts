@@ -421,10 +421,12 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
       if (read.expect === 'present' && exchange.status >= 500)
         return { targetProblem: `${sent}\n  ${serverError(read, exchange)}` };
       const problem = resourceProblem(read, exchange, config);
-      const otherTaken =
-        problem !== undefined && read.otherValue && (await takenOtherwise(transport, read, config, base));
+      const other = read.otherValue && { params: read.params, json: read.otherValue.body };
+      const otherTaken = problem !== undefined && other && (await carriedOutToo(transport, read, other, config, base));
       if (otherTaken && read.otherValue) return { targetProblem: `${sent}\n  ${read.otherValue.said}` };
-      const anyFound = problem !== undefined && read.control && (await foundAsWell(transport, read, config, base));
+      const control = read.control && { params: read.control, query: read.query };
+      const anyFound =
+        problem !== undefined && control && (await carriedOutToo(transport, read, control, config, base));
       const wrongSetting = anyFound ? undefined : problem;
       // Refused as unauthorised, although the price list took the token: a write, by an account that reads only (as a
       // staging account often is); a read, by a token without the rights or scope for it (OAuth's insufficient_scope).
@@ -448,31 +450,19 @@ async function checkResources(transport: Transport, config: PreflightConfig, bas
 }
 
 /**
- * Whether the target also finds the made-up resource of `read.control`: then it finds whatever it is asked for (the
- * tests fail it, OP8-UNKNOWN-PRODUCT), and the setting is not what stops the run. Unanswered counts as not found.
+ * Whether another request of `read`'s operation is carried out, unanswered counting as not: the made-up resource of
+ * `read.control` (found as well, the target finds whatever it is asked for, which the tests fail, OP8-UNKNOWN-PRODUCT,
+ * and the setting is not what stops the run), or the write with its other value (ResourceRead.otherValue).
  */
-/** Whether the write of `read` with its other value (ResourceRead.otherValue) is carried out. */
-async function takenOtherwise(
+async function carriedOutToo(
   transport: Transport,
   read: ResourceRead,
+  options: SendOptions,
   config: PreflightConfig,
   base: string,
 ): Promise<boolean> {
   const operation = OPERATIONS[read.operation];
-  const request = outgoing(operation, { params: read.params, json: read.otherValue?.body }, config, base);
-  const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
-  if (delivery.kind !== 'answer') return false;
-  return outcomeOf(answered(operation, request, delivery, config), config).succeeded;
-}
-
-async function foundAsWell(
-  transport: Transport,
-  read: ResourceRead,
-  config: PreflightConfig,
-  base: string,
-): Promise<boolean> {
-  const operation = OPERATIONS[read.operation];
-  const request = outgoing(operation, { params: read.control, query: read.query }, config, base);
+  const request = outgoing(operation, options, config, base);
   const delivery = await transport.deliver(request, PREFLIGHT_RETRY_BUDGET_MS);
   if (delivery.kind !== 'answer') return false;
   return outcomeOf(answered(operation, request, delivery, config), config).succeeded;
