@@ -29,6 +29,9 @@ export type PriceListReading = { kind: 'accepted' } | { kind: 'stop' | 'no API';
 /** A body in a one-paragraph message: enough to recognise an error message. */
 export const EXCERPT_CHARS = 300;
 
+/** A bot challenge's page: Cloudflare's title, or its challenge platform's script and options. */
+const BOT_CHALLENGE = /<title>Just a moment\.\.\.<\/title>|\/cdn-cgi\/challenge-platform\/|_cf_chl_opt/i;
+
 const ACCEPTED: PriceListReading = { kind: 'accepted' };
 
 function stop(why: string, kind: 'stop' | 'no API' = 'stop'): PriceListReading {
@@ -226,6 +229,15 @@ export function readPriceListAnswer(
         `past it. Body: ${body || '(empty body)'}`,
     );
   const says = challengeSaid(exchange);
+  // Cloudflare's bot challenge ("Just a moment...", its challenge platform's script): a browser's test, no refusal of
+  // the token (indep117).
+  if (status === 403 && BOT_CHALLENGE.test(exchange.text))
+    return stop(
+      `HTTP 403 with a bot challenge (${contentType}, "Just a moment..."): a CDN's firewall in front of the API asks ` +
+        'for a browser, before the API sees the request. Let the suite through: a rule that skips the challenge for ' +
+        'its User-Agent (reseller-storefront-conformance/…), or one the firewall knows sent with RSF_EXTRA_HEADERS ' +
+        `(docs/running.md, "Gateways, firewalls, slow servers and dying targets"). Body: ${body}`,
+    );
   if ((status === 401 || status === 403) && /^\s*</.test(body))
     return stop(
       `HTTP ${status} with markup (${contentType}), not JSON: a firewall or proxy in front of the API refused the ` +

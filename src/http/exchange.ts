@@ -97,6 +97,10 @@ function cacheHeaders(response: WireResponse): string | undefined {
   });
   const age = headerValue(response, 'age');
   if (age !== undefined) found.unshift(`age: ${age}`);
+  // What the API said of caching it, when the cache kept it all the same (a rule that overrides the origin's).
+  const control = headerValue(response, 'cache-control');
+  if (found.length > 0 && control !== undefined && /\b(no-store|private)\b/i.test(control))
+    found.push(`cache-control: ${control}`);
   return found.length > 0 ? found.join('; ') : undefined;
 }
 

@@ -267,12 +267,19 @@ function endsMidJson(text: string): boolean {
  */
 export function cacheNote(exchange: Exchange): string | undefined {
   if (exchange.fromCache === undefined) return undefined;
+  // The API marked it private or no-store, and the cache kept it all the same: its own rule overrides the origin's
+  // (a CDN's "cache everything" with an edge TTL: indep117), so only the cache's rule mends it.
+  const overridden = /cache-control: [^;]*\b(no-store|private)\b/i.test(exchange.fromCache);
+  const remedy = overridden
+    ? "The answer says the API marked it so, and the cache kept it all the same: a rule of the cache's overrides the " +
+      "origin's Cache-Control. Key that rule by the Authorization header, or let the API's paths bypass the cache"
+    : "Key the cache by the Authorization header, or have the API mark such answers 'Cache-Control: private' or " +
+      "'no-store'";
   return (
     `the answer came from a cache in front of the API (${printable(exchange.fromCache, { maxChars: 200 })}), not ` +
     'from the API for this request: ' +
     'a cache that keys its answers by URL alone gives one caller what another was answered, and a read what was ' +
-    'true before a write. Key the cache by the Authorization header, or have the API mark such answers ' +
-    "'Cache-Control: private' or 'no-store'; send the request to the API itself to see its own answer."
+    `true before a write. ${remedy}; send the request to the API itself to see its own answer.`
   );
 }
 

@@ -136,6 +136,11 @@ test("an answer a cache gave: its failure notes that it may be another request's
   expect(note({ 'x-cache': 'Hit from cloudfront' })).toContain('(x-cache: Hit from cloudfront)');
   expect(note({ 'x-cache-status': 'HIT' })).toContain('(x-cache-status: HIT)');
   expect(note({ age: '0' })).toContain('(age: 0)');
+  // Marked no-store by the API, and kept all the same: the cache's own rule is to mend (indep117, a CDN's edge TTL).
+  const overridden = note({ age: '50', 'cf-cache-status': 'HIT', 'cache-control': 'no-store' });
+  expect(overridden).toContain('(age: 50; cf-cache-status: HIT; cache-control: no-store)');
+  expect(overridden).toContain("a rule of the cache's overrides the origin's Cache-Control");
+  expect(overridden).not.toContain("have the API mark such answers 'Cache-Control: private'");
   // The API's own answer, passed through a cache that did not keep it.
   const passedThrough: Record<string, string>[] = [
     {},

@@ -1025,6 +1025,26 @@ test('a read that times out after the price list answered: the URL and the serve
   }
 });
 
+test("a CDN's bot challenge (403, Just a moment...): named, with the rule that lets the suite through", async () => {
+  // indep117: it was said to be a firewall's refusal, or the API's of RSF_BEARER_TOKEN, with no remedy.
+  const page =
+    '<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title></head><body>' +
+    '<script src="/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1"></script></body></html>';
+  const challenge: Misbehaviour = (_req, res) => {
+    res.writeHead(403, { 'content-type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge' }).end(page);
+    return true;
+  };
+  const target = await startHostileTarget({ upstream: reference().url, misbehave: challenge });
+  try {
+    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
+    expect(message).toContain('HTTP 403 with a bot challenge');
+    expect(message).toContain('a rule that skips the challenge for its User-Agent');
+    expect(message).not.toContain('or the API refused RSF_BEARER_TOKEN');
+  } finally {
+    await target.close();
+  }
+});
+
 test('a category update refused with one value of hide and taken with the other: the target is named', async () => {
   // indep110, indep118: a validator that reads hide false as missing (Go's binding:"required") was blamed on the
   // settings, which named a category the target has.
