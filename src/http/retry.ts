@@ -27,9 +27,11 @@ export const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 504, 520, 521
 /**
  * Answers that say the request was not processed, so that any method may be sent again: 503 without Retry-After (RFC
  * 9110 §15.6.4), and 408, the server having given up waiting for the request (§15.5.9), as a load balancer answers a
- * request that reached it as it closed an idle connection.
+ * request that reached it as it closed an idle connection; and Cloudflare's errors of an origin it never sent the
+ * request to: 521 (connection refused), 522 (connection timed out), 523 (unreachable), 525 (TLS handshake failed),
+ * 526 (invalid certificate), 530 (its DNS). Not 520 or 524, which an origin that got the request answered, or did not.
  */
-const NOT_PROCESSED: ReadonlySet<number> = new Set([408, 503]);
+const NOT_PROCESSED: ReadonlySet<number> = new Set([408, 503, 521, 522, 523, 525, 526, 530]);
 
 /**
  * A gateway's error (GATEWAY_STATUSES), 503 without Retry-After, or 408: what a gateway or an unavailable server
@@ -47,10 +49,10 @@ export function isUsableAnswer(response: WireResponse): boolean {
 }
 
 /**
- * A gateway blip worth sending again: a 503 without Retry-After or a 408 for any method (NOT_PROCESSED); another
- * gateway's error (502, 504, Cloudflare's 52x) only for a method whose answer a second sending leaves the same, since
- * the upstream may have processed the request before the gateway gave up: a POST or PATCH, and a DELETE, which is
- * then refused as not found (that request is left unavailable).
+ * A gateway blip worth sending again: a 503 without Retry-After, a 408 or Cloudflare's errors of an origin it never
+ * reached for any method (NOT_PROCESSED); another gateway's error (502, 504, Cloudflare's 520, 524, 527) only for a
+ * method whose answer a second sending leaves the same, since the upstream may have processed the request before the
+ * gateway gave up: not a POST or PATCH, nor a DELETE, which is then refused as not found (left unavailable).
  */
 function isTransient(response: WireResponse, method: string): boolean {
   return (
