@@ -79,7 +79,7 @@ export function declaredTags(operation: OperationName, checks: readonly Check[],
  * or 431): §8 leaves payload size limits open (indep110: a post-sale body of 105 kB, over Express's 100 kB). The run
  * cannot judge what it could not send, and says which settings make the request.
  */
-export function refusedForItsSize(exchange: Exchange, settings: readonly SettingKey[] = []): string {
+function sizeRefusedReason(exchange: Exchange, settings: readonly SettingKey[] = []): string {
   const { method, url, body } = exchange.request;
   const size = body === undefined ? '' : `, its body ${Buffer.byteLength(body)} bytes`;
   const names = settings.map((key) => (SETTINGS[key] as { name: string }).name);
@@ -111,7 +111,7 @@ export async function runProbe(
   if (consumed !== undefined) stopAsInconclusive(consumed);
   const judged = byTheToken ?? exchange;
   if (SIZE_REFUSALS.has(exchange.status) && spec.checks.some((c) => c.expects === 'success'))
-    stopAsInconclusive(refusedForItsSize(exchange, spec.settings));
+    stopAsInconclusive(sizeRefusedReason(exchange, spec.settings));
   // Each other credential sent once, whichever check asks (worksWithoutCredentials, refusedAsWrongSettings).
   const resent = new Map<Credentials, Promise<Exchange>>();
   const resend = (credentials: Credentials) => {
@@ -474,8 +474,6 @@ export function arrayBodyProbes(rule: BodyRule): TestDeclaration[] {
     }),
   ];
 }
-
-const NUMERIC = new Set(['integer', 'number']);
 
 /** The valid body in which `field` has a role (BodyRule.validFor), else the rule's valid body. */
 const baseFor = (rule: BodyRule, field: string, ctx: RequestContext) => rule.validFor?.(field, ctx) ?? rule.valid(ctx);

@@ -53,6 +53,16 @@ async function suiteAgainst(env: Record<string, string>, specs: string[] = []) {
 
 const CONFORMING = { RSF_REQUEST_TIMEOUT_MS: '' };
 
+/** What the preflight says of the reference behind `misbehave`, with the token, its URL, and `env`. */
+async function messageBehind(misbehave: Misbehaviour, env: Record<string, string> = {}): Promise<string> {
+  const target = await startHostileTarget({ upstream: reference().url, misbehave });
+  try {
+    return await preflightMessage({ ...token, RSF_TARGET_URL: target.url, ...env });
+  } finally {
+    await target.close();
+  }
+}
+
 function expectOneClearError(run: { code: number | null; stdout: string; output: string }, says: RegExp): void {
   expect(run.code, `ERROR: the target could not be judged\n${run.output}`).toBe(2);
   expect(run.output).toMatch(says);
@@ -888,14 +898,9 @@ test("a 3xx or a 428 to a setting's read: what the target did is named, not the 
     ],
   ];
   for (const [misbehave, said] of cases) {
-    const target = await startHostileTarget({ upstream: reference().url, misbehave });
-    try {
-      const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url, RSF_ALLOW_WRITES: 'true' });
-      expect(message).toMatch(said);
-      expect(message).not.toMatch(/do(es)? not name what the target has/);
-    } finally {
-      await target.close();
-    }
+    const message = await messageBehind(misbehave, { RSF_ALLOW_WRITES: 'true' });
+    expect(message).toMatch(said);
+    expect(message).not.toMatch(/do(es)? not name what the target has/);
   }
 });
 
@@ -903,31 +908,21 @@ test("an answer to a setting's read that breaks HTTP: that read is named, not RS
   // A space before the colon (RFC 9112 §5.1 forbids it), on the answer of one route only.
   const broken = rawAnswer('HTTP/1.1 500 Internal Server Error\r\nContent-Type : text/plain\r\n\r\nno such product');
   const misbehave: Misbehaviour = (req, res) => /\/item\//.test(req.url ?? '') && broken(req, res, 1);
-  const target = await startHostileTarget({ upstream: reference().url, misbehave });
-  try {
-    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
-    expect(message).toContain('the answer is not valid HTTP/1.1: Invalid header token (HPE_INVALID_HEADER_TOKEN)');
-    expect(message).toContain('It answered the price list in HTTP: this answer breaks HTTP/1.1 on operation 8');
-    // Before: "Check RSF_TARGET_URL, and that the server is up", of a target that had answered the price list.
-    expect(message).not.toContain('Check RSF_TARGET_URL');
-  } finally {
-    await target.close();
-  }
+  const message = await messageBehind(misbehave);
+  expect(message).toContain('the answer is not valid HTTP/1.1: Invalid header token (HPE_INVALID_HEADER_TOKEN)');
+  expect(message).toContain('It answered the price list in HTTP: this answer breaks HTTP/1.1 on operation 8');
+  // Before: "Check RSF_TARGET_URL, and that the server is up", of a target that had answered the price list.
+  expect(message).not.toContain('Check RSF_TARGET_URL');
 });
 
 test('a price list in a coding the suite did not ask for: the coding is named, not RSF_TARGET_URL', async () => {
   const zstd = answerFor(/\/prices/, '(\xb5/\xfd not json', { 'content-encoding': 'zstd' });
-  const target = await startHostileTarget({ upstream: reference().url, misbehave: zstd });
-  try {
-    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
-    expect(message).toContain(
-      "The target's answer could not be read: the body is in the zstd content coding, which the suite did not ask " +
-        'for (Accept-Encoding: gzip, deflate, br) and cannot read.',
-    );
-    expect(message).not.toContain('Check RSF_TARGET_URL');
-  } finally {
-    await target.close();
-  }
+  const message = await messageBehind(zstd);
+  expect(message).toContain(
+    "The target's answer could not be read: the body is in the zstd content coding, which the suite did not ask " +
+      'for (Accept-Encoding: gzip, deflate, br) and cannot read.',
+  );
+  expect(message).not.toContain('Check RSF_TARGET_URL');
 });
 
 test('writes refused with 403, as to an account that reads only: the message says to leave writes off', async () => {
@@ -1012,17 +1007,12 @@ test('a read that times out after the price list answered: the URL and the serve
   // indep111: one thread serving a kept-alive connection until the client lets it go kept the reads side by side
   // waiting, and the message said to check RSF_TARGET_URL and that the server is up.
   const oneRead: Misbehaviour = (req, res, index) => /\/v1\/item\/1001\b/.test(req.url ?? '') && hang(req, res, index);
-  const target = await startHostileTarget({ upstream: reference().url, misbehave: oneRead });
-  try {
-    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url, RSF_REQUEST_TIMEOUT_MS: '800' });
-    expect(message).toContain('did not answer within RSF_REQUEST_TIMEOUT_MS=800');
-    expect(message).toContain('It answered the price list: the URL is right and the server up.');
-    expect(message).toContain('RSF_KEEP_ALIVE=false sends each request on a connection of its own');
-    expect(message, 'a serverless cold start (indep114)').toContain('RSF_REQUEST_TIMEOUT_MS above its longest cold');
-    expect(message).not.toContain('Check RSF_TARGET_URL');
-  } finally {
-    await target.close();
-  }
+  const message = await messageBehind(oneRead, { RSF_REQUEST_TIMEOUT_MS: '800' });
+  expect(message).toContain('did not answer within RSF_REQUEST_TIMEOUT_MS=800');
+  expect(message).toContain('It answered the price list: the URL is right and the server up.');
+  expect(message).toContain('RSF_KEEP_ALIVE=false sends each request on a connection of its own');
+  expect(message, 'a serverless cold start (indep114)').toContain('RSF_REQUEST_TIMEOUT_MS above its longest cold');
+  expect(message).not.toContain('Check RSF_TARGET_URL');
 });
 
 test("a CDN's bot challenge (403, Just a moment...): named, with the rule that lets the suite through", async () => {
@@ -1034,15 +1024,10 @@ test("a CDN's bot challenge (403, Just a moment...): named, with the rule that l
     res.writeHead(403, { 'content-type': 'text/html; charset=UTF-8', 'cf-mitigated': 'challenge' }).end(page);
     return true;
   };
-  const target = await startHostileTarget({ upstream: reference().url, misbehave: challenge });
-  try {
-    const message = await preflightMessage({ ...token, RSF_TARGET_URL: target.url });
-    expect(message).toContain('HTTP 403 with a bot challenge');
-    expect(message).toContain('a rule that skips the challenge for its User-Agent');
-    expect(message).not.toContain('or the API refused RSF_BEARER_TOKEN');
-  } finally {
-    await target.close();
-  }
+  const message = await messageBehind(challenge);
+  expect(message).toContain('HTTP 403 with a bot challenge');
+  expect(message).toContain('a rule that skips the challenge for its User-Agent');
+  expect(message).not.toContain('or the API refused RSF_BEARER_TOKEN');
 });
 
 test('a category update refused with one value of hide and taken with the other: the target is named', async () => {

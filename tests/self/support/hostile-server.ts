@@ -260,9 +260,7 @@ export async function oneConnectionAtATime(upstream: string): Promise<{ url: str
     waiting.push(socket);
     if (!serving) serveNext();
   });
-  const port = await new Promise<number>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
-  );
+  const port = await listenOnLoopback(server);
   const close = async (): Promise<void> => {
     for (const socket of open) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
